@@ -1,0 +1,182 @@
+"""Glue to skorch: nets, datasets, cut-sampling collate, validation split and callbacks."""
+
+import numpy as np
+import torch
+from skorch import NeuralNet
+from skorch.callbacks import EarlyStopping, GradientNormClipping, LRScheduler, PassthroughScoring
+from torch import nn
+from torch.utils.data import Dataset, Subset
+
+from .nn.losses import jepa_loss, surface_bce
+from .nn.sigreg import SIGReg
+
+GRADIENT_CLIP = 1.0  # reference protocol: gradient-norm clipping at 1.0 (PAPER_NOTES §2)
+
+
+def resolve_device(device):
+    """'auto' -> 'cuda' when a GPU is visible, else 'cpu'; other values pass through."""
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    return device
+
+
+class WindowDataset(Dataset):
+    """Windows (n, C, L) as items ``(window, index)``; the collate function samples cuts."""
+
+    def __init__(self, X):
+        self.X = torch.as_tensor(X)
+
+    def __len__(self):
+        return self.X.shape[0]
+
+    def __getitem__(self, i):
+        return self.X[i], i
+
+
+class CutSampler:
+    """Collate function drawing one (cut t, horizon Δt) per window.
+
+    The cut is a patch boundary counted back from the window's last step,
+    with at least one observed step before it; Δt ~ LogUniform[1, max_horizon]
+    restricted so that the target ``[t, t + Δt)`` lies inside the window.
+    With ``fixed=True`` each window's draw depends only on ``(seed, index)``
+    (a stable validation set); otherwise draws continue one stream.
+    """
+
+    def __init__(self, patch_size, max_horizon, seed, fixed=False):
+        self.patch_size = patch_size
+        self.max_horizon = max_horizon
+        self.seed = seed
+        self.fixed = fixed
+        self.rng = np.random.default_rng(seed)
+
+    def _draw(self, rng, first_observed, length):
+        P = self.patch_size
+        n_cuts = int(np.ceil((length - first_observed) / P)) - 1  # boundaries L - kP > first_observed
+        if n_cuts < 1:
+            return length - P if length > P else length, 1, 0.0
+        k = int(rng.integers(1, n_cuts + 1))
+        cut = length - k * P
+        max_dt = min(self.max_horizon, length - cut)
+        dt = int(np.floor(np.exp(rng.uniform(0.0, np.log(max_dt + 1)))))
+        return cut, min(max(dt, 1), max_dt), 1.0
+
+    def __call__(self, batch):
+        windows = torch.stack([item[0] for item in batch])
+        B, _, L = windows.shape
+        observed = ~torch.isnan(windows).all(dim=1)  # (B, L)
+        first = torch.where(observed.any(dim=1), observed.int().argmax(dim=1), torch.full((B,), L))
+        draws = []
+        for (_, index), first_observed in zip(batch, first.tolist()):
+            rng = np.random.default_rng([self.seed, int(index)]) if self.fixed else self.rng
+            draws.append(self._draw(rng, first_observed, L))
+        cut, dt, usable = (torch.tensor(column) for column in zip(*draws))
+        inputs = {"x": windows, "cut": cut, "dt": dt, "usable": usable.float()}
+        return inputs, torch.zeros(B)
+
+
+class TailSplit:
+    """skorch ``train_split`` holding out the last ``fraction`` of samples in input order.
+
+    With windows grouped by unit, the validation part shares no unit with
+    the training part except at most the one unit straddling the boundary.
+    """
+
+    def __init__(self, fraction):
+        self.fraction = fraction
+
+    def __call__(self, dataset, y=None, groups=None):
+        n = len(dataset)
+        n_valid = max(1, int(round(self.fraction * n)))
+        if n_valid >= n:
+            raise ValueError(
+                f"validation_fraction={self.fraction} leaves no training sample out of {n}."
+            )
+        return Subset(dataset, np.arange(n - n_valid)), Subset(dataset, np.arange(n - n_valid, n))
+
+
+class JEPACriterion(nn.Module):
+    """JEPA loss on the module's ``(predicted, target, weight)`` output."""
+
+    def __init__(self, alpha=0.1, n_projections=256):
+        super().__init__()
+        self.alpha = alpha
+        self.sigreg = SIGReg(n_projections=n_projections)
+        self.last_terms = {}
+
+    def forward(self, y_pred, y_true=None):
+        predicted, target, weight = y_pred
+        usable = weight > 0
+        regulariser = self.sigreg(predicted[usable]) if usable.sum() > 1 else predicted.new_zeros(())
+        loss, prediction = jepa_loss(predicted, target, regulariser, alpha=self.alpha, weight=weight)
+        self.last_terms = {"l1": prediction.item(), "sigreg": regulariser.item()}
+        return loss
+
+
+class JEPANet(NeuralNet):
+    """skorch net for pretraining; records the L1 and SIGReg terms per batch and epoch."""
+
+    def get_loss(self, y_pred, y_true, X=None, training=False):
+        loss = super().get_loss(y_pred, y_true, X=X, training=training)
+        prefix = "train" if training else "valid"
+        for name, value in self.criterion_.last_terms.items():
+            self.history.record_batch(f"{prefix}_{name}", value)
+        return loss
+
+
+class SurfaceBCE(nn.Module):
+    """Criterion on packed targets ``(B, 2, K)``: labels and mask of known cells."""
+
+    def __init__(self, pos_weight=1.0):
+        super().__init__()
+        self.pos_weight = pos_weight
+
+    def forward(self, hazard_logits, packed):
+        return surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)
+
+
+def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, extra_scores=()):
+    """Cosine LR schedule, gradient clipping, optional early stopping on the validation loss."""
+    callbacks = [
+        ("lr_schedule", LRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)),
+        ("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP)),
+    ]
+    for name in extra_scores:
+        on_train = name.startswith("train")
+        if on_train or early_stopping:
+            callbacks.append((name, PassthroughScoring(name=name, on_train=on_train)))
+    if early_stopping:
+        callbacks.append(
+            ("early_stopping", EarlyStopping(monitor="valid_loss", patience=n_iter_no_change, load_best=True))
+        )
+    return callbacks
+
+
+def make_net(net_class, module, criterion, *, params, max_epochs, batch_size, lr, weight_decay,
+             early_stopping, validation_fraction, n_iter_no_change, device, verbose,
+             collate_train=None, collate_valid=None, extra_scores=()):
+    """Build a skorch net with the project's optimiser, callbacks and split."""
+    iterator = {}
+    if collate_train is not None:
+        iterator = {"iterator_train__collate_fn": collate_train, "iterator_valid__collate_fn": collate_valid}
+    return net_class(
+        module,
+        criterion=criterion,
+        optimizer=torch.optim.AdamW,
+        optimizer__weight_decay=weight_decay,
+        lr=lr,
+        max_epochs=max_epochs,
+        batch_size=batch_size,
+        iterator_train__shuffle=True,
+        train_split=TailSplit(validation_fraction) if early_stopping else None,
+        callbacks=training_callbacks(
+            max_epochs=max_epochs,
+            early_stopping=early_stopping,
+            n_iter_no_change=n_iter_no_change,
+            extra_scores=extra_scores,
+        ),
+        device=device,
+        verbose=verbose,
+        **iterator,
+        **params,
+    )

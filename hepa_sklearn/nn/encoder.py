@@ -1,0 +1,217 @@
+"""Causal patch Transformer encoder with NaN masking, normalisation and attention pooling."""
+
+import math
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+NORM_MODES = ("revin", "global", "none")
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    n_channels: int  # sensors per step; one token holds patch_size * n_channels values
+    d_model: int = 256  # paper Table "Hyperparameters"
+    n_layers: int = 2
+    n_heads: int = 4
+    dim_feedforward: int = 256  # paper: feed-forward width equals d_model
+    patch_size: int = 16  # P = 16 (paper §3.1)
+    dropout: float = 0.1
+    norm: str = "revin"  # "revin" per context, "global" per channel from fit, "none"
+
+
+def sinusoidal_positions(positions, d_model):
+    """Sinusoidal encodings (Vaswani et al. 2017) of integer positions, shape (*positions.shape, d_model)."""
+    half = torch.arange(0, d_model, 2, device=positions.device, dtype=torch.float32)
+    frequencies = torch.exp(-math.log(10000.0) * half / d_model)
+    angles = positions.to(torch.float32)[..., None] * frequencies
+    encoding = torch.zeros(*positions.shape, d_model, device=positions.device)
+    encoding[..., 0::2] = torch.sin(angles)
+    encoding[..., 1::2] = torch.cos(angles[..., : d_model // 2])
+    return encoding
+
+
+def forward_fill(values, observed):
+    """Carry the last observed value forward along the last axis; 0 before the first one.
+
+    With normalised inputs 0 is the channel's mean, so a value missing before
+    any observation never pulls information from the future (causality).
+    """
+    steps = torch.arange(values.shape[-1], device=values.device)
+    last_seen = torch.where(observed, steps, torch.full_like(steps, -1)).cummax(dim=-1).values
+    filled = values.gather(-1, last_seen.clamp(min=0))
+    return torch.where(last_seen >= 0, filled, torch.zeros_like(filled))
+
+
+def attention_mask(valid, causal):
+    """Boolean mask (B, 1, N, N), True where query i may attend to key j.
+
+    Keys that hold no observation are never attended to. Each query may
+    always attend to itself, so rows of padded tokens stay finite instead
+    of turning into NaN that would spread through later layers.
+    """
+    n_tokens = valid.shape[1]
+    eye = torch.eye(n_tokens, dtype=torch.bool, device=valid.device)
+    allowed = valid[:, None, :].expand(-1, n_tokens, -1)
+    if causal:
+        allowed = allowed & torch.ones_like(eye).tril()
+    return (allowed | eye)[:, None]
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, d_model, n_heads, dropout):
+        super().__init__()
+        self.n_heads = n_heads
+        self.qkv = nn.Linear(d_model, 3 * d_model)
+        self.out = nn.Linear(d_model, d_model)
+        self.dropout = dropout
+
+    def forward(self, x, mask):
+        B, N, D = x.shape  # batch, tokens, model width
+        q, k, v = self.qkv(x).view(B, N, 3, self.n_heads, D // self.n_heads).permute(2, 0, 3, 1, 4)
+        y = F.scaled_dot_product_attention(
+            q, k, v, attn_mask=mask, dropout_p=self.dropout if self.training else 0.0
+        )  # (B, heads, N, D / heads)
+        return self.out(y.transpose(1, 2).reshape(B, N, D))
+
+
+class Block(nn.Module):
+    """Pre-norm Transformer block: x + attn(LN(x)), then x + FF(LN(x))."""
+
+    def __init__(self, config):
+        super().__init__()
+        d = config.d_model
+        self.norm1 = nn.LayerNorm(d)
+        self.attention = SelfAttention(d, config.n_heads, config.dropout)
+        self.norm2 = nn.LayerNorm(d)
+        self.feed_forward = nn.Sequential(
+            nn.Linear(d, config.dim_feedforward),
+            nn.GELU(),
+            nn.Dropout(config.dropout),
+            nn.Linear(config.dim_feedforward, d),
+        )
+        self.dropout = nn.Dropout(config.dropout)
+
+    def forward(self, x, mask):
+        x = x + self.dropout(self.attention(self.norm1(x), mask))
+        return x + self.dropout(self.feed_forward(self.norm2(x)))
+
+
+class PatchEncoder(nn.Module):
+    """Patch Transformer over windows ``(B, C, L)`` with NaN for missing steps.
+
+    The window is cut into non-overlapping patches of ``patch_size`` steps
+    across all channels, aligned on the window's last step (the window is
+    left-padded with NaN to a multiple of the patch size). A token without a
+    single observed value is masked out of attention; within a token,
+    missing values are forward-filled from earlier steps. Positions are the
+    absolute patch indices of the padded window, so one causal pass gives
+    the state after every patch boundary.
+    """
+
+    def __init__(self, config):
+        super().__init__()
+        if config.norm not in NORM_MODES:
+            raise ValueError(f"norm must be one of {NORM_MODES}, got {config.norm!r}.")
+        self.config = config
+        self.projection = nn.Linear(config.patch_size * config.n_channels, config.d_model)
+        self.blocks = nn.ModuleList(Block(config) for _ in range(config.n_layers))
+        self.final_norm = nn.LayerNorm(config.d_model)
+        self.input_dropout = nn.Dropout(config.dropout)
+        # per-channel statistics of norm="global", set from the training data in fit
+        self.register_buffer("channel_loc", torch.zeros(config.n_channels))
+        self.register_buffer("channel_scale", torch.ones(config.n_channels))
+
+    def statistics(self, x, observed):
+        """Per-(window, channel) location and scale used to normalise ``x``."""
+        B, C, _ = x.shape
+        if self.config.norm == "global":
+            return self.channel_loc.expand(B, C), self.channel_scale.expand(B, C)
+        if self.config.norm == "none":
+            return x.new_zeros(B, C), x.new_ones(B, C)
+        count = observed.sum(-1)
+        zeros = torch.zeros_like(x)
+        mean = torch.where(observed, x, zeros).sum(-1) / count.clamp(min=1)
+        centred = torch.where(observed, x - mean[..., None], zeros)
+        variance = centred.square().sum(-1) / count.clamp(min=1)
+        # RevIN (Kim et al. 2022) adds eps = 1e-5 to the variance
+        return mean, torch.sqrt(variance + 1e-5)
+
+    def tokenize(self, x, loc, scale, align_right):
+        """Normalise, fill and patch ``x`` (B, C, L) into tokens (B, N, C * P) and validity (B, N)."""
+        B, C, L = x.shape  # batch, channels, steps
+        P = self.config.patch_size
+        pad = (-L) % P
+        if pad:
+            padding = (pad, 0) if align_right else (0, pad)
+            x = F.pad(x, padding, value=float("nan"))
+        observed = ~torch.isnan(x)
+        x = (x - loc[..., None]) / scale[..., None]
+        x = forward_fill(torch.where(observed, x, torch.zeros_like(x)), observed)
+        N = x.shape[-1] // P
+        tokens = x.view(B, C, N, P).permute(0, 2, 1, 3).reshape(B, N, C * P)
+        valid = observed.view(B, C, N, P).any(dim=3).any(dim=1)  # (B, N)
+        return tokens, valid
+
+    def forward(self, x, *, causal=True, loc=None, scale=None):
+        """Encode windows.
+
+        Parameters
+        ----------
+        x : tensor (B, C, L), NaN where missing or padded
+        causal : bool
+            Causal attention (context path) or bidirectional (target path).
+        loc, scale : tensors (B, C) or None
+            Normalisation statistics; computed from ``x`` when None.
+
+        Returns
+        -------
+        states : tensor (B, N', d_model), token states after the final LayerNorm
+        valid : tensor (B, N'), bool, tokens that hold at least one observation
+        first : int, index in the full token sequence of ``states[:, 0]``
+            (token columns that are empty in every window of the batch are
+            dropped before attention; this changes no valid output).
+        loc, scale : the normalisation statistics used
+        """
+        if loc is None:
+            loc, scale = self.statistics(x, ~torch.isnan(x))
+        tokens, valid = self.tokenize(x, loc, scale, align_right=causal)
+        any_valid = valid.any(dim=0).nonzero()
+        first, last = (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
+        tokens, valid = tokens[:, first:last], valid[:, first:last]
+        positions = torch.arange(first, last, device=x.device)
+        h = self.projection(tokens) + sinusoidal_positions(positions, self.config.d_model)
+        h = self.input_dropout(h)
+        mask = attention_mask(valid, causal)
+        for block in self.blocks:
+            h = block(h, mask)
+        return self.final_norm(h), valid, first, loc, scale
+
+
+def last_valid_state(states, valid):
+    """State of each window's last token that holds an observation, (B, d_model)."""
+    n_tokens = valid.shape[1]
+    steps = torch.arange(n_tokens, device=valid.device)
+    index = torch.where(valid, steps, torch.full_like(steps, -1)).max(dim=1).values.clamp(min=0)
+    return states[torch.arange(states.shape[0], device=states.device), index]
+
+
+class AttentionPooling(nn.Module):
+    """One learned query attending over the valid tokens of the target interval."""
+
+    def __init__(self, d_model, n_heads):
+        super().__init__()
+        self.query = nn.Parameter(torch.zeros(1, 1, d_model))
+        nn.init.normal_(self.query, std=0.02)
+        self.attention = nn.MultiheadAttention(d_model, n_heads, batch_first=True)
+
+    def forward(self, states, valid):
+        # an interval with no observation attends to all of its (filled) tokens;
+        # the caller gives such samples zero weight in the loss
+        empty = ~valid.any(dim=1, keepdim=True)
+        key_padding_mask = ~(valid | empty)
+        query = self.query.expand(states.shape[0], -1, -1)
+        pooled, _ = self.attention(query, states, states, key_padding_mask=key_padding_mask, need_weights=False)
+        return pooled[:, 0]

@@ -1,0 +1,52 @@
+"""Training losses: the JEPA objective and positive-weighted BCE on the cumulative event surface."""
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from .predictor import log_survival
+
+
+def jepa_loss(predicted, target, sigreg, *, alpha=0.1, weight=None):
+    """(1 - α) · L1(normalize(ĥ), normalize(h*)) + α · SIGReg(ĥ)   (paper §3.1, α = 0.1).
+
+    The L1 term is averaged over vector entries and over samples with
+    positive ``weight`` (samples whose target interval holds no observation
+    get weight 0). ``sigreg`` is the already computed regulariser value.
+
+    Returns the loss and its L1 term.
+    """
+    distance = (F.normalize(predicted, dim=-1) - F.normalize(target, dim=-1)).abs().mean(-1)
+    if weight is None:
+        prediction = distance.mean()
+    else:
+        prediction = (distance * weight).sum() / weight.sum().clamp(min=1)
+    return (1 - alpha) * prediction + alpha * sigreg, prediction
+
+
+def _log_one_minus_exp(log_survival_value):
+    """log(1 - exp(x)) for x < 0, accurate on both sides of -log 2 (Mächler 2012)."""
+    x = log_survival_value
+    return torch.where(x > -math.log(2), torch.log(-torch.expm1(x)), torch.log1p(-torch.exp(x)))
+
+
+def surface_bce(hazard_logits, labels, known, pos_weight):
+    """Positive-weighted BCE on the cumulative surface p(Δt) = 1 - Π(1 - λ_j).
+
+    Parameters
+    ----------
+    hazard_logits : tensor (B, K)
+    labels : tensor (B, K), 1 where the event happens within Δt
+    known : tensor (B, K), 1 for known cells; unknown (censored) cells add nothing
+    pos_weight : float, w+ = N_neg / N_pos over the known training cells
+
+    Returns
+    -------
+    loss : BCE summed over horizons, averaged over windows.
+    """
+    # the surface starts at p = 0 when every hazard underflows; keep log p finite
+    log_not_event = log_survival(hazard_logits).clamp(max=-1e-7)  # log(1 - p)
+    log_event = _log_one_minus_exp(log_not_event)  # log p
+    cell = -(pos_weight * labels * log_event + (1 - labels) * log_not_event)
+    return (cell * known).sum() / hazard_logits.shape[0]

@@ -1,0 +1,302 @@
+"""HEPAPretrainer: self-supervised JEPA pretraining of the causal patch encoder."""
+
+from dataclasses import dataclass
+import numpy as np
+import torch
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from ._training import CutSampler, JEPACriterion, JEPANet, WindowDataset, make_net, resolve_device
+from ._validation import boolean, check_params, check_windows, integer, one_of, real, seeded_torch
+from .nn.encoder import NORM_MODES, EncoderConfig
+from .nn.jepa import JEPA
+
+# transform() embeds windows in chunks of this many: memory stays bounded by the chunk
+INFERENCE_CHUNK = 512
+
+
+@dataclass(frozen=True)
+class PretrainConfig:
+    encoder: EncoderConfig
+    predictor_hidden: int
+    max_horizon: int
+    sigreg_weight: float
+    n_projections: int
+
+
+def global_statistics(X):
+    """Per-channel mean and standard deviation over the observed values of ``X`` (n, C, L).
+
+    A channel with zero spread gets scale 1, so it is centred but not blown up.
+    """
+    loc = np.nanmean(X, axis=(0, 2), dtype=np.float64)
+    scale = np.nanstd(X, axis=(0, 2), dtype=np.float64)
+    loc = np.where(np.isfinite(loc), loc, 0.0)
+    scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+    return loc.astype(np.float32), scale.astype(np.float32)
+
+
+class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Pretrain a causal patch Transformer by JEPA and embed windows.
+
+    ``fit(X)`` learns, without labels, to predict the representation of the
+    future interval ``(t, t+Δt]`` from the representation ``h_t`` of the past,
+    for cuts ``t`` and horizons ``Δt ~ LogUniform[1, max_horizon]`` drawn
+    inside each window; the target comes from the same encoder run without
+    causal mask plus attention pooling, and SIGReg keeps the predictions
+    from collapsing. ``transform(X)`` returns ``h_t`` at each window's end.
+
+    Parameters
+    ----------
+    d_model : int, default=256
+        Token width.
+    n_layers : int, default=2
+        Transformer blocks.
+    n_heads : int, default=4
+        Attention heads; must divide ``d_model``.
+    dim_feedforward : int, default=256
+        Width of each block's feed-forward layer.
+    patch_size : int, default=16
+        Steps per token (all channels of those steps form one token).
+    dropout : float, default=0.1
+    max_horizon : int, default=150
+        Largest Δt drawn in pretraining.
+    predictor_hidden : int, default=256
+        Hidden width of the horizon predictor MLP.
+    sigreg_weight : float, default=0.1
+        α in ``(1-α)·L1 + α·SIGReg``.
+    n_projections : int, default=256
+        Random directions per SIGReg evaluation.
+    norm : {"revin", "global", "none"}, default="revin"
+        ``"revin"`` normalises each context by its own per-channel statistics;
+        ``"global"`` uses per-channel statistics learned in ``fit`` (the
+        C-MAPSS protocol, which keeps the absolute degradation level);
+        ``"none"`` feeds raw values.
+    max_epochs : int, default=100
+    batch_size : int, default=64
+    lr : float, default=3e-4
+        AdamW learning rate, annealed by a cosine schedule over ``max_epochs``.
+    weight_decay : float, default=1e-2
+    early_stopping : bool, default=True
+        Hold out the last ``validation_fraction`` of windows (input order)
+        and stop when their loss has not improved for ``n_iter_no_change``
+        epochs, keeping the best weights.
+    validation_fraction : float, default=0.1
+    n_iter_no_change : int, default=10
+    device : str, default="auto"
+        ``"auto"``, ``"cpu"``, ``"cuda"`` or any torch device string.
+    random_state : int, RandomState instance or None, default=None
+        Seeds weights, shuffling, cuts and SIGReg directions; a fixed value
+        gives identical results on CPU.
+    verbose : int, default=0
+        Print skorch's per-epoch table when positive.
+
+    Attributes
+    ----------
+    net_ : skorch.NeuralNet
+        The fitted net; its ``module_`` holds encoder, target pooling and predictor.
+    encoder_ : torch.nn.Module
+        Fitted causal patch encoder.
+    predictor_ : torch.nn.Module
+        Fitted horizon predictor.
+    history_ : skorch.History
+        Per-epoch losses (``train_loss``, ``train_l1``, ``train_sigreg``, and
+        ``valid_*`` with early stopping).
+    n_features_in_ : int
+        Number of channels seen in ``fit``.
+    n_timepoints_in_ : int
+        Window length seen in ``fit``.
+    channel_loc_, channel_scale_ : ndarray of shape (n_channels,)
+        Statistics of ``norm="global"`` (0 and 1 for the other modes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hepa_sklearn import HEPAPretrainer
+    >>> X = np.random.default_rng(0).normal(size=(32, 3, 64)).astype("float32")
+    >>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16,
+    ...                      random_state=0).fit(X)
+    >>> pre.transform(X).shape
+    (32, 16)
+    """
+
+    def __init__(
+        self,
+        *,
+        d_model=256,
+        n_layers=2,
+        n_heads=4,
+        dim_feedforward=256,
+        patch_size=16,
+        dropout=0.1,
+        max_horizon=150,
+        predictor_hidden=256,
+        sigreg_weight=0.1,
+        n_projections=256,
+        norm="revin",
+        max_epochs=100,
+        batch_size=64,
+        lr=3e-4,
+        weight_decay=1e-2,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        device="auto",
+        random_state=None,
+        verbose=0,
+    ):
+        self.d_model = d_model
+        self.n_layers = n_layers
+        self.n_heads = n_heads
+        self.dim_feedforward = dim_feedforward
+        self.patch_size = patch_size
+        self.dropout = dropout
+        self.max_horizon = max_horizon
+        self.predictor_hidden = predictor_hidden
+        self.sigreg_weight = sigreg_weight
+        self.n_projections = n_projections
+        self.norm = norm
+        self.max_epochs = max_epochs
+        self.batch_size = batch_size
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.device = device
+        self.random_state = random_state
+        self.verbose = verbose
+
+    _parameter_rules = {
+        "d_model": integer(1),
+        "n_layers": integer(1),
+        "n_heads": integer(1),
+        "dim_feedforward": integer(1),
+        "patch_size": integer(1),
+        "dropout": real(0.0, 1.0, high_open=True),
+        "max_horizon": integer(1),
+        "predictor_hidden": integer(1),
+        "sigreg_weight": real(0.0, 1.0),
+        "n_projections": integer(1),
+        "norm": one_of(*NORM_MODES),
+        "max_epochs": integer(1),
+        "batch_size": integer(1),
+        "lr": real(0.0, low_open=True),
+        "weight_decay": real(0.0),
+        "early_stopping": boolean(),
+        "validation_fraction": real(0.0, 1.0, low_open=True, high_open=True),
+        "n_iter_no_change": integer(1),
+    }
+
+    def _config(self, n_channels):
+        check_params(self, self._parameter_rules)
+        if self.d_model % self.n_heads:
+            raise ValueError(
+                f"d_model={self.d_model} must be divisible by n_heads={self.n_heads}."
+            )
+        encoder = EncoderConfig(
+            n_channels=n_channels,
+            d_model=self.d_model,
+            n_layers=self.n_layers,
+            n_heads=self.n_heads,
+            dim_feedforward=self.dim_feedforward,
+            patch_size=self.patch_size,
+            dropout=float(self.dropout),
+            norm=self.norm,
+        )
+        return PretrainConfig(
+            encoder=encoder,
+            predictor_hidden=self.predictor_hidden,
+            max_horizon=self.max_horizon,
+            sigreg_weight=float(self.sigreg_weight),
+            n_projections=self.n_projections,
+        )
+
+    def fit(self, X, y=None):
+        """Pretrain on windows ``X`` (n_windows, n_channels, n_timepoints); ``y`` is ignored.
+
+        2-D ``X`` is read as single-channel windows (n_windows, n_timepoints).
+        NaN marks missing values and left padding.
+        """
+        X = check_windows(self, X, reset=True)
+        config = self._config(X.shape[1])
+        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        if self.norm == "global":
+            self.channel_loc_, self.channel_scale_ = global_statistics(X)
+        else:
+            self.channel_loc_ = np.zeros(X.shape[1], dtype=np.float32)
+            self.channel_scale_ = np.ones(X.shape[1], dtype=np.float32)
+        device = resolve_device(self.device)
+        patch, horizon = config.encoder.patch_size, config.max_horizon
+        net = make_net(
+            JEPANet,
+            JEPA,
+            JEPACriterion,
+            params={
+                "module__config": config.encoder,
+                "module__predictor_hidden": config.predictor_hidden,
+                "module__max_horizon": horizon,
+                "module__channel_loc": self.channel_loc_,
+                "module__channel_scale": self.channel_scale_,
+                "criterion__alpha": config.sigreg_weight,
+                "criterion__n_projections": config.n_projections,
+            },
+            max_epochs=self.max_epochs,
+            batch_size=self.batch_size,
+            lr=self.lr,
+            weight_decay=self.weight_decay,
+            early_stopping=self.early_stopping,
+            validation_fraction=self.validation_fraction,
+            n_iter_no_change=self.n_iter_no_change,
+            device=device,
+            verbose=self.verbose,
+            collate_train=CutSampler(patch, horizon, seed),
+            collate_valid=CutSampler(patch, horizon, seed, fixed=True),
+            extra_scores=("train_l1", "train_sigreg", "valid_l1", "valid_sigreg"),
+        )
+        with seeded_torch(seed, device):
+            net.fit(WindowDataset(X), None)
+        self.net_ = net
+        return self
+
+    @property
+    def encoder_(self):
+        check_is_fitted(self, "net_")
+        return self.net_.module_.encoder
+
+    @property
+    def predictor_(self):
+        check_is_fitted(self, "net_")
+        return self.net_.module_.predictor
+
+    @property
+    def history_(self):
+        check_is_fitted(self, "net_")
+        return self.net_.history
+
+    @property
+    def _n_features_out(self):
+        return self.d_model
+
+    def transform(self, X):
+        """Embed windows: ``h_t`` of each window's last observed patch, shape (n_windows, d_model)."""
+        check_is_fitted(self, "net_")
+        X = check_windows(self, X, reset=False)
+        module = self.net_.module_
+        device = next(module.parameters()).device
+        module.eval()
+        parts = []
+        with torch.inference_mode():
+            for start in range(0, X.shape[0], INFERENCE_CHUNK):
+                chunk = torch.as_tensor(X[start : start + INFERENCE_CHUNK], device=device)
+                parts.append(module.embed(chunk).float().cpu().numpy())
+        return np.concatenate(parts) if parts else np.empty((0, self.d_model), dtype=np.float32)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.three_d_array = True
+        tags.target_tags.required = False
+        tags.non_deterministic = self.random_state is None
+        return tags

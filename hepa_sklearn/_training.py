@@ -21,16 +21,22 @@ def resolve_device(device):
 
 
 class WindowDataset(Dataset):
-    """Windows (n, C, L) as items ``(window, index)``; the collate function samples cuts."""
+    """Windows (n, C, L) as items ``(window, index)``, each window ``repeats`` times in a row.
 
-    def __init__(self, X):
+    Item ``i`` is window ``i // repeats``; the collate function draws one
+    (cut, horizon) pair per item, so every window yields ``repeats`` pairs
+    per epoch.
+    """
+
+    def __init__(self, X, repeats=1):
         self.X = torch.as_tensor(X)
+        self.repeats = repeats
 
     def __len__(self):
-        return self.X.shape[0]
+        return self.X.shape[0] * self.repeats
 
     def __getitem__(self, i):
-        return self.X[i], i
+        return self.X[i // self.repeats], i
 
 
 class CutSampler:

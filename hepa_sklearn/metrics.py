@@ -49,7 +49,10 @@ def per_horizon_auroc(y_true, proba, *, horizons=None):
     labels, known = label_surface(y_true, K)
     if horizons is None:
         horizons = np.arange(1, K + 1)
-    horizons = np.asarray(horizons, dtype=int).ravel()
+    horizons = np.asarray(horizons).ravel()
+    if horizons.size and not np.all(np.mod(horizons, 1) == 0):
+        raise ValueError(f"horizons must be integers, got {horizons.tolist()}.")
+    horizons = horizons.astype(int)
     if horizons.size and (horizons.min() < 1 or horizons.max() > K):
         raise ValueError(f"horizons must lie in [1, {K}], got {horizons.min()}..{horizons.max()}.")
     scores = np.full(horizons.shape[0], np.nan)

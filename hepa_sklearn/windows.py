@@ -96,7 +96,7 @@ def label_surface(y, K):
     known : ndarray of shape (n_samples, K), dtype bool
         False for unknown (censored) cells, which losses and metrics ignore.
     """
-    if not isinstance(K, Integral) or K < 1:
+    if not isinstance(K, Integral) or isinstance(K, bool) or K < 1:
         raise ValueError(f"K must be a positive integer, got {K!r}.")
     event, time = check_survival_y(y)
     horizons = np.arange(1, K + 1, dtype=float)[None, :]
@@ -107,19 +107,21 @@ def label_surface(y, K):
     return labels, known
 
 
+def _check_columns(frame, columns, what):
+    absent = [c for c in columns if c is not None and c not in frame.columns]
+    if absent:
+        raise ValueError(f"{what} has no column(s) {absent}.")
+
+
 def _as_unit_frames(frame, *, feature_cols, event_col, unit_col, time_col):
     """Split the input into one DataFrame per unit, ordered in time."""
     if isinstance(frame, pd.DataFrame):
-        columns = list(feature_cols) + [event_col]
-        for extra in (unit_col, time_col):
-            if extra is not None:
-                columns.append(extra)
-        absent = [c for c in columns if c not in frame.columns]
-        if absent:
-            raise ValueError(f"frame has no column(s) {absent}.")
+        _check_columns(frame, list(feature_cols) + [event_col, unit_col, time_col], "frame")
         if unit_col is None:
             units = [(0, frame)]
         else:
+            if frame[unit_col].isna().any():
+                raise ValueError(f"unit column {unit_col!r} has missing values.")
             units = list(frame.groupby(unit_col, sort=False))
         if time_col is not None:
             units = [(uid, part.sort_values(time_col, kind="stable")) for uid, part in units]
@@ -138,7 +140,9 @@ def _as_unit_frames(frame, *, feature_cols, event_col, unit_col, time_col):
                     f"each array in the list must be 2-D (T_i, n_columns); item {uid} has "
                     f"shape {array.shape}."
                 )
-            units.append((uid, pd.DataFrame(array)))
+            part = pd.DataFrame(array)
+            _check_columns(part, list(feature_cols) + [event_col], f"array {uid}")
+            units.append((uid, part))
         return units
     raise TypeError(
         "frame must be a pandas DataFrame in long format or a list of 2-D arrays, "

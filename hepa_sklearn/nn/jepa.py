@@ -39,6 +39,17 @@ class JEPA(nn.Module):
         states, valid, *_ = self.encoder(x, causal=True)
         return last_valid_state(states, valid)
 
+    def context_state(self, x, cut):
+        """h_t from the steps before ``cut`` only (later steps are hidden before normalisation).
+
+        Returns h (B, d), whether the context holds an observation (B,), and
+        the normalisation statistics (B, C) for the target path.
+        """
+        steps = torch.arange(x.shape[-1], device=x.device)
+        context = x.masked_fill(steps >= cut[:, None, None], float("nan"))
+        states, valid, _, loc, scale = self.encoder(context, causal=True)
+        return last_valid_state(states, valid), valid.any(dim=1), loc, scale
+
     def forward(self, x, cut, dt, usable):
         """Predicted and target representations for one (cut, Δt) per window.
 
@@ -55,10 +66,7 @@ class JEPA(nn.Module):
         weight : tensor (B,), 0 where the sample must not count in the loss
         """
         B, C, L = x.shape  # batch, channels, steps
-        steps = torch.arange(L, device=x.device)
-        context = x.masked_fill(steps >= cut[:, None, None], float("nan"))
-        states, valid, _, loc, scale = self.encoder(context, causal=True)
-        h = last_valid_state(states, valid)
+        h, has_context, loc, scale = self.context_state(x, cut)
 
         offsets = torch.arange(self.target_length, device=x.device)
         index = cut[:, None] + offsets  # (B, target_length)
@@ -69,5 +77,5 @@ class JEPA(nn.Module):
         target = self.target_pooling(target_states, target_valid)
 
         predicted = self.predictor(h, dt)
-        weight = usable * target_valid.any(dim=1) * valid.any(dim=1)
+        weight = usable * target_valid.any(dim=1) * has_context
         return predicted, target, weight.to(predicted.dtype)

@@ -1,0 +1,52 @@
+"""Shared fixtures: tiny windows, tiny model settings and a small C-MAPSS subset."""
+
+import numpy as np
+import pytest
+
+from hepa_sklearn.datasets import load_cmapss
+
+# Small enough that one fit takes well under a second on two CPU cores.
+TINY_PRETRAINER = dict(
+    d_model=16,
+    n_heads=2,
+    n_layers=1,
+    dim_feedforward=16,
+    predictor_hidden=16,
+    max_horizon=16,
+    n_projections=16,
+    max_epochs=1,
+    batch_size=16,
+    random_state=0,
+)
+TINY_EVENT_PREDICTOR = dict(K=10, hidden=16, max_epochs=2, batch_size=16, random_state=0)
+
+N_WINDOWS, N_CHANNELS, N_TIMEPOINTS = 40, 3, 48
+N_UNITS = 12
+
+
+@pytest.fixture
+def tiny_pretrainer_params():
+    return dict(TINY_PRETRAINER)
+
+
+@pytest.fixture
+def tiny_event_params():
+    return dict(TINY_EVENT_PREDICTOR)
+
+
+@pytest.fixture
+def windows():
+    """(40, 3, 48) float32 windows; every fourth window has a left-padded history."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(N_WINDOWS, N_CHANNELS, N_TIMEPOINTS)).astype(np.float32)
+    for i in range(0, N_WINDOWS, 4):
+        X[i, :, : 5 + i] = np.nan
+    return X
+
+
+@pytest.fixture(scope="session")
+def fd001_subset():
+    """FD001 training windows (64 cycles, stride 8) of the first 12 units: about 130 windows."""
+    data = load_cmapss("FD001", context_length=64, stride=8)
+    keep = np.isin(data.groups, np.unique(data.groups)[:N_UNITS])
+    return data.X[keep], data.y[keep], data.groups[keep]

@@ -1,0 +1,113 @@
+import numpy as np
+import pytest
+import torch
+
+from hepa_sklearn.nn import JEPA, EncoderConfig, PatchEncoder, last_valid_state
+from hepa_sklearn.nn.encoder import attention_mask, forward_fill, sinusoidal_positions
+
+TINY = dict(n_channels=3, d_model=16, n_layers=2, n_heads=2, dim_feedforward=16, patch_size=4, dropout=0.0)
+
+
+def encoder(norm="global", seed=0):
+    torch.manual_seed(seed)
+    return PatchEncoder(EncoderConfig(norm=norm, **TINY)).eval()
+
+
+def windows(B=5, L=32, seed=0):
+    return torch.as_tensor(np.random.default_rng(seed).normal(size=(B, 3, L)).astype("float32"))
+
+
+def test_forward_fill_carries_last_observation_and_zero_before_first():
+    x = torch.tensor([[float("nan"), 1.0, float("nan"), float("nan"), 4.0, float("nan")]])
+    observed = ~torch.isnan(x)
+    filled = forward_fill(torch.nan_to_num(x), observed)
+    assert filled.tolist() == [[0.0, 1.0, 1.0, 1.0, 4.0, 4.0]]
+
+
+def test_attention_mask_causal_and_padding():
+    valid = torch.tensor([[False, True, True]])
+    mask = attention_mask(valid, causal=True)[0, 0]
+    expected = torch.tensor([[True, False, False], [False, True, False], [False, True, True]])
+    assert torch.equal(mask, expected)
+    bidirectional = attention_mask(valid, causal=False)[0, 0]
+    assert torch.equal(bidirectional, torch.tensor([[True, True, True], [False, True, True], [False, True, True]]))
+
+
+def test_sinusoidal_positions_values():
+    encoding = sinusoidal_positions(torch.arange(3), 4)
+    assert encoding.shape == (3, 4)
+    assert torch.allclose(encoding[0], torch.tensor([0.0, 1.0, 0.0, 1.0]))
+    assert torch.isclose(encoding[2, 0], torch.sin(torch.tensor(2.0)))
+    assert torch.isclose(encoding[2, 3], torch.cos(torch.tensor(2.0 / 100.0)))
+
+
+@pytest.mark.parametrize("cut_patch", [1, 3, 5])
+def test_changing_the_future_never_changes_earlier_states(cut_patch):
+    model = encoder("global")
+    x = windows()
+    P = TINY["patch_size"]
+    changed = x.clone()
+    changed[..., cut_patch * P :] = torch.randn_like(changed[..., cut_patch * P :]) * 10
+    states, valid, first, *_ = model(x)
+    states_changed, *_ = model(changed)
+    assert first == 0
+    assert torch.allclose(states[:, :cut_patch], states_changed[:, :cut_patch], atol=1e-6)
+    assert not torch.allclose(states[:, cut_patch:], states_changed[:, cut_patch:])
+
+
+@pytest.mark.parametrize("norm", ["revin", "global", "none"])
+def test_context_state_ignores_steps_after_the_cut(norm):
+    torch.manual_seed(0)
+    model = JEPA(EncoderConfig(norm=norm, **TINY), predictor_hidden=8, max_horizon=8).eval()
+    x = windows()
+    cut = torch.full((x.shape[0],), 16)
+    changed = x.clone()
+    changed[..., 16:] += 100.0
+    h, has_context, *_ = model.context_state(x, cut)
+    h_changed, *_ = model.context_state(changed, cut)
+    assert has_context.all()
+    assert torch.allclose(h, h_changed, atol=1e-6)
+
+
+def test_padding_is_masked_not_read_as_zeros():
+    model = encoder("none")
+    x = windows(B=1)
+    padded = x.clone()
+    padded[..., :12] = float("nan")
+    zeros = x.clone()
+    zeros[..., :12] = 0.0
+    h_padded = last_valid_state(*model(padded)[:2])
+    h_zeros = last_valid_state(*model(zeros)[:2])
+    assert torch.isfinite(h_padded).all()
+    assert not torch.allclose(h_padded, h_zeros)
+    _, valid, first, *_ = model(padded)
+    assert first == 3 and valid.all()
+
+
+def test_leading_empty_tokens_are_trimmed_without_changing_outputs():
+    model = encoder("global")
+    x = windows(B=4)
+    x[:2, :, :8] = float("nan")  # two windows with two empty patches
+    full_states, full_valid, first, *_ = model(x)
+    assert first == 0
+    assert not full_valid[:2, :2].any() and full_valid[2:].all()
+    alone, _, first_alone, *_ = model(x[:2])
+    assert first_alone == 2
+    assert torch.allclose(full_states[:2, 2:], alone, atol=1e-5)
+
+
+def test_partially_missing_channel_is_forward_filled_and_finite():
+    model = encoder("revin")
+    x = windows(B=2)
+    x[0, 1, 5:20] = float("nan")
+    x[1, 2, :] = float("nan")  # a channel never observed in the window
+    states, valid, *_ = model(x)
+    assert torch.isfinite(states).all() and valid.all()
+
+
+def test_window_length_not_multiple_of_patch_is_left_padded():
+    model = encoder("global")
+    x = windows(B=2, L=30)
+    states, valid, first, *_ = model(x)
+    assert states.shape == (2, 8, 16)
+    assert first == 0 and valid.all()  # the first patch holds two observed steps

@@ -4,6 +4,7 @@ import contextlib
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse
 import torch
 
 
@@ -45,10 +46,14 @@ def check_params(estimator, rules):
 def _as_float32(X, name):
     if isinstance(X, torch.Tensor):
         X = X.detach().cpu().numpy()
+    if scipy.sparse.issparse(X):
+        raise TypeError(f"{name} is a sparse matrix; sparse input is not supported, pass a dense array.")
     try:
         array = np.asarray(X)
     except ValueError as exc:  # ragged nested sequences
         raise ValueError(f"{name} must be a rectangular array: {exc}") from exc
+    if array.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: {name} has dtype {array.dtype}.")
     if array.dtype.kind not in "biuf":
         try:
             array = array.astype(np.float32)
@@ -65,9 +70,9 @@ def _as_float32(X, name):
 def check_windows(estimator, X, *, reset):
     """Validate windows: (n, C, L) float32, or (n, L) read as one channel; NaN allowed, inf not.
 
-    With ``reset`` the channel count and window length are stored as
-    ``n_features_in_`` and ``n_timepoints_in_``; otherwise the channel count
-    must match the one seen in ``fit``.
+    Without ``reset`` the channel count must match ``n_features_in_`` of the
+    fitted estimator; ``fit`` stores the shape itself once every check passed,
+    so a failed ``fit`` never leaves a half-updated estimator.
     """
     X = _as_float32(X, "X")
     if X.ndim == 2:
@@ -86,10 +91,7 @@ def check_windows(estimator, X, *, reset):
             f"X has {int(empty.sum())} window(s) with no observed value at all (first at index "
             f"{int(np.argmax(empty))}); every window needs at least one non-NaN value."
         )
-    if reset:
-        estimator.n_features_in_ = C
-        estimator.n_timepoints_in_ = L
-    elif C != estimator.n_features_in_:
+    if not reset and C != estimator.n_features_in_:
         raise ValueError(
             f"X has {C} channels, but {type(estimator).__name__} was fitted with "
             f"{estimator.n_features_in_} channels."
@@ -98,7 +100,7 @@ def check_windows(estimator, X, *, reset):
 
 
 def check_embeddings(estimator, E, *, reset):
-    """Validate embeddings (n, d): finite float32; d must match ``fit``'s when not ``reset``."""
+    """Validate embeddings (n, d): finite float32; d must match ``n_features_in_`` when not ``reset``."""
     E = _as_float32(E, "E")
     if E.ndim != 2:
         raise ValueError(f"E must be 2-D (n_samples, n_features), got shape {E.shape}.")
@@ -106,9 +108,7 @@ def check_embeddings(estimator, E, *, reset):
         raise ValueError(f"E is empty: shape {E.shape}.")
     if np.isnan(E).any():
         raise ValueError("E contains NaN values; embeddings must be finite.")
-    if reset:
-        estimator.n_features_in_ = E.shape[1]
-    elif E.shape[1] != estimator.n_features_in_:
+    if not reset and E.shape[1] != estimator.n_features_in_:
         raise ValueError(
             f"E has {E.shape[1]} features, but {type(estimator).__name__} was fitted with "
             f"{estimator.n_features_in_} features."

@@ -163,9 +163,10 @@ class HEPAEventPredictor(BaseEstimator):
                 f"y has no known negative cell within K={self.K} steps: every window has its "
                 "event at horizon 1 or is censored, so there is nothing to learn from."
             )
+        source = self._initial_predictor(E.shape[1])
+        self.n_features_in_ = E.shape[1]
         self.pos_weight_ = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
         self.horizons_ = np.arange(1, self.K + 1)
-        source = self._initial_predictor(E.shape[1])
         scale = source.horizon_scale if source is not None else float(self.K)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         device = resolve_device(self.device)

@@ -196,12 +196,14 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         "n_iter_no_change": integer(1),
     }
 
-    def _config(self, n_channels):
+    def _check_hyperparameters(self):
         check_params(self, self._parameter_rules)
         if self.d_model % self.n_heads:
             raise ValueError(
                 f"d_model={self.d_model} must be divisible by n_heads={self.n_heads}."
             )
+
+    def _config(self, n_channels):
         encoder = EncoderConfig(
             n_channels=n_channels,
             d_model=self.d_model,
@@ -226,7 +228,9 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         2-D ``X`` is read as single-channel windows (n_windows, n_timepoints).
         NaN marks missing values and left padding.
         """
+        self._check_hyperparameters()
         X = check_windows(self, X, reset=True)
+        self.n_features_in_, self.n_timepoints_in_ = X.shape[1], X.shape[2]
         config = self._config(X.shape[1])
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         if self.norm == "global":
@@ -304,6 +308,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.three_d_array = True
+        tags.transformer_tags.preserves_dtype = ["float32"]
         tags.target_tags.required = False
         tags.non_deterministic = self.random_state is None
         return tags

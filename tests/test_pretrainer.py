@@ -1,0 +1,222 @@
+"""Tests for HEPAPretrainer: shapes, normalisation, reproducibility, persistence and input checks."""
+
+import pickle
+
+import joblib
+import numpy as np
+import pytest
+import scipy.sparse
+import torch
+from sklearn.exceptions import NotFittedError
+
+from hepa_sklearn import HEPAPretrainer
+from hepa_sklearn import pretrainer as pretrainer_module
+from hepa_sklearn.nn import JEPA, EncoderConfig, EventModel
+
+
+def n_parameters(module):
+    return sum(p.numel() for p in module.parameters())
+
+
+@pytest.fixture
+def fitted(windows, tiny_pretrainer_params):
+    return HEPAPretrainer(**tiny_pretrainer_params).fit(windows)
+
+
+def test_fit_returns_self_and_transform_shape(windows, tiny_pretrainer_params):
+    pre = HEPAPretrainer(**tiny_pretrainer_params)
+    assert pre.fit(windows) is pre
+    E = pre.transform(windows)
+    assert E.shape == (windows.shape[0], 16)
+    assert E.dtype == np.float32
+    assert pre.n_features_in_ == windows.shape[1]
+    assert pre.n_timepoints_in_ == windows.shape[2]
+    assert isinstance(pre.encoder_, torch.nn.Module)
+    assert isinstance(pre.predictor_, torch.nn.Module)
+
+
+def test_fit_transform_matches_transform(fitted, windows, tiny_pretrainer_params):
+    E = HEPAPretrainer(**tiny_pretrainer_params).fit_transform(windows)
+    np.testing.assert_array_equal(E, fitted.transform(windows))
+
+
+def test_nan_padded_windows_give_finite_embeddings(fitted, windows):
+    assert np.isnan(windows).any()
+    assert np.isfinite(fitted.transform(windows)).all()
+
+
+def test_history_records_loss_terms_per_epoch(windows, tiny_pretrainer_params):
+    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "max_epochs": 2}).fit(windows)
+    assert len(pre.history_) == 2
+    for epoch in pre.history_:
+        for key in ("train_loss", "train_l1", "train_sigreg"):
+            assert np.isfinite(epoch[key])
+
+
+def test_two_dimensional_X_is_one_channel(windows, tiny_pretrainer_params):
+    X = windows[:, 0, :]
+    pre = HEPAPretrainer(**tiny_pretrainer_params).fit(X)
+    assert pre.n_features_in_ == 1
+    np.testing.assert_array_equal(pre.transform(X), pre.transform(X[:, None, :]))
+
+
+def test_transform_accepts_another_window_length(fitted, windows):
+    E = fitted.transform(windows[:, :, -32:])
+    assert E.shape == (windows.shape[0], 16)
+    assert np.isfinite(E).all()
+
+
+def test_transform_in_chunks_matches_one_pass(fitted, windows, monkeypatch):
+    whole = fitted.transform(windows)
+    monkeypatch.setattr(pretrainer_module, "INFERENCE_CHUNK", 7)
+    np.testing.assert_allclose(fitted.transform(windows), whole, rtol=1e-5, atol=1e-5)
+
+
+def test_global_norm_stores_channel_statistics(windows, tiny_pretrainer_params):
+    X = windows.copy()
+    X[:, 2, :] = np.where(np.isnan(X[:, 2, :]), np.nan, 5.0)  # a constant channel
+    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "norm": "global"}).fit(X)
+    np.testing.assert_allclose(pre.channel_loc_[:2], np.nanmean(X[:, :2], axis=(0, 2)), rtol=1e-5)
+    np.testing.assert_allclose(pre.channel_scale_[:2], np.nanstd(X[:, :2], axis=(0, 2)), rtol=1e-5)
+    assert pre.channel_loc_[2] == pytest.approx(5.0)
+    assert pre.channel_scale_[2] == 1.0
+    np.testing.assert_array_equal(pre.encoder_.channel_loc.numpy(), pre.channel_loc_)
+    np.testing.assert_array_equal(pre.encoder_.channel_scale.numpy(), pre.channel_scale_)
+    assert np.isfinite(pre.transform(X)).all()
+
+
+@pytest.mark.parametrize("norm", ["revin", "none"])
+def test_other_norms_run_with_neutral_statistics(windows, tiny_pretrainer_params, norm):
+    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "norm": norm}).fit(windows)
+    np.testing.assert_array_equal(pre.channel_loc_, np.zeros(3, dtype=np.float32))
+    np.testing.assert_array_equal(pre.channel_scale_, np.ones(3, dtype=np.float32))
+    assert np.isfinite(pre.transform(windows)).all()
+
+
+def test_same_random_state_is_reproducible(fitted, windows, tiny_pretrainer_params):
+    again = HEPAPretrainer(**tiny_pretrainer_params).fit(windows)
+    assert np.array_equal(again.transform(windows), fitted.transform(windows))
+
+
+def test_different_random_state_differs(fitted, windows, tiny_pretrainer_params):
+    other = HEPAPretrainer(**{**tiny_pretrainer_params, "random_state": 1}).fit(windows)
+    assert not np.array_equal(other.transform(windows), fitted.transform(windows))
+
+
+def test_fit_leaves_torch_global_rng_alone(windows, tiny_pretrainer_params):
+    torch.manual_seed(123)
+    before = torch.get_rng_state()
+    HEPAPretrainer(**tiny_pretrainer_params).fit(windows).transform(windows)
+    assert torch.equal(torch.get_rng_state(), before)
+
+
+def test_pickle_round_trip(fitted, windows):
+    restored = pickle.loads(pickle.dumps(fitted))
+    np.testing.assert_array_equal(restored.transform(windows), fitted.transform(windows))
+
+
+def test_joblib_round_trip(fitted, windows, tmp_path):
+    path = tmp_path / "pretrainer.joblib"
+    joblib.dump(fitted, path)
+    np.testing.assert_array_equal(joblib.load(path).transform(windows), fitted.transform(windows))
+
+
+@pytest.mark.parametrize("attribute", ["transform", "encoder_", "predictor_", "history_"])
+def test_unfitted_raises_not_fitted(windows, tiny_pretrainer_params, attribute):
+    pre = HEPAPretrainer(**tiny_pretrainer_params)
+    with pytest.raises(NotFittedError):
+        if attribute == "transform":
+            pre.transform(windows)
+        else:
+            getattr(pre, attribute)
+
+
+def test_wrong_channel_count_at_transform(fitted, windows):
+    with pytest.raises(ValueError, match="channels"):
+        fitted.transform(windows[:, :2])
+
+
+@pytest.mark.parametrize(
+    "corrupt, error, match",
+    [
+        (lambda X: np.where(np.arange(48) == 40, np.inf, X).astype(np.float32), ValueError, "infinite"),
+        (lambda X: np.concatenate([X, np.full_like(X[:1], np.nan)]), ValueError, "no observed value"),
+        (lambda X: np.full(X.shape, "a"), TypeError, "numbers"),
+        (lambda X: X[None], ValueError, "3-D"),
+        (lambda X: X[:0], ValueError, "empty"),
+        (lambda X: X + 1j, ValueError, "[Cc]omplex"),
+        (lambda X: scipy.sparse.csr_matrix(X[:, 0]), TypeError, "sparse"),
+    ],
+    ids=["inf", "all-nan-window", "strings", "4-D", "no-window", "complex", "sparse"],
+)
+def test_bad_X_at_fit(windows, tiny_pretrainer_params, corrupt, error, match):
+    with pytest.raises(error, match=match):
+        HEPAPretrainer(**tiny_pretrainer_params).fit(corrupt(windows))
+
+
+def test_bad_X_at_transform(fitted, windows):
+    with pytest.raises(ValueError, match="infinite"):
+        fitted.transform(np.where(np.arange(48) == 3, np.inf, windows))
+    with pytest.raises(ValueError, match="no observed value"):
+        fitted.transform(np.full_like(windows[:2], np.nan))
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"d_model": 15}, "d_model"),
+        ({"lr": -1e-3}, "lr"),
+        ({"norm": "batch"}, "norm"),
+        ({"max_epochs": 0}, "max_epochs"),
+        ({"cuts_per_window": 0}, "cuts_per_window"),
+        ({"dropout": 1.0}, "dropout"),
+        ({"validation_fraction": 1.0}, "validation_fraction"),
+        ({"early_stopping": "yes"}, "early_stopping"),
+    ],
+)
+def test_bad_hyperparameters_raise_at_fit(windows, tiny_pretrainer_params, params, match):
+    pre = HEPAPretrainer(**{**tiny_pretrainer_params, **params})  # construction never validates
+    with pytest.raises(ValueError, match=match):
+        pre.fit(windows)
+
+
+def test_hyperparameters_are_checked_before_the_data(windows, tiny_pretrainer_params):
+    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "d_model": 15})
+    with pytest.raises(ValueError, match="d_model"):
+        pre.fit(windows)
+    assert not hasattr(pre, "n_features_in_")  # a failed fit must not look fitted
+
+
+def test_early_stopping_records_validation_loss(windows, tiny_pretrainer_params):
+    params = {**tiny_pretrainer_params, "early_stopping": True, "validation_fraction": 0.25}
+    epoch = HEPAPretrainer(**params).fit(windows).history_[-1]
+    for key in ("valid_loss", "valid_l1", "valid_sigreg"):
+        assert np.isfinite(epoch[key])
+    valid_sizes = [batch["valid_batch_size"] for batch in epoch["batches"] if "valid_batch_size" in batch]
+    assert sum(valid_sizes) == 10
+
+
+def test_without_early_stopping_no_validation(windows, tiny_pretrainer_params):
+    epoch = HEPAPretrainer(**{**tiny_pretrainer_params, "early_stopping": False}).fit(windows).history_[-1]
+    assert "valid_loss" not in epoch
+    assert sum(batch["train_batch_size"] for batch in epoch["batches"]) == windows.shape[0]
+
+
+def test_cuts_per_window_multiplies_training_pairs(windows, tiny_pretrainer_params):
+    params = {**tiny_pretrainer_params, "early_stopping": False, "cuts_per_window": 3}
+    epoch = HEPAPretrainer(**params).fit(windows).history_[-1]
+    assert sum(batch["train_batch_size"] for batch in epoch["batches"]) == 3 * windows.shape[0]
+    assert np.isfinite(epoch["train_loss"])
+
+
+def test_paper_model_sizes():
+    # paper defaults with the 14 C-MAPSS sensors: encoder + target pooling + predictor
+    assert n_parameters(JEPA(EncoderConfig(n_channels=14), 256, 150)) == 1_310_720
+    assert n_parameters(EventModel(256, 256, 150, 150.0)) == 198_401
+
+
+def test_fitted_module_matches_its_configuration(fitted):
+    reference = JEPA(EncoderConfig(n_channels=3, d_model=16, n_layers=1, n_heads=2,
+                                   dim_feedforward=16), 16, 16)
+    assert n_parameters(fitted.net_.module_) == n_parameters(reference)
+    assert fitted.predictor_.horizon_scale == 16.0

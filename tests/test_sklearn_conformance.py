@@ -1,0 +1,237 @@
+"""scikit-learn conformance: the estimator checks, clone, pipelines, group cross-validation, grid search."""
+
+import pickle
+
+import numpy as np
+import pytest
+import torch
+from sklearn.base import clone
+from sklearn.frozen import FrozenEstimator
+from sklearn.model_selection import GridSearchCV, GroupKFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc_scorer, make_survival_y
+from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
+
+
+class EventTimesFromLabels(HEPAEventPredictor):
+    """HEPAEventPredictor reading the checks' numeric targets as event times.
+
+    sklearn's checks pass class labels or regression targets, which
+    HEPAEventPredictor rejects (it needs a survival ``y``), so most of them
+    never reach the estimator's own behaviour. Through this adapter they do:
+    each distinct target value becomes an observed event 1..12 steps ahead.
+    """
+
+    @staticmethod
+    def _survival(y):
+        y = np.asarray(y)
+        if y.dtype.names is not None or y.dtype.kind not in "biuf":
+            return y
+        _, codes = np.unique(y.ravel(), return_inverse=True)
+        return make_survival_y(np.ones(codes.size, bool), 1 + codes.ravel() % 12)
+
+    def fit(self, E, y):
+        return super().fit(E, None if y is None else self._survival(y))
+
+    def score(self, E, y):
+        return super().score(E, self._survival(y))
+
+
+# Checks that fail only because they assert sklearn's exact error wording; the
+# estimators raise the right exception type with their own message.
+WORDING = {
+    "check_estimators_empty_data_messages": (
+        "raises ValueError 'X is empty: shape (n, 0)...' (or 'E is empty'), not sklearn's "
+        "'0 feature(s) (shape=(n, 0)) while a minimum of 1 is required'"
+    ),
+    "check_fit2d_predict1d": (
+        "1-D input raises ValueError naming the accepted shapes, without sklearn's "
+        "'Reshape your data' hint"
+    ),
+}
+
+PRETRAINER_FAILURES = {
+    **WORDING,
+    "check_n_features_in": (
+        "2-D X is read as single-channel windows (n_windows, n_timepoints), so "
+        "n_features_in_ counts channels (1), not X.shape[1]"
+    ),
+    "check_n_features_in_after_fitting": (
+        "2-D X is single-channel windows: n_features_in_ is 1, and 2-D X with fewer "
+        "columns is a shorter window, which transform accepts"
+    ),
+    "check_transformer_general": (
+        "window length may differ between fit and transform: 2-D X with fewer columns "
+        "is one channel of shorter windows, not a wrong number of features"
+    ),
+    "check_fit2d_1sample": (
+        "early stopping (on by default) holds out validation windows; one window leaves "
+        "none for training, and the ValueError says so in its own words"
+    ),
+    "check_dtype_object": (
+        "a non-numeric object entry raises TypeError 'X must hold numbers...', not "
+        "numpy's 'float() argument must be a string or a real number'"
+    ),
+}
+
+# HEPAEventPredictor needs a structured survival y; these checks pass class
+# labels or regression targets, which fit rejects with a TypeError.
+NEEDS_SURVIVAL_Y = [
+    "check_dict_unchanged",
+    "check_dont_overwrite_parameters",
+    "check_dtype_object",
+    "check_estimators_dtypes",
+    "check_estimators_fit_returns_self",
+    "check_estimators_nan_inf",
+    "check_estimators_overwrite_params",
+    "check_estimators_pickle",
+    "check_f_contiguous_array_estimator",
+    "check_fit2d_1feature",
+    "check_fit2d_1sample",
+    "check_fit_check_is_fitted",
+    "check_fit_idempotent",
+    "check_fit_score_takes_y",
+    "check_methods_sample_order_invariance",
+    "check_methods_subset_invariance",
+    "check_n_features_in",
+    "check_n_features_in_after_fitting",
+    "check_pipeline_consistency",
+    "check_positive_only_tag_during_fit",
+    "check_readonly_memmap_input",
+]
+
+EVENT_PREDICTOR_FAILURES = {
+    **WORDING,
+    **{name: "y must be a structured survival array; the check passes plain labels" for name in NEEDS_SURVIVAL_Y},
+    "check_requires_y_none": (
+        "fit(E, None) raises ValueError 'y is required: a structured array...', not one of "
+        "sklearn's stock messages"
+    ),
+}
+
+ADAPTER_FAILURES = {
+    **WORDING,
+    "check_n_features_in_after_fitting": (
+        "a wrong embedding width raises ValueError 'E has 1 features, but ... was fitted "
+        "with 4 features', which names the input E where sklearn's pattern expects X"
+    ),
+    "check_fit2d_1sample": (
+        "one sample has no negative cell in its label surface; fit raises 'nothing to "
+        "learn from' rather than a message about one sample"
+    ),
+    "check_dtype_object": (
+        "object-dtype class labels are no survival target (TypeError without 'Unknown "
+        "label type'), and a non-numeric entry in E raises TypeError 'E must hold numbers...'"
+    ),
+    "check_requires_y_none": EVENT_PREDICTOR_FAILURES["check_requires_y_none"],
+}
+
+
+def expected_failed_checks(estimator):
+    if isinstance(estimator, EventTimesFromLabels):
+        return ADAPTER_FAILURES
+    if isinstance(estimator, HEPAEventPredictor):
+        return EVENT_PREDICTOR_FAILURES
+    return PRETRAINER_FAILURES
+
+
+@parametrize_with_checks(
+    [
+        HEPAPretrainer(**TINY_PRETRAINER),
+        HEPAEventPredictor(**TINY_EVENT_PREDICTOR),
+        EventTimesFromLabels(**TINY_EVENT_PREDICTOR),
+    ],
+    expected_failed_checks=expected_failed_checks,
+    xfail_strict=True,
+)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        HEPAPretrainer(**TINY_PRETRAINER, norm="global", cuts_per_window=4),
+        HEPAEventPredictor(**TINY_EVENT_PREDICTOR, pos_weight=3.0),
+    ],
+    ids=["pretrainer", "event-predictor"],
+)
+def test_clone_keeps_params(estimator):
+    copy = clone(estimator)
+    assert copy is not estimator
+    assert copy.get_params() == estimator.get_params()
+    assert not hasattr(copy, "net_")
+
+
+def make_tiny_pipeline():
+    return make_pipeline(HEPAPretrainer(**TINY_PRETRAINER), HEPAEventPredictor(**TINY_EVENT_PREDICTOR))
+
+
+@pytest.fixture(scope="module")
+def fitted_pipeline(fd001_subset):
+    X, y, _ = fd001_subset
+    return make_tiny_pipeline().fit(X, y)
+
+
+def test_pipeline_gives_monotone_surface(fitted_pipeline, fd001_subset):
+    X, _, _ = fd001_subset
+    P = fitted_pipeline.predict_proba(X)
+    assert P.shape == (X.shape[0], TINY_EVENT_PREDICTOR["K"])
+    assert ((P >= 0) & (P <= 1)).all()
+    assert (np.diff(P, axis=1) >= 0).all()
+
+
+def test_pipeline_pickle_round_trip(fitted_pipeline, fd001_subset):
+    X, _, _ = fd001_subset
+    restored = pickle.loads(pickle.dumps(fitted_pipeline))
+    np.testing.assert_array_equal(restored.predict_proba(X), fitted_pipeline.predict_proba(X))
+
+
+def test_cross_val_score_with_groups(fd001_subset):
+    X, y, groups = fd001_subset
+    scores = cross_val_score(
+        make_tiny_pipeline(), X, y, groups=groups, cv=GroupKFold(2), scoring=h_auroc_scorer,
+        error_score="raise",
+    )
+    assert scores.shape == (2,)
+    assert np.isfinite(scores).all()
+
+
+def test_grid_search_over_predictor_width(fd001_subset):
+    X, y, groups = fd001_subset
+    search = GridSearchCV(
+        make_tiny_pipeline(),
+        {"hepaeventpredictor__hidden": [8, 16]},
+        cv=GroupKFold(2),
+        scoring=h_auroc_scorer,
+        error_score="raise",
+    ).fit(X, y, groups=groups)
+    assert search.best_params_["hepaeventpredictor__hidden"] in (8, 16)
+    assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+    assert search.best_estimator_.predict_proba(X[:5]).shape == (5, TINY_EVENT_PREDICTOR["K"])
+
+
+def test_frozen_pretrainer_fits_only_the_predictor(fd001_subset):
+    X, y, _ = fd001_subset
+    pretrainer = HEPAPretrainer(**TINY_PRETRAINER).fit(X)
+    weights = {k: v.clone() for k, v in pretrainer.net_.module_.state_dict().items()}
+    net, n_epochs = pretrainer.net_, len(pretrainer.history_)
+    pipe = make_pipeline(FrozenEstimator(pretrainer), HEPAEventPredictor(**TINY_EVENT_PREDICTOR))
+    pipe.fit(X, y)
+    assert pretrainer.net_ is net
+    assert len(pretrainer.history_) == n_epochs
+    for name, tensor in pretrainer.net_.module_.state_dict().items():
+        assert torch.equal(tensor, weights[name]), name
+    np.testing.assert_array_equal(
+        pipe.predict_proba(X), pipe[-1].predict_proba(pretrainer.transform(X))
+    )
+
+
+def test_frozen_pretrainer_survives_clone_as_init_from(fd001_subset):
+    X, y, _ = fd001_subset
+    pretrainer = HEPAPretrainer(**TINY_PRETRAINER).fit(X)
+    model = HEPAEventPredictor(**TINY_EVENT_PREDICTOR, init_from=FrozenEstimator(pretrainer))
+    fitted = clone(model).fit(pretrainer.transform(X), y)
+    assert fitted.predict_proba(pretrainer.transform(X[:3])).shape == (3, TINY_EVENT_PREDICTOR["K"])

@@ -158,10 +158,16 @@ def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, extra_sc
     return callbacks
 
 
-def make_net(net_class, module, criterion, *, params, max_epochs, batch_size, lr, weight_decay,
-             early_stopping, validation_fraction, n_iter_no_change, device, verbose,
+def make_net(net_class, module, criterion, *, estimator, params, device,
              collate_train=None, collate_valid=None, extra_scores=()):
-    """Build a skorch net with the project's optimiser, callbacks and split."""
+    """Build a skorch net with the project's optimiser, callbacks and split.
+
+    The training settings (epochs, batch size, learning rate, weight decay,
+    early stopping, verbosity) are read from the estimator's parameters of
+    the same names.
+    """
+    max_epochs = estimator.max_epochs
+    early_stopping = estimator.early_stopping
     iterator = {}
     if collate_train is not None:
         iterator = {"iterator_train__collate_fn": collate_train, "iterator_valid__collate_fn": collate_valid}
@@ -169,20 +175,20 @@ def make_net(net_class, module, criterion, *, params, max_epochs, batch_size, lr
         module,
         criterion=criterion,
         optimizer=torch.optim.AdamW,
-        optimizer__weight_decay=weight_decay,
-        lr=lr,
+        optimizer__weight_decay=estimator.weight_decay,
+        lr=estimator.lr,
         max_epochs=max_epochs,
-        batch_size=batch_size,
+        batch_size=estimator.batch_size,
         iterator_train__shuffle=True,
-        train_split=TailSplit(validation_fraction) if early_stopping else None,
+        train_split=TailSplit(estimator.validation_fraction) if early_stopping else None,
         callbacks=training_callbacks(
             max_epochs=max_epochs,
             early_stopping=early_stopping,
-            n_iter_no_change=n_iter_no_change,
+            n_iter_no_change=estimator.n_iter_no_change,
             extra_scores=extra_scores,
         ),
         device=device,
-        verbose=verbose,
+        verbose=estimator.verbose,
         **iterator,
         **params,
     )

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .datasets import CMAPSS_SENSORS, load_cmapss
+from .datasets import load_cmapss
+from .datasets._cmapss import cmapss_windows
 from .event_predictor import HEPAEventPredictor
 from .metrics import h_auroc
 from .pretrainer import HEPAPretrainer
-from .windows import make_windows
 
 # PAPER_NOTES §5: context up to 512 steps, windows with >= 128 steps of history,
 # stride 4 for train/val and 1 for test, K = 150, 40 cuts per unit per epoch
@@ -43,16 +43,7 @@ def unit_windows(frame, units, *, stride, min_history=MIN_HISTORY):
     part = frame[frame["unit"].isin(rank)].copy()
     part["_order"] = part["unit"].map(rank)
     part = part.sort_values(["_order", "cycle"], kind="stable")
-    return make_windows(
-        part,
-        feature_cols=list(CMAPSS_SENSORS),
-        event_col="failure",
-        unit_col="unit",
-        time_col="cycle",
-        context_length=CONTEXT_LENGTH,
-        stride=stride,
-        min_history=min_history,
-    )
+    return cmapss_windows(part, context_length=CONTEXT_LENGTH, stride=stride, min_history=min_history)
 
 
 def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto",

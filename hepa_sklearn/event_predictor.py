@@ -181,15 +181,8 @@ class HEPAEventPredictor(BaseEstimator):
                 "module__horizon_scale": scale,
                 "criterion__pos_weight": self.pos_weight_,
             },
-            max_epochs=self.max_epochs,
-            batch_size=self.batch_size,
-            lr=self.lr,
-            weight_decay=self.weight_decay,
-            early_stopping=self.early_stopping,
-            validation_fraction=self.validation_fraction,
-            n_iter_no_change=self.n_iter_no_change,
+            estimator=self,
             device=device,
-            verbose=self.verbose,
         )
         packed = np.stack([labels, known.astype(np.float32)], axis=1)  # (n, 2, K)
         with seeded_torch(seed, device):

@@ -125,6 +125,21 @@ def _check_split(split):
     raise ValueError(f"split must be one of {list(_SPLITS)}, got {split!r}.")
 
 
+def cmapss_windows(frame, *, context_length, stride, min_history):
+    """Windows of the 14 sensors from a C-MAPSS frame, one unit after another in frame order."""
+    X, y, groups = make_windows(
+        frame,
+        feature_cols=list(CMAPSS_SENSORS),
+        event_col="failure",
+        unit_col="unit",
+        time_col="cycle",
+        context_length=context_length,
+        stride=stride,
+        min_history=min_history,
+    )
+    return X, y, np.asarray(groups, dtype=np.int64)
+
+
 def load_cmapss(subset="FD001", *, split="train", context_length=512, stride=4, min_history=None):
     """Load a C-MAPSS subset as a long frame and as labelled windows.
 
@@ -213,17 +228,9 @@ def load_cmapss(subset="FD001", *, split="train", context_length=512, stride=4, 
         unit_rul = rul_of_unit.loc[units].to_numpy()
         frame["rul"] = (unit_rul + (last_cycle - frame["cycle"].to_numpy())).astype(np.int64)
 
-    X, y, groups = make_windows(
-        frame,
-        feature_cols=list(CMAPSS_SENSORS),
-        event_col="failure",
-        unit_col="unit",
-        time_col="cycle",
-        context_length=context_length,
-        stride=stride,
-        min_history=min_history,
+    X, y, groups = cmapss_windows(
+        frame, context_length=context_length, stride=stride, min_history=min_history
     )
-    groups = np.asarray(groups, dtype=np.int64)
     if split == "test":
         # Without a failure in the file, each window is censored at the unit's
         # last cycle; the RUL file gives the cycles from there to failure.

@@ -21,7 +21,7 @@ def resolve_device(device):
 
 
 class WindowDataset(Dataset):
-    """Windows (n, C, L) as items ``(window, index)``, each window ``repeats`` times in a row.
+    """Windows (n, C, L) as items ``(window, item index, window index)``, each window ``repeats`` times in a row.
 
     Item ``i`` is window ``i // repeats``; the collate function draws one
     (cut, horizon) pair per item, so every window yields ``repeats`` pairs
@@ -36,7 +36,7 @@ class WindowDataset(Dataset):
         return self.X.shape[0] * self.repeats
 
     def __getitem__(self, i):
-        return self.X[i // self.repeats], i
+        return self.X[i // self.repeats], i, i // self.repeats
 
 
 class CutSampler:
@@ -70,14 +70,18 @@ class CutSampler:
     def __call__(self, batch):
         windows = torch.stack([item[0] for item in batch])
         B, _, L = windows.shape
+        # items of the same window point at its first item: one context pass serves them all
+        window_ids = torch.tensor([int(item[2]) for item in batch])
+        same = window_ids[:, None] == window_ids[None, :]
+        owner = same.int().argmax(dim=1)
         observed = ~torch.isnan(windows).all(dim=1)  # (B, L)
         first = torch.where(observed.any(dim=1), observed.int().argmax(dim=1), torch.full((B,), L))
         draws = []
-        for (_, index), first_observed in zip(batch, first.tolist()):
+        for (_, index, _), first_observed in zip(batch, first.tolist()):
             rng = np.random.default_rng([self.seed, int(index)]) if self.fixed else self.rng
             draws.append(self._draw(rng, first_observed, L))
         cut, dt, usable = (torch.tensor(column) for column in zip(*draws))
-        inputs = {"x": windows, "cut": cut, "dt": dt, "usable": usable.float()}
+        inputs = {"x": windows, "owner": owner, "cut": cut, "dt": dt, "usable": usable.float()}
         return inputs, torch.zeros(B)
 
 

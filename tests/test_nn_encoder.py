@@ -111,3 +111,48 @@ def test_window_length_not_multiple_of_patch_is_left_padded():
     states, valid, first, *_ = model(x)
     assert states.shape == (2, 8, 16)
     assert first == 0 and valid.all()  # the first patch holds two observed steps
+
+
+def _cuts_and_horizons(X, owner, rng, patch, max_horizon):
+    first = (~torch.isnan(X)).any(1).int().argmax(1)[owner]
+    L = X.shape[-1]
+    cut = torch.tensor([int(rng.choice([c for c in range(patch, L, patch) if c > f])) for f in first.tolist()])
+    dt = torch.tensor([int(rng.integers(1, min(max_horizon, L - c) + 1)) for c in cut.tolist()])
+    return cut, dt
+
+
+@pytest.mark.parametrize("norm", ["global", "none"])
+def test_shared_context_pass_equals_one_masked_pass_per_cut(norm):
+    torch.manual_seed(0)
+    model = JEPA(EncoderConfig(norm=norm, **TINY), predictor_hidden=8, max_horizon=20).eval()
+    rng = np.random.default_rng(0)
+    X = windows(B=10, L=64)
+    for i in range(10):
+        X[i, :, : rng.integers(0, 40)] = float("nan")
+    X[3, 1, 50:55] = float("nan")
+    owner = torch.as_tensor(rng.integers(0, 10, size=70))
+    cut, _ = _cuts_and_horizons(X, owner, rng, 4, 20)
+    with torch.no_grad():
+        h_masked, has_masked, *_ = model.context_state(X[owner], cut)
+        h_shared, has_shared, *_ = model.shared_context_state(X, owner, cut)
+    assert torch.equal(has_masked, has_shared)
+    assert torch.allclose(h_masked, h_shared, atol=1e-5)
+
+
+def test_grouped_target_pass_equals_single_pass(monkeypatch):
+    import hepa_sklearn.nn.jepa as jepa
+
+    torch.manual_seed(0)
+    model = JEPA(EncoderConfig(norm="global", **TINY), predictor_hidden=8, max_horizon=20).eval()
+    rng = np.random.default_rng(1)
+    X = windows(B=40, L=64)
+    owner = torch.arange(40)
+    cut, dt = _cuts_and_horizons(X, owner, rng, 4, 20)
+    loc, scale = model.encoder.statistics(X, None)
+    with torch.no_grad():
+        monkeypatch.setattr(jepa, "MIN_GROUP", 1000)
+        single, has_single = model.target_state(X, cut, dt, loc, scale)
+        monkeypatch.setattr(jepa, "MIN_GROUP", 8)
+        grouped, has_grouped = model.target_state(X, cut, dt, loc, scale)
+    assert torch.equal(has_single, has_grouped)
+    assert torch.allclose(single, grouped, atol=1e-5)

@@ -50,12 +50,61 @@ class JEPA(nn.Module):
         states, valid, _, loc, scale = self.encoder(context, causal=True)
         return last_valid_state(states, valid), valid.any(dim=1), loc, scale
 
-    def forward(self, x, cut, dt, usable):
-        """Predicted and target representations for one (cut, Δt) per window.
+    def shared_context_state(self, x, owner, cut):
+        """Same as ``context_state(x[owner], cut)`` with one causal pass per distinct window.
+
+        Valid when the normalisation does not depend on the cut ("global",
+        "none"): the causal encoder's state after the patch that ends at
+        ``cut`` is then the state of the context ``[0, cut)``. Windows are
+        encoded in groups of similar history length, so short histories do
+        not pay for the padding of long ones.
+        """
+        P = self.encoder.config.patch_size
+        L = x.shape[-1]
+        token = (cut + (-L) % P) // P - 1  # index of the token that ends at the cut
+        first_observed = (~torch.isnan(x)).any(dim=1).int().argmax(dim=1)
+        h, has_context, order = [], [], []
+        for group in _similar_groups(first_observed):
+            states, valid, first, *_ = self.encoder(x[group], causal=True)
+            steps = torch.arange(valid.shape[1], device=x.device)
+            last_seen = torch.where(valid, steps, torch.full_like(steps, -1)).cummax(dim=1).values
+            local = torch.full((x.shape[0],), -1, device=x.device, dtype=torch.long)
+            local[group] = torch.arange(group.shape[0], device=x.device)
+            items = (local[owner] >= 0).nonzero().squeeze(1)
+            position = token[items] - first
+            seen = last_seen[local[owner[items]], position.clamp(0, valid.shape[1] - 1)]
+            seen = torch.where(position >= 0, seen, torch.full_like(seen, -1))
+            h.append(states[local[owner[items]], seen.clamp(min=0)])
+            has_context.append(seen >= 0)
+            order.append(items)
+        inverse = torch.argsort(torch.cat(order))
+        loc, scale = self.encoder.statistics(x[owner], None)
+        return torch.cat(h)[inverse], torch.cat(has_context)[inverse], loc, scale
+
+    def target_state(self, x, cut, dt, loc, scale):
+        """Pooled bidirectional representation of ``[cut, cut + dt)``, grouped by target length."""
+        B, C, L = x.shape
+        offsets = torch.arange(self.target_length, device=x.device)
+        index = cut[:, None] + offsets  # (B, target_length)
+        outside = (offsets >= dt[:, None]) | (index >= L)
+        future = x.gather(2, index.clamp(max=L - 1)[:, None, :].expand(B, C, -1))
+        future = future.masked_fill(outside[:, None, :], float("nan"))
+        pooled, has_target, order = [], [], []
+        for group in _similar_groups(dt):
+            states, valid, *_ = self.encoder(future[group], causal=False, loc=loc[group], scale=scale[group])
+            pooled.append(self.target_pooling(states, valid))
+            has_target.append(valid.any(dim=1))
+            order.append(group)
+        inverse = torch.argsort(torch.cat(order))
+        return torch.cat(pooled)[inverse], torch.cat(has_target)[inverse]
+
+    def forward(self, x, owner, cut, dt, usable):
+        """Predicted and target representations for one (cut, Δt) per item.
 
         Parameters
         ----------
-        x : tensor (B, C, L), NaN where missing or padded
+        x : tensor (B, C, L), each item's window, NaN where missing or padded
+        owner : tensor (B,), index of the first item with the same window
         cut : tensor (B,), context = steps ``[0, cut)``; ``L - cut`` is a multiple of P
         dt : tensor (B,), target = steps ``[cut, cut + dt)``
         usable : tensor (B,), 0 for windows without any valid (cut, Δt) pair
@@ -65,17 +114,26 @@ class JEPA(nn.Module):
         predicted, target : tensors (B, d_model)
         weight : tensor (B,), 0 where the sample must not count in the loss
         """
-        B, C, L = x.shape  # batch, channels, steps
-        h, has_context, loc, scale = self.context_state(x, cut)
-
-        offsets = torch.arange(self.target_length, device=x.device)
-        index = cut[:, None] + offsets  # (B, target_length)
-        outside = (offsets >= dt[:, None]) | (index >= L)
-        future = x.gather(2, index.clamp(max=L - 1)[:, None, :].expand(B, C, -1))
-        future = future.masked_fill(outside[:, None, :], float("nan"))
-        target_states, target_valid, *_ = self.encoder(future, causal=False, loc=loc, scale=scale)
-        target = self.target_pooling(target_states, target_valid)
-
+        if self.encoder.config.norm == "revin":
+            h, has_context, loc, scale = self.context_state(x, cut)
+        else:
+            distinct = torch.unique(owner)  # sorted
+            local = torch.searchsorted(distinct, owner)
+            h, has_context, loc, scale = self.shared_context_state(x[distinct], local, cut)
+        target, has_target = self.target_state(x, cut, dt, loc, scale)
         predicted = self.predictor(h, dt)
-        weight = usable * target_valid.any(dim=1) * has_context
+        weight = usable * has_target * has_context
         return predicted, target, weight.to(predicted.dtype)
+
+
+# Below this many rows per group, splitting a batch costs more in small
+# matrix products than it saves in padding: target pass of a 64-cut FD001
+# batch on 2 CPU cores, 26.5 ms with groups of 16, 17.8 ms with 32, 22 ms unsplit.
+MIN_GROUP = 32
+
+
+def _similar_groups(key):
+    """Indices sorted by ``key`` and cut into groups of at least MIN_GROUP rows."""
+    order = torch.argsort(key, stable=True)
+    n_groups = max(1, order.shape[0] // MIN_GROUP)
+    return torch.tensor_split(order, n_groups)

@@ -1,4 +1,4 @@
-"""Command line: ``hepa demo`` runs the reference C-MAPSS protocol on the embedded data."""
+"""Command line: ``hepa demo`` (reference C-MAPSS protocol) and ``hepa benchmark speed``."""
 
 import argparse
 import sys
@@ -28,6 +28,13 @@ def _demo(args):
     return 0
 
 
+def _benchmark_speed(args):
+    from .speed_benchmark import run
+
+    run(args)
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="hepa", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -42,6 +49,16 @@ def build_parser():
     demo.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     demo.add_argument("--verbose", type=int, default=0)
     demo.set_defaults(handler=_demo)
+
+    from .speed_benchmark import add_arguments
+
+    benchmark = commands.add_parser("benchmark", help="benchmarks")
+    suites = benchmark.add_subparsers(dest="suite", required=True)
+    speed = suites.add_parser(
+        "speed", help="reference FD001 protocol: wall, CPU, peak RSS, h-AUROC, throughput, FLOPs, scaling"
+    )
+    add_arguments(speed)
+    speed.set_defaults(handler=_benchmark_speed)
     return parser
 
 

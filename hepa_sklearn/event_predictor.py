@@ -13,8 +13,9 @@ from .metrics import h_auroc
 from .nn.predictor import EventModel, event_surface
 from .windows import check_survival_y, label_surface
 
-# predict_proba() evaluates embeddings in chunks of this many windows
-INFERENCE_CHUNK = 1024
+# predict_proba() evaluates embeddings in chunks of this many windows; each chunk
+# holds (chunk, K, hidden) activations, 20 MB at K = hidden = 150/256 and 128 windows
+INFERENCE_CHUNK = 128
 
 
 def _pos_weight_rule():

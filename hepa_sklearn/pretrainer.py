@@ -13,7 +13,7 @@ from .nn.encoder import NORM_MODES, EncoderConfig
 from .nn.jepa import JEPA
 
 # transform() embeds windows in chunks of this many: memory stays bounded by the chunk
-INFERENCE_CHUNK = 512
+INFERENCE_CHUNK = 128
 
 
 @dataclass(frozen=True)

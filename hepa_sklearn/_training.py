@@ -20,6 +20,21 @@ def resolve_device(device):
     return device
 
 
+def infer_in_chunks(module, forward, array, chunk_size):
+    """Apply ``forward`` to ``array`` in chunks of ``chunk_size`` rows in eval mode; a CPU float tensor.
+
+    Memory is bounded by the chunk, not by the number of rows.
+    """
+    device = next(module.parameters()).device
+    module.eval()
+    with torch.inference_mode():
+        parts = [
+            forward(torch.as_tensor(array[start : start + chunk_size], device=device)).float().cpu()
+            for start in range(0, array.shape[0], chunk_size)
+        ]
+    return torch.cat(parts)
+
+
 class WindowDataset(Dataset):
     """Windows (n, C, L) as items ``(window, item index, window index)``, each window ``repeats`` times in a row.
 

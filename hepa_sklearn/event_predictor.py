@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._training import SurfaceBCE, make_net, resolve_device
+from ._training import SurfaceBCE, infer_in_chunks, make_net, resolve_device
 from ._validation import boolean, check_embeddings, check_params, integer, real, seeded_torch
 from .metrics import h_auroc
 from .nn.predictor import EventModel, event_surface
@@ -203,14 +203,7 @@ class HEPAEventPredictor(BaseEstimator):
         check_is_fitted(self, "net_")
         E = check_embeddings(self, E, reset=False)
         module = self.net_.module_
-        device = next(module.parameters()).device
-        module.eval()
-        parts = []
-        with torch.inference_mode():
-            for start in range(0, E.shape[0], INFERENCE_CHUNK):
-                chunk = torch.as_tensor(E[start : start + INFERENCE_CHUNK], device=device)
-                parts.append(module(chunk).float().cpu())
-        return torch.cat(parts)
+        return infer_in_chunks(module, module, E, INFERENCE_CHUNK)
 
     def predict_proba(self, E):
         """Event probability surface, shape (n_samples, K): ``P[i, k-1]`` = P(event within k steps)."""

@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._training import CutSampler, JEPACriterion, JEPANet, WindowDataset, make_net, resolve_device
+from ._training import CutSampler, infer_in_chunks, JEPACriterion, JEPANet, WindowDataset, make_net, resolve_device
 from ._validation import boolean, check_params, check_windows, integer, one_of, real, seeded_torch
 from .nn.encoder import NORM_MODES, EncoderConfig
 from .nn.jepa import JEPA
@@ -288,14 +288,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         check_is_fitted(self, "net_")
         X = check_windows(self, X, reset=False)
         module = self.net_.module_
-        device = next(module.parameters()).device
-        module.eval()
-        parts = []
-        with torch.inference_mode():
-            for start in range(0, X.shape[0], INFERENCE_CHUNK):
-                chunk = torch.as_tensor(X[start : start + INFERENCE_CHUNK], device=device)
-                parts.append(module.embed(chunk).float().cpu().numpy())
-        return np.concatenate(parts) if parts else np.empty((0, self.d_model), dtype=np.float32)
+        return infer_in_chunks(module, module.embed, X, INFERENCE_CHUNK).numpy()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

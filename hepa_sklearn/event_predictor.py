@@ -1,7 +1,6 @@
 """HEPAEventPredictor: predictor finetuning (pred-FT) on frozen embeddings."""
 
 import numpy as np
-import torch
 from skorch import NeuralNet
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state

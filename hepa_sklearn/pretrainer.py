@@ -2,7 +2,6 @@
 
 from dataclasses import dataclass
 import numpy as np
-import torch
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted

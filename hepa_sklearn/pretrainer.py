@@ -6,7 +6,16 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._training import CutSampler, infer_in_chunks, JEPACriterion, JEPANet, WindowDataset, make_net, resolve_device
+from ._training import (
+    PRECISIONS,
+    CutSampler,
+    JEPACriterion,
+    JEPANet,
+    WindowDataset,
+    infer_in_chunks,
+    make_net,
+    resolve_device,
+)
 from ._validation import boolean, check_params, check_windows, integer, one_of, real, seeded_torch
 from .nn.encoder import NORM_MODES, EncoderConfig
 from .nn.jepa import JEPA
@@ -88,7 +97,12 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     validation_fraction : float, default=0.1
     n_iter_no_change : int, default=10
     device : str, default="auto"
-        ``"auto"``, ``"cpu"``, ``"cuda"`` or any torch device string.
+        ``"auto"`` (CUDA when torch sees a GPU, else CPU), ``"cpu"``,
+        ``"cuda"`` or any torch device string.
+    precision : {"auto", "bf16", "fp32"}, default="auto"
+        ``"bf16"`` runs forward passes under bf16 autocast (weights,
+        optimiser state and losses stay fp32); ``"auto"`` means bf16 on CUDA
+        and fp32 on CPU.
     random_state : int, RandomState instance or None, default=None
         Seeds weights, shuffling, cuts and SIGReg directions; a fixed value
         gives identical results on CPU.
@@ -147,6 +161,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         validation_fraction=0.1,
         n_iter_no_change=10,
         device="auto",
+        precision="auto",
         random_state=None,
         verbose=0,
     ):
@@ -170,6 +185,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.device = device
+        self.precision = precision
         self.random_state = random_state
         self.verbose = verbose
 
@@ -193,6 +209,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         "early_stopping": boolean(),
         "validation_fraction": real(0.0, 1.0, low_open=True, high_open=True),
         "n_iter_no_change": integer(1),
+        "precision": one_of(*PRECISIONS),
     }
 
     def _check_hyperparameters(self):
@@ -287,7 +304,8 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         check_is_fitted(self, "net_")
         X = check_windows(self, X, reset=False)
         module = self.net_.module_
-        return infer_in_chunks(module, module.embed, X, INFERENCE_CHUNK).numpy()
+        dtype = self.net_.autocast_dtype
+        return infer_in_chunks(module, module.embed, X, INFERENCE_CHUNK, dtype=dtype).numpy()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -1,13 +1,12 @@
 """HEPAEventPredictor: predictor finetuning (pred-FT) on frozen embeddings."""
 
 import numpy as np
-from skorch import NeuralNet
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._training import SurfaceBCE, infer_in_chunks, make_net, resolve_device
-from ._validation import boolean, check_embeddings, check_params, integer, real, seeded_torch
+from ._training import PRECISIONS, HEPANet, SurfaceBCE, infer_in_chunks, make_net, resolve_device
+from ._validation import boolean, check_embeddings, check_params, integer, one_of, real, seeded_torch
 from .metrics import h_auroc
 from .nn.predictor import EventModel, event_surface
 from .windows import check_survival_y, label_surface
@@ -57,12 +56,18 @@ class HEPAEventPredictor(BaseEstimator):
         too, which unfits it; wrap it in ``sklearn.frozen.FrozenEstimator``
         to keep it fitted inside grid searches.
     device : str, default="auto"
+        ``"auto"`` (CUDA when torch sees a GPU, else CPU), ``"cpu"``,
+        ``"cuda"`` or any torch device string.
+    precision : {"auto", "bf16", "fp32"}, default="auto"
+        ``"bf16"`` runs forward passes under bf16 autocast; ``"auto"`` means
+        bf16 on CUDA and fp32 on CPU.
     random_state : int, RandomState instance or None, default=None
     verbose : int, default=0
 
     Attributes
     ----------
     net_ : skorch.NeuralNet
+        The fitted net (autocast settings in ``net_.autocast_dtype``).
     history_ : skorch.History
     horizons_ : ndarray of shape (K,)
         The horizons 1..K of the surface columns.
@@ -99,6 +104,7 @@ class HEPAEventPredictor(BaseEstimator):
         pos_weight="auto",
         init_from=None,
         device="auto",
+        precision="auto",
         random_state=None,
         verbose=0,
     ):
@@ -114,6 +120,7 @@ class HEPAEventPredictor(BaseEstimator):
         self.pos_weight = pos_weight
         self.init_from = init_from
         self.device = device
+        self.precision = precision
         self.random_state = random_state
         self.verbose = verbose
 
@@ -128,6 +135,7 @@ class HEPAEventPredictor(BaseEstimator):
         "validation_fraction": real(0.0, 1.0, low_open=True, high_open=True),
         "n_iter_no_change": integer(1),
         "pos_weight": _pos_weight_rule(),
+        "precision": one_of(*PRECISIONS),
     }
 
     def _initial_predictor(self, d_model):
@@ -171,7 +179,7 @@ class HEPAEventPredictor(BaseEstimator):
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         device = resolve_device(self.device)
         net = make_net(
-            NeuralNet,
+            HEPANet,
             EventModel,
             SurfaceBCE,
             params={
@@ -202,7 +210,7 @@ class HEPAEventPredictor(BaseEstimator):
         check_is_fitted(self, "net_")
         E = check_embeddings(self, E, reset=False)
         module = self.net_.module_
-        return infer_in_chunks(module, module, E, INFERENCE_CHUNK)
+        return infer_in_chunks(module, module, E, INFERENCE_CHUNK, dtype=self.net_.autocast_dtype)
 
     def predict_proba(self, E):
         """Event probability surface, shape (n_samples, K): ``P[i, k-1]`` = P(event within k steps)."""

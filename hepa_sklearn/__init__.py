@@ -1,7 +1,20 @@
 """HEPA event prediction for multivariate time series, as scikit-learn estimators."""
 
+from .calibration import SurfaceCalibrator
 from .event_predictor import HEPAEventPredictor
-from .metrics import h_auroc, h_auroc_scorer, per_horizon_auroc
+from .metrics import (
+    brier_decomposition,
+    expected_calibration_error,
+    expected_time_to_event,
+    h_auroc,
+    h_auroc_scorer,
+    monotonicity_violation_rate,
+    per_horizon_auroc,
+    pooled_auprc,
+    pooled_auroc,
+    rul_rmse,
+    surface_metrics,
+)
 from .pretrainer import HEPAPretrainer
 from .windows import label_surface, make_survival_y, make_windows
 
@@ -10,11 +23,20 @@ __version__ = "0.1.0"
 __all__ = [
     "HEPAEventPredictor",
     "HEPAPretrainer",
+    "SurfaceCalibrator",
+    "brier_decomposition",
+    "expected_calibration_error",
+    "expected_time_to_event",
     "h_auroc",
     "h_auroc_scorer",
     "label_surface",
     "make_survival_y",
     "make_windows",
+    "monotonicity_violation_rate",
     "per_horizon_auroc",
+    "pooled_auprc",
+    "pooled_auroc",
+    "rul_rmse",
+    "surface_metrics",
     "__version__",
 ]

@@ -7,7 +7,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._training import PRECISIONS, HEPANet, SurfaceBCE, infer_in_chunks, make_net, resolve_device
 from ._validation import boolean, check_embeddings, check_params, integer, one_of, real, seeded_torch
-from .metrics import h_auroc
+from .metrics import expected_time_to_event, h_auroc
 from .nn.predictor import EventModel, event_surface
 from .windows import check_survival_y, label_surface
 
@@ -218,8 +218,7 @@ class HEPAEventPredictor(BaseEstimator):
 
     def predict(self, E):
         """Expected time to event truncated at K, ``E[min(T, K)] = Σ_{k=0}^{K-1} P(T > k)``."""
-        survival = 1.0 - self.predict_proba(E)
-        return 1.0 + survival[:, :-1].sum(axis=1)
+        return expected_time_to_event(self.predict_proba(E))
 
     def score(self, E, y):
         """h-AUROC of the predicted surface against ``y``."""

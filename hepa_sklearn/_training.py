@@ -5,12 +5,12 @@ import contextlib
 import numpy as np
 import torch
 from skorch import NeuralNet
-from skorch.callbacks import EarlyStopping, GradientNormClipping, LRScheduler, PassthroughScoring
+from skorch.callbacks import Callback, EarlyStopping, GradientNormClipping, LRScheduler, PassthroughScoring
 from torch import nn
 from torch.utils.data import Dataset, Subset
 
-from .nn.losses import jepa_loss, surface_bce
-from .nn.sigreg import SIGReg
+from .nn.losses import jepa_loss, surface_bce, survival_nll
+from .nn.sigreg import SIGReg, VarianceCovariance
 
 GRADIENT_CLIP = 1.0  # reference protocol: gradient-norm clipping at 1.0 (PAPER_NOTES §2)
 
@@ -173,21 +173,41 @@ class TailSplit:
 
 
 class JEPACriterion(nn.Module):
-    """JEPA loss on the module's ``(predicted, target, weight)`` output."""
+    """JEPA loss on the module's ``(predicted, target, weight)`` output.
 
-    def __init__(self, alpha=0.1, n_projections=256):
+    ``regularizer`` is ``"sigreg"`` (the paper) or ``"vicreg"`` (variance +
+    covariance, the reference code's choice); its value is recorded under
+    its own name next to the L1 term.
+    """
+
+    def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg"):
         super().__init__()
         self.alpha = alpha
-        self.sigreg = SIGReg(n_projections=n_projections)
+        self.regularizer = regularizer
+        if regularizer == "sigreg":
+            self.regulariser = SIGReg(n_projections=n_projections)
+        else:
+            self.regulariser = VarianceCovariance()
         self.last_terms = {}
 
     def forward(self, y_pred, y_true=None):
         predicted, target, weight = y_pred
         usable = weight > 0
-        regulariser = self.sigreg(predicted[usable]) if usable.sum() > 1 else predicted.new_zeros(())
+        regulariser = self.regulariser(predicted[usable]) if usable.sum() > 1 else predicted.new_zeros(())
         loss, prediction = jepa_loss(predicted, target, regulariser, alpha=self.alpha, weight=weight)
-        self.last_terms = {"l1": prediction.item(), "sigreg": regulariser.item()}
+        self.last_terms = {"l1": prediction.item(), self.regularizer: regulariser.item()}
         return loss
+
+
+class TargetEMA(Callback):
+    """After every optimiser step, move an EMA target encoder towards the context encoder."""
+
+    def __init__(self, momentum):
+        self.momentum = momentum
+
+    def on_batch_end(self, net, batch=None, training=False, **kwargs):
+        if training:
+            net.module_.update_target(self.momentum)
 
 
 class JEPANet(HEPANet):
@@ -201,14 +221,17 @@ class JEPANet(HEPANet):
         return loss
 
 
-class SurfaceBCE(nn.Module):
-    """Criterion on packed targets ``(B, 2, K)``: labels and mask of known cells."""
+class SurfaceLoss(nn.Module):
+    """Criterion on packed targets ``(B, 2, K)`` (labels, mask of known cells): surface BCE or survival NLL."""
 
-    def __init__(self, pos_weight=1.0):
+    def __init__(self, pos_weight=1.0, kind="bce"):
         super().__init__()
         self.pos_weight = pos_weight
+        self.kind = kind
 
     def forward(self, hazard_logits, packed):
+        if self.kind == "nll":
+            return survival_nll(hazard_logits, packed[:, 0], packed[:, 1])
         return surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)
 
 
@@ -230,7 +253,7 @@ def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, extra_sc
 
 
 def make_net(net_class, module, criterion, *, estimator, params, device,
-             collate_train=None, collate_valid=None, extra_scores=()):
+             collate_train=None, collate_valid=None, extra_scores=(), callbacks=()):
     """Build a skorch net with the project's optimiser, callbacks and split.
 
     The training settings (epochs, batch size, learning rate, weight decay,
@@ -257,7 +280,7 @@ def make_net(net_class, module, criterion, *, estimator, params, device,
             early_stopping=early_stopping,
             n_iter_no_change=estimator.n_iter_no_change,
             extra_scores=extra_scores,
-        ),
+        ) + list(callbacks),
         device=device,
         autocast_dtype=autocast_dtype(estimator.precision, device),
         verbose=estimator.verbose,

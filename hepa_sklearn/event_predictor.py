@@ -5,7 +5,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._training import PRECISIONS, HEPANet, SurfaceBCE, infer_in_chunks, make_net, resolve_device
+from ._training import PRECISIONS, HEPANet, SurfaceLoss, infer_in_chunks, make_net, resolve_device
 from ._validation import boolean, check_embeddings, check_params, integer, one_of, real, seeded_torch
 from .metrics import expected_time_to_event, h_auroc
 from .nn.predictor import EventModel, event_surface
@@ -36,6 +36,14 @@ class HEPAEventPredictor(BaseEstimator):
         Number of unit-step horizons.
     hidden : int, default=256
         Hidden width of the predictor MLP.
+    head : {"mlp", "linear"}, default="mlp"
+        ``"mlp"``: the horizon-conditioned predictor and hazard head (pred-FT,
+        the paper's default). ``"linear"``: a linear probe, one linear map
+        from the embedding to the K hazard logits.
+    loss : {"bce", "nll"}, default="bce"
+        ``"bce"``: positive-weighted BCE on the cumulative surface (the
+        paper's loss). ``"nll"``: negative log-likelihood of the
+        discrete-time survival model (hazards), which ignores ``pos_weight``.
     lr : float, default=1e-3
         AdamW learning rate, annealed by a cosine schedule over ``max_epochs``.
     weight_decay : float, default=1e-2
@@ -94,6 +102,8 @@ class HEPAEventPredictor(BaseEstimator):
         *,
         K=150,
         hidden=256,
+        head="mlp",
+        loss="bce",
         lr=1e-3,
         weight_decay=1e-2,
         max_epochs=50,
@@ -110,6 +120,8 @@ class HEPAEventPredictor(BaseEstimator):
     ):
         self.K = K
         self.hidden = hidden
+        self.head = head
+        self.loss = loss
         self.lr = lr
         self.weight_decay = weight_decay
         self.max_epochs = max_epochs
@@ -127,6 +139,8 @@ class HEPAEventPredictor(BaseEstimator):
     _parameter_rules = {
         "K": integer(1),
         "hidden": integer(1),
+        "head": one_of("mlp", "linear"),
+        "loss": one_of("bce", "nll"),
         "lr": real(0.0, low_open=True),
         "weight_decay": real(0.0),
         "max_epochs": integer(1),
@@ -142,6 +156,8 @@ class HEPAEventPredictor(BaseEstimator):
         """The pretrainer's predictor to start from, checked for compatible shapes, or None."""
         if self.init_from is None:
             return None
+        if self.head != "mlp":
+            raise ValueError(f"init_from needs head='mlp' (the pretrained predictor), got head={self.head!r}.")
         source = getattr(self.init_from, "predictor_", None)
         if source is None:
             raise ValueError("init_from must be a fitted HEPAPretrainer (it has no predictor_).")
@@ -181,13 +197,15 @@ class HEPAEventPredictor(BaseEstimator):
         net = make_net(
             HEPANet,
             EventModel,
-            SurfaceBCE,
+            SurfaceLoss,
             params={
                 "module__d_model": E.shape[1],
                 "module__hidden": self.hidden,
                 "module__K": self.K,
                 "module__horizon_scale": scale,
+                "module__kind": self.head,
                 "criterion__pos_weight": self.pos_weight_,
+                "criterion__kind": self.loss,
             },
             estimator=self,
             device=device,

@@ -11,6 +11,7 @@ from ._training import (
     CutSampler,
     JEPACriterion,
     JEPANet,
+    TargetEMA,
     WindowDataset,
     infer_in_chunks,
     make_net,
@@ -73,9 +74,17 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     predictor_hidden : int, default=256
         Hidden width of the horizon predictor MLP.
     sigreg_weight : float, default=0.1
-        α in ``(1-α)·L1 + α·SIGReg``.
+        α in ``(1-α)·L1 + α·regulariser`` (SIGReg by default).
     n_projections : int, default=256
         Random directions per SIGReg evaluation.
+    regularizer : {"sigreg", "vicreg"}, default="sigreg"
+        Collapse regulariser on the predictions: SIGReg (the paper) or a
+        VICReg-style variance + covariance term (the authors' code).
+    target : {"shared", "ema"}, default="shared"
+        Target path: the context encoder's own weights, trained by both paths
+        (the paper), or an EMA copy without gradient.
+    ema_momentum : float, default=0.996
+        Momentum of the EMA target encoder (``target="ema"`` only).
     cuts_per_window : int, default=1
         (cut, Δt) pairs drawn from each window per epoch. With one long
         window per unit this reproduces the reference protocol's "40 random
@@ -118,7 +127,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     predictor_ : torch.nn.Module
         Fitted horizon predictor.
     history_ : skorch.History
-        Per-epoch losses (``train_loss``, ``train_l1``, ``train_sigreg``, and
+        Per-epoch losses (``train_loss``, ``train_l1``, ``train_sigreg`` or ``train_vicreg``, and
         ``valid_*`` with early stopping).
     n_features_in_ : int
         Number of channels seen in ``fit``.
@@ -151,6 +160,9 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         predictor_hidden=256,
         sigreg_weight=0.1,
         n_projections=256,
+        regularizer="sigreg",
+        target="shared",
+        ema_momentum=0.996,
         cuts_per_window=1,
         norm="revin",
         max_epochs=100,
@@ -175,6 +187,9 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         self.predictor_hidden = predictor_hidden
         self.sigreg_weight = sigreg_weight
         self.n_projections = n_projections
+        self.regularizer = regularizer
+        self.target = target
+        self.ema_momentum = ema_momentum
         self.cuts_per_window = cuts_per_window
         self.norm = norm
         self.max_epochs = max_epochs
@@ -200,6 +215,9 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         "predictor_hidden": integer(1),
         "sigreg_weight": real(0.0, 1.0),
         "n_projections": integer(1),
+        "regularizer": one_of("sigreg", "vicreg"),
+        "target": one_of("shared", "ema"),
+        "ema_momentum": real(0.0, 1.0),
         "cuts_per_window": integer(1),
         "norm": one_of(*NORM_MODES),
         "max_epochs": integer(1),
@@ -266,14 +284,17 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                 "module__max_horizon": horizon,
                 "module__channel_loc": self.channel_loc_,
                 "module__channel_scale": self.channel_scale_,
+                "module__target": self.target,
                 "criterion__alpha": config.sigreg_weight,
                 "criterion__n_projections": config.n_projections,
+                "criterion__regularizer": self.regularizer,
             },
             estimator=self,
             device=device,
             collate_train=CutSampler(patch, horizon, seed),
             collate_valid=CutSampler(patch, horizon, seed, fixed=True),
-            extra_scores=("train_l1", "train_sigreg", "valid_l1", "valid_sigreg"),
+            extra_scores=tuple(f"{part}_{term}" for part in ("train", "valid") for term in ("l1", self.regularizer)),
+            callbacks=[("target_ema", TargetEMA(self.ema_momentum))] if self.target == "ema" else [],
         )
         with seeded_torch(seed, device):
             net.fit(WindowDataset(X, self.cuts_per_window), None)

@@ -57,3 +57,18 @@ def test_sigreg_gradient_is_finite():
     z = torch.randn(16, 8, requires_grad=True)
     SIGReg()(z).backward()
     assert torch.isfinite(z.grad).all() and z.grad.abs().sum() > 0
+
+
+def test_variance_covariance_is_near_zero_for_whitened_and_large_for_collapsed_batches():
+    from hepa_sklearn.nn.sigreg import VarianceCovariance
+
+    torch.manual_seed(0)
+    regulariser = VarianceCovariance()
+    white = torch.randn(4096, 8)
+    assert regulariser(white).item() < 0.02
+    collapsed = torch.zeros(64, 8)
+    # std = sqrt(eps) = 0.01 per dimension: variance term 0.99, no covariance
+    assert regulariser(collapsed).item() == pytest.approx(0.99, abs=1e-6)
+    line = torch.randn(512, 1).repeat(1, 4)  # four copies of one coordinate
+    # variance term ~0; each of the 12 off-diagonal covariances ~1, divided by d = 4
+    assert regulariser(line).item() == pytest.approx(3.0, rel=0.2)

@@ -1,5 +1,6 @@
 """JEPA wiring: context path, weight-shared bidirectional target path, horizon predictor."""
 
+import copy
 import math
 
 import torch
@@ -21,18 +22,38 @@ class JEPA(nn.Module):
         Largest Δt sampled in pretraining; also the predictor's ``horizon_scale``.
     channel_loc, channel_scale : array-like of shape (n_channels,) or None
         Statistics of ``norm="global"``.
+    target : {"shared", "ema"}, default="shared"
+        ``"shared"``: the target path runs the context encoder's own weights
+        and both paths get gradients (the paper). ``"ema"``: the target path
+        runs a copy of the encoder that gets no gradient and follows the
+        context encoder by an exponential moving average
+        (:meth:`update_target` after each optimiser step).
     """
 
-    def __init__(self, config, predictor_hidden, max_horizon, channel_loc=None, channel_scale=None):
+    def __init__(self, config, predictor_hidden, max_horizon, channel_loc=None, channel_scale=None,
+                 target="shared"):
         super().__init__()
         self.encoder = PatchEncoder(config)
         if channel_loc is not None:
             self.encoder.channel_loc.copy_(torch.as_tensor(channel_loc, dtype=torch.float32))
             self.encoder.channel_scale.copy_(torch.as_tensor(channel_scale, dtype=torch.float32))
+        self.target = target
+        if target == "ema":
+            self.target_encoder = copy.deepcopy(self.encoder).requires_grad_(False)
+        elif target != "shared":
+            raise ValueError(f"target must be 'shared' or 'ema', got {target!r}.")
         self.target_pooling = AttentionPooling(config.d_model, config.n_heads)
         self.predictor = HorizonPredictor(config.d_model, predictor_hidden, horizon_scale=max_horizon)
         P = config.patch_size
         self.target_length = math.ceil(max_horizon / P) * P
+
+    @torch.no_grad()
+    def update_target(self, momentum):
+        """EMA step of the target encoder: θ_target <- m θ_target + (1 - m) θ_context."""
+        if self.target != "ema":
+            return
+        for target, online in zip(self.target_encoder.parameters(), self.encoder.parameters()):
+            target.lerp_(online, 1 - momentum)
 
     def embed(self, x):
         """h_t of each window (B, C, L): the state of its last token with an observation."""
@@ -89,9 +110,10 @@ class JEPA(nn.Module):
         outside = (offsets >= dt[:, None]) | (index >= L)
         future = x.gather(2, index.clamp(max=L - 1)[:, None, :].expand(B, C, -1))
         future = future.masked_fill(outside[:, None, :], float("nan"))
+        encoder = self.encoder if self.target == "shared" else self.target_encoder
         pooled, has_target, order = [], [], []
         for group in _similar_groups(dt):
-            states, valid, *_ = self.encoder(future[group], causal=False, loc=loc[group], scale=scale[group])
+            states, valid, *_ = encoder(future[group], causal=False, loc=loc[group], scale=scale[group])
             pooled.append(self.target_pooling(states, valid))
             has_target.append(valid.any(dim=1))
             order.append(group)

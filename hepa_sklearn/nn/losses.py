@@ -1,4 +1,4 @@
-"""Training losses: the JEPA objective and positive-weighted BCE on the cumulative event surface."""
+"""Training losses: the JEPA objective, BCE on the cumulative event surface, discrete-time survival likelihood."""
 
 import math
 
@@ -50,3 +50,26 @@ def surface_bce(hazard_logits, labels, known, pos_weight):
     log_event = _log_one_minus_exp(log_not_event)  # log p
     cell = -(pos_weight * labels * log_event + (1 - labels) * log_not_event)
     return (cell * known).sum() / hazard_logits.shape[0]
+
+
+def survival_nll(hazard_logits, labels, known):
+    """Negative log-likelihood of the discrete-time survival model, from the label surface.
+
+    A window whose event happens at step T <= K contributes
+    ``log λ_T + Σ_{j<T} log(1 - λ_j)``; a window known to survive up to
+    step c contributes ``Σ_{j<=c} log(1 - λ_j)``. In terms of the label
+    surface: every known negative cell k is a survived step (T > k), and the
+    first positive cell is the event step.
+
+    Parameters
+    ----------
+    hazard_logits, labels, known : tensors (B, K), as in :func:`surface_bce`
+
+    Returns
+    -------
+    loss : summed over horizons, averaged over windows.
+    """
+    onset = labels - F.pad(labels[:, :-1], (1, 0))  # 1 at the first positive cell
+    survived = known * (1 - labels)
+    log_likelihood = survived * F.logsigmoid(-hazard_logits) + onset * F.logsigmoid(hazard_logits)
+    return -log_likelihood.sum() / hazard_logits.shape[0]

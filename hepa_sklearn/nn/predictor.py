@@ -69,13 +69,26 @@ def event_surface(hazard_logits):
 
 
 class EventModel(nn.Module):
-    """Predictor + hazard head on frozen embeddings: hazard logits at horizons 1..K."""
+    """Hazard logits at horizons 1..K from embeddings (B, d).
 
-    def __init__(self, d_model, hidden, K, horizon_scale):
+    ``kind="mlp"``: the horizon predictor + hazard head (pred-FT).
+    ``kind="linear"``: a linear probe, one ``Linear(d, K)`` map from ``h_t``
+    to the K hazard logits.
+    """
+
+    def __init__(self, d_model, hidden, K, horizon_scale, kind="mlp"):
         super().__init__()
-        self.predictor = HorizonPredictor(d_model, hidden, horizon_scale)
-        self.head = HazardHead(d_model)
-        self.register_buffer("horizons", torch.arange(1, K + 1, dtype=torch.float32))
+        self.kind = kind
+        if kind == "mlp":
+            self.predictor = HorizonPredictor(d_model, hidden, horizon_scale)
+            self.head = HazardHead(d_model)
+            self.register_buffer("horizons", torch.arange(1, K + 1, dtype=torch.float32))
+        elif kind == "linear":
+            self.probe = nn.Linear(d_model, K)
+        else:
+            raise ValueError(f"kind must be 'mlp' or 'linear', got {kind!r}.")
 
     def forward(self, X):
+        if self.kind == "linear":
+            return self.probe(X)  # (B, K)
         return self.head(self.predictor.grid(X, self.horizons))  # (B, K)

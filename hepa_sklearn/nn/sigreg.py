@@ -1,4 +1,4 @@
-"""SIGReg: sketched isotropic Gaussian regularisation by the Epps–Pulley statistic."""
+"""Collapse regularisers: SIGReg (Epps–Pulley on random projections) and VICReg-style variance + covariance."""
 
 import torch
 from torch import nn
@@ -59,3 +59,26 @@ class SIGReg(nn.Module):
         directions = directions / directions.norm(dim=0, keepdim=True)
         return self.statistic(z @ directions).mean()
 
+
+
+class VarianceCovariance(nn.Module):
+    """VICReg-style variance and covariance terms on a batch (N, d), the reference code's regulariser.
+
+    ``mean_j relu(1 - sqrt(Var z_j + eps)) + Σ_{i≠j} Cov(z)_ij² / d``
+    (Bardes, Ponce and LeCun 2022, without the invariance term, which the
+    JEPA prediction loss plays). Zero for whitened batches; large when the
+    batch collapses to a point or to a low-dimensional subspace.
+    """
+
+    def __init__(self, eps=1e-4):
+        super().__init__()
+        self.eps = eps
+
+    def forward(self, z):
+        N, d = z.shape
+        centred = z - z.mean(0)
+        std = torch.sqrt(centred.square().sum(0) / (N - 1) + self.eps)
+        variance = torch.relu(1 - std).mean()
+        covariance = centred.T @ centred / (N - 1)  # (d, d)
+        off_diagonal = covariance.square().sum() - covariance.diagonal().square().sum()
+        return variance + off_diagonal / d

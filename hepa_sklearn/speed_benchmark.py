@@ -110,38 +110,52 @@ def _throughput(result):
 
 
 def scaling(n_windows=(256, 1024, 4096), context_lengths=(128, 256, 512), n_channels=14, repeats=3):
-    """Median seconds of transform + predict_proba on synthetic series of C-MAPSS shape."""
+    """Median seconds per stage on synthetic series of C-MAPSS shape, for growing inputs.
+
+    Each row gives one pretraining epoch (one cut per window), one finetuning
+    epoch (K = 150) and ``transform`` + ``predict_proba`` on ``n`` windows of
+    ``length`` steps. Returns rows ``(series, n, length, seconds)`` with
+    ``seconds`` a dict keyed by stage.
+    """
     from .event_predictor import HEPAEventPredictor
     from .pretrainer import HEPAPretrainer
     from .windows import make_survival_y
 
     rng = np.random.default_rng(0)
 
-    def fitted(context_length):
-        X = rng.normal(size=(128, n_channels, context_length)).astype(np.float32)
-        pre = HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0).fit(X)
-        y = make_survival_y(np.ones(128, bool), rng.integers(1, 150, 128))
-        event = HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0).fit(pre.transform(X), y)
-        return pre, event
-
-    def seconds(pre, event, X):
+    def median_seconds(task):
         times = []
         for _ in range(repeats):
             start = time.perf_counter()
-            event.predict_proba(pre.transform(X))
+            task()
             times.append(time.perf_counter() - start)
         return statistics.median(times)
 
-    rows = []
-    pre, event = fitted(512)
-    for n in n_windows:
-        X = rng.normal(size=(n, n_channels, 512)).astype(np.float32)
-        rows.append(("windows", n, 512, seconds(pre, event, X)))
-    for length in context_lengths:
-        pre_l, event_l = fitted(length)
-        X = rng.normal(size=(n_windows[1], n_channels, length)).astype(np.float32)
-        rows.append(("context", n_windows[1], length, seconds(pre_l, event_l, X)))
+    def measure(n, length):
+        X = rng.normal(size=(n, n_channels, length)).astype(np.float32)
+        y = make_survival_y(np.ones(n, bool), rng.integers(1, 150, n))
+        pre = HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0)
+        event = HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0)
+        seconds = {"pretrain epoch": median_seconds(lambda: pre.fit(X))}
+        E = pre.transform(X)
+        seconds["finetune epoch"] = median_seconds(lambda: event.fit(E, y))
+        seconds["transform + predict_proba"] = median_seconds(lambda: event.predict_proba(pre.transform(X)))
+        return seconds
+
+    rows = [("windows", n, 512, measure(n, 512)) for n in n_windows]
+    rows += [("context", n_windows[1], length, measure(n_windows[1], length)) for length in context_lengths]
     return rows
+
+
+def scaling_table(rows):
+    """Markdown lines for the rows of :func:`scaling`."""
+    stages = list(rows[0][3])
+    lines = ["", "Median of 3, seconds, synthetic series with 14 channels:", "",
+             "| series | windows | context length | " + " | ".join(stages) + " |",
+             "|---|---|---|" + "---|" * len(stages)]
+    for kind, n, length, seconds in rows:
+        lines.append(f"| {kind} | {n} | {length} | " + " | ".join(f"{seconds[s]:.2f}" for s in stages) + " |")
+    return lines
 
 
 def run(args):
@@ -149,6 +163,10 @@ def run(args):
     argv = [sys.executable, "-m", "hepa_sklearn.speed_benchmark", "--one-run",
             "--seed", str(args.seed), "--pretrain-epochs", str(args.pretrain_epochs),
             "--finetune-epochs", str(args.finetune_epochs), "--device", args.device]
+    if args.only_scaling:
+        text = "\n".join(scaling_table(scaling())[1:])
+        print(text)
+        return text
     runs = []
     for i in range(args.repeats):
         runs.append(_timed_child(argv))
@@ -195,10 +213,7 @@ def run(args):
         lines.append(f"| {stage} | {per_item / 1e6:.1f} M | {rate:.0f} {name.split()[-1]} | "
                      f"{reached:.1f} | {reached / peak:.0%} |")
     if args.scaling:
-        lines += ["", "| series | windows | context length | transform + predict_proba s (median of 3) |",
-                  "|---|---|---|---|"]
-        for kind, n, length, seconds in scaling():
-            lines.append(f"| {kind} | {n} | {length} | {seconds:.2f} |")
+        lines += scaling_table(scaling())
     text = "\n".join(lines)
     print(text)
     return text
@@ -222,6 +237,7 @@ def add_arguments(parser):
     parser.add_argument("--finetune-epochs", type=int, default=30)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--only-scaling", action="store_true", help="print the scaling table only")
 
 
 if __name__ == "__main__":

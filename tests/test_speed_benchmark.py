@@ -21,3 +21,14 @@ def test_stage_flops_counts_every_stage_and_orders_like_the_throughput():
         "transform windows/s": 10.0,
         "predict_proba windows/s": 2.0,
     }
+
+
+def test_scaling_table_lists_every_stage():
+    from hepa_sklearn.speed_benchmark import scaling_table
+
+    rows = [("windows", 256, 512, {"pretrain epoch": 1.0, "finetune epoch": 0.5}),
+            ("context", 1024, 128, {"pretrain epoch": 2.25, "finetune epoch": 0.125})]
+    lines = scaling_table(rows)
+    assert lines[3] == "| series | windows | context length | pretrain epoch | finetune epoch |"
+    assert lines[5] == "| windows | 256 | 512 | 1.00 | 0.50 |"
+    assert lines[6] == "| context | 1024 | 128 | 2.25 | 0.12 |"

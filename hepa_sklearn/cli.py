@@ -1,4 +1,4 @@
-"""Command line: ``hepa demo`` (reference C-MAPSS protocol) and ``hepa benchmark speed``."""
+"""Command line: ``hepa demo``, ``hepa benchmark speed|cmapss`` and ``hepa report``."""
 
 import argparse
 import sys
@@ -35,6 +35,20 @@ def _benchmark_speed(args):
     return 0
 
 
+def _benchmark_cmapss(args):
+    from .cmapss_benchmark import run
+
+    run(args)
+    return 0
+
+
+def _report(args):
+    from .report import run
+
+    run(args)
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="hepa", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -59,6 +73,18 @@ def build_parser():
     )
     add_arguments(speed)
     speed.set_defaults(handler=_benchmark_speed)
+
+    from . import cmapss_benchmark, report
+
+    cmapss = suites.add_parser(
+        "cmapss", help="HEPA and baselines on C-MAPSS over subsets, seeds and label fractions (resumable)"
+    )
+    cmapss_benchmark.add_arguments(cmapss)
+    cmapss.set_defaults(handler=_benchmark_cmapss)
+
+    report_parser = commands.add_parser("report", help="markdown tables of C-MAPSS benchmark results")
+    report.add_arguments(report_parser)
+    report_parser.set_defaults(handler=_report)
     return parser
 
 

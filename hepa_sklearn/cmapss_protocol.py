@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .datasets import load_cmapss
-from .datasets._cmapss import cmapss_windows
+from .datasets._cmapss import CMAPSS_SENSORS, cmapss_windows
 from .event_predictor import HEPAEventPredictor
 from .metrics import h_auroc
 from .pretrainer import HEPAPretrainer
@@ -37,13 +37,14 @@ def split_units(units, seed, fractions=(0.6, 0.1, 0.3)):
     return Split(order[:n_train], order[n_train : n_train + n_valid], order[n_train + n_valid :])
 
 
-def unit_windows(frame, units, *, stride, min_history=MIN_HISTORY):
-    """Windows (X, y, groups) of the given units, in the order of ``units``."""
+def unit_windows(frame, units, *, stride, min_history=MIN_HISTORY, feature_cols=CMAPSS_SENSORS):
+    """Windows (X, y, groups) of ``feature_cols`` for the given units, in the order of ``units``."""
     rank = {unit: i for i, unit in enumerate(units)}
     part = frame[frame["unit"].isin(rank)].copy()
     part["_order"] = part["unit"].map(rank)
     part = part.sort_values(["_order", "cycle"], kind="stable")
-    return cmapss_windows(part, context_length=CONTEXT_LENGTH, stride=stride, min_history=min_history)
+    return cmapss_windows(part, context_length=CONTEXT_LENGTH, stride=stride, min_history=min_history,
+                          feature_cols=feature_cols)
 
 
 def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto",

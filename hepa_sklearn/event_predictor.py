@@ -21,6 +21,28 @@ def _pos_weight_rule():
     return (lambda v: v == "auto" if isinstance(v, str) else auto_or_positive(v)), '"auto" or a real > 0'
 
 
+def surface_targets(y, K, n_samples):
+    """Labels and known-cell mask of ``y`` packed as (n, 2, K) float32, with the counts of known cells.
+
+    Raises ValueError when the known cells hold only one class: nothing to learn from.
+    """
+    check_survival_y(y, n_samples=n_samples)
+    labels, known = label_surface(y, K)
+    n_pos = float((labels * known).sum())
+    n_neg = float(known.sum()) - n_pos
+    if n_pos == 0:
+        raise ValueError(
+            f"y has no event within K={K} steps of any window: every known cell is "
+            "negative, so there is nothing to learn from."
+        )
+    if n_neg == 0:
+        raise ValueError(
+            f"y has no known negative cell within K={K} steps: every window has its "
+            "event at horizon 1 or is censored, so there is nothing to learn from."
+        )
+    return np.stack([labels, known.astype(np.float32)], axis=1), n_pos, n_neg
+
+
 class HEPAEventPredictor(BaseEstimator):
     """Event probability surface p(t, Δt), Δt = 1..K, from frozen window embeddings.
 
@@ -173,20 +195,7 @@ class HEPAEventPredictor(BaseEstimator):
         """Train the predictor and hazard head on embeddings ``E`` (n, d) and survival ``y``."""
         check_params(self, self._parameter_rules)
         E = check_embeddings(self, E, reset=True)
-        check_survival_y(y, n_samples=E.shape[0])
-        labels, known = label_surface(y, self.K)
-        n_pos = float((labels * known).sum())
-        n_neg = float(known.sum()) - n_pos
-        if n_pos == 0:
-            raise ValueError(
-                f"y has no event within K={self.K} steps of any window: every known cell is "
-                "negative, so there is nothing to learn from."
-            )
-        if n_neg == 0:
-            raise ValueError(
-                f"y has no known negative cell within K={self.K} steps: every window has its "
-                "event at horizon 1 or is censored, so there is nothing to learn from."
-            )
+        packed, n_pos, n_neg = surface_targets(y, self.K, E.shape[0])
         source = self._initial_predictor(E.shape[1])
         self.n_features_in_ = E.shape[1]
         self.pos_weight_ = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
@@ -210,7 +219,6 @@ class HEPAEventPredictor(BaseEstimator):
             estimator=self,
             device=device,
         )
-        packed = np.stack([labels, known.astype(np.float32)], axis=1)  # (n, 2, K)
         with seeded_torch(seed, device):
             net.initialize()
             if source is not None:

@@ -125,11 +125,11 @@ def _check_split(split):
     raise ValueError(f"split must be one of {list(_SPLITS)}, got {split!r}.")
 
 
-def cmapss_windows(frame, *, context_length, stride, min_history):
-    """Windows of the 14 sensors from a C-MAPSS frame, one unit after another in frame order."""
+def cmapss_windows(frame, *, context_length, stride, min_history, feature_cols=CMAPSS_SENSORS):
+    """Windows of ``feature_cols`` (the 14 sensors by default) from a C-MAPSS frame, unit after unit."""
     X, y, groups = make_windows(
         frame,
-        feature_cols=list(CMAPSS_SENSORS),
+        feature_cols=list(feature_cols),
         event_col="failure",
         unit_col="unit",
         time_col="cycle",

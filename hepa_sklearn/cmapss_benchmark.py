@@ -1,0 +1,334 @@
+"""C-MAPSS benchmark sweep: HEPA and baselines over subsets, seeds and label fractions, resumable.
+
+Every finished cell (subset, seed, label fraction, method) is appended to a
+JSON-lines results file as soon as it ends; a rerun skips the cells already
+there, so a long sweep survives interruption. Pretraining runs once per
+(subset, seed, pretraining variant) and its fitted pretrainer is cached on
+disk, so the label fractions and finetuning variants reuse one encoder.
+"""
+
+import hashlib
+import json
+import math
+import os
+import pickle
+import platform
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import numpy as np
+import sklearn
+import torch
+
+from .cmapss_protocol import CONTEXT_LENGTH, CUTS_PER_UNIT, K, TEST_STRIDE, TRAIN_STRIDE, split_units, unit_windows
+from .datasets import load_cmapss
+from .datasets._cmapss import CMAPSS_SENSORS, cmapss_windows
+
+SUBSETS = ("FD001", "FD002", "FD003", "FD004")
+SETTINGS = ("setting1", "setting2", "setting3")
+# Operating conditions per subset, as given with the data (DESCR of load_cmapss)
+N_REGIMES = {"FD001": 1, "FD002": 6, "FD003": 1, "FD004": 6}
+RUL_CAP = 125  # the usual C-MAPSS RUL cap (PAPER_NOTES §4)
+DEFAULT_RESULTS = os.path.join("benchmarks", "cmapss_results.jsonl")
+
+
+@dataclass(frozen=True)
+class Method:
+    """One column of the benchmark: how windows are prepared, pretrained and finetuned.
+
+    ``kind`` is ``"hepa"`` (pretrain, then a predictor on frozen embeddings),
+    ``"e2e"`` (pretrain, then encoder and head finetuned together) or
+    ``"gbm"`` (the gradient-boosting baseline on raw windows).
+    ``pretrain`` and ``finetune`` are extra estimator parameters; methods
+    with equal ``regime`` and ``pretrain`` share one pretrained encoder.
+    """
+
+    kind: str
+    regime: bool = False
+    pretrain: dict = field(default_factory=dict)
+    finetune: dict = field(default_factory=dict)
+    description: str = ""
+
+    def pretrain_key(self):
+        return json.dumps({"regime": self.regime, **self.pretrain}, sort_keys=True)
+
+
+METHODS = {
+    "hepa": Method("hepa", description="HEPA pred-FT, global z-score (the paper's protocol)"),
+    "hepa-regime": Method(
+        "hepa", regime=True,
+        description="HEPA pred-FT on per-operating-condition z-scores (RegimeNormalizer)",
+    ),
+    "hepa-vicreg": Method(
+        "hepa", pretrain={"regularizer": "vicreg"},
+        description="ablation: VICReg-style variance + covariance instead of SIGReg",
+    ),
+    "hepa-ema": Method("hepa", pretrain={"target": "ema"}, description="ablation: EMA target encoder"),
+    "hepa-linear": Method("hepa", finetune={"head": "linear"}, description="ablation: linear probe on h_t"),
+    "hepa-e2e": Method("e2e", description="ablation: end-to-end finetuning of encoder and head"),
+    "hepa-nll": Method(
+        "hepa", finetune={"loss": "nll"}, description="ablation: discrete-time survival likelihood instead of BCE"
+    ),
+    "gbm": Method("gbm", description="HistGradientBoostingRegressor on summary features of the last 30 steps"),
+    "gbm-regime": Method("gbm", regime=True, description="the same baseline on per-operating-condition z-scores"),
+}
+
+
+# the paper's ablations (PAPER_NOTES §3), compared with "hepa" on FD001 and FD003
+ABLATIONS = ("hepa-vicreg", "hepa-ema", "hepa-linear", "hepa-e2e", "hepa-nll")
+
+
+def label_units(train_units, fraction):
+    """The first ``ceil(fraction * n)`` units of the seeded training list, at least one."""
+    n = max(1, math.ceil(fraction * len(train_units) - 1e-9))
+    return train_units[:n]
+
+
+class SubsetSplit:
+    """Windows of one subset under one seed's unit split, with or without the setting channels."""
+
+    def __init__(self, subset, seed, *, regime):
+        self.subset, self.seed, self.regime = subset, seed, regime
+        columns = (*SETTINGS, *CMAPSS_SENSORS) if regime else CMAPSS_SENSORS
+        frame = load_cmapss(subset, stride=CONTEXT_LENGTH).frame
+        self.split = split_units(frame["unit"].unique(), seed)
+        windows = lambda units, **kw: unit_windows(frame, units, feature_cols=columns, **kw)  # noqa: E731
+        self.X_pre, _, _ = windows(self.split.train, stride=CONTEXT_LENGTH, min_history=1)
+        self.X_train, self.y_train, self.g_train = windows(self.split.train, stride=TRAIN_STRIDE)
+        self.X_valid, self.y_valid, _ = windows(self.split.valid, stride=TRAIN_STRIDE)
+        self.X_test, self.y_test, _ = windows(self.split.test, stride=TEST_STRIDE)
+        # official NASA test split: the window ending at each truncated unit's last cycle
+        test = load_cmapss(subset, split="test", stride=CONTEXT_LENGTH)
+        last = test.frame.groupby("unit").tail(1)
+        self.X_nasa, _, nasa_units = cmapss_windows(
+            test.frame, context_length=CONTEXT_LENGTH, stride=10**6, min_history=1, feature_cols=columns
+        )
+        rul = dict(zip(last["unit"], last["rul"]))
+        self.rul_nasa = np.array([rul[u] for u in nasa_units], dtype=float)
+        self.regime_normalizer = None
+        if regime:
+            from .preprocessing import RegimeNormalizer
+
+            self.regime_normalizer = RegimeNormalizer(
+                setting_channels=[0, 1, 2], n_regimes=N_REGIMES[subset], random_state=seed
+            ).fit(self.X_pre)
+            for name in ("X_pre", "X_train", "X_valid", "X_test", "X_nasa"):
+                setattr(self, name, self.regime_normalizer.transform(getattr(self, name)))
+
+    def train_mask(self, fraction):
+        return np.isin(self.g_train, label_units(self.split.train, fraction))
+
+
+def _cache_path(cache_dir, subset, seed, method, pretrain_epochs):
+    key = hashlib.sha1(method.pretrain_key().encode()).hexdigest()[:10]
+    tag = f"{subset}_seed{seed}_{'regime' if method.regime else 'global'}_{key}_e{pretrain_epochs}"
+    return os.path.join(cache_dir, f"pretrainer_{tag}.pkl")
+
+
+def pretrain(data, method, *, pretrain_epochs, device, seed, cache_dir=None):
+    """Fitted pretrainer and its training seconds, read from the cache when there."""
+    from .pretrainer import HEPAPretrainer
+
+    path = _cache_path(cache_dir, data.subset, seed, method, pretrain_epochs) if cache_dir else None
+    if path and os.path.exists(path):
+        with open(path, "rb") as handle:
+            return pickle.load(handle)
+    start = time.perf_counter()
+    pretrainer = HEPAPretrainer(
+        norm="global", max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT,
+        early_stopping=False, device=device, random_state=seed, **method.pretrain,
+    ).fit(data.X_pre)
+    seconds = time.perf_counter() - start
+    if path:
+        os.makedirs(cache_dir, exist_ok=True)
+        with open(path + ".tmp", "wb") as handle:
+            pickle.dump((pretrainer, seconds), handle)
+        os.replace(path + ".tmp", path)
+    return pretrainer, seconds
+
+
+def evaluate(model_surface, data, fraction_fit_seconds):
+    """All metrics of one fitted model: test units, validation units, calibration, NASA test split."""
+    from .calibration import SurfaceCalibrator
+    from .metrics import expected_calibration_error, expected_time_to_event, h_auroc, rul_rmse, surface_metrics
+    from .windows import make_survival_y
+
+    start = time.perf_counter()
+    P_test = model_surface(data.X_test)
+    predict_s = time.perf_counter() - start
+    P_valid = model_surface(data.X_valid)
+    P_nasa = model_surface(data.X_nasa)
+    result = surface_metrics(data.y_test, P_test, cap=RUL_CAP)
+    result["valid_h_auroc"] = h_auroc(data.y_valid, P_valid)
+    for method in ("isotonic", "sigmoid"):
+        try:
+            calibrated = SurfaceCalibrator(method=method).fit(P_valid, data.y_valid).predict_proba(P_test)
+            result[f"ece_{method}"] = expected_calibration_error(data.y_test, calibrated)
+        except ValueError as exc:  # e.g. a surface anti-correlated with the validation labels
+            result[f"ece_{method}"] = float("nan")
+            result[f"ece_{method}_error"] = str(exc)
+    y_nasa = make_survival_y(np.ones(len(data.rul_nasa), bool), data.rul_nasa)
+    result["nasa_rmse"] = rul_rmse(y_nasa, expected_time_to_event(P_nasa), cap=RUL_CAP)
+    result["fit_s"] = fraction_fit_seconds
+    result["predict_s"] = predict_s
+    return result
+
+
+def run_cell(data, method, fraction, *, seed, pretrain_epochs, finetune_epochs, device, cache_dir,
+             pretrained=None):
+    """Fit one method on the first units of ``fraction`` of the training list and evaluate it."""
+    mask = data.train_mask(fraction)
+    X_train, y_train = data.X_train[mask], data.y_train[mask]
+    info = {"n_label_units": len(label_units(data.split.train, fraction)), "n_train_windows": int(mask.sum())}
+    if method.kind == "gbm":
+        from .baselines import GradientBoostingEventPredictor
+
+        start = time.perf_counter()
+        model = GradientBoostingEventPredictor(K=K, random_state=seed, **method.finetune).fit(X_train, y_train)
+        result = evaluate(model.predict_proba, data, time.perf_counter() - start)
+        return {**info, **result, "pretrain_s": 0.0}
+
+    from .event_predictor import HEPAEventPredictor
+    from .finetune import HEPAFinetuner
+
+    pretrainer, pretrain_s = pretrained if pretrained else pretrain(
+        data, method, pretrain_epochs=pretrain_epochs, device=device, seed=seed, cache_dir=cache_dir
+    )
+    start = time.perf_counter()
+    if method.kind == "e2e":
+        model = HEPAFinetuner(
+            pretrainer, K=K, max_epochs=finetune_epochs, early_stopping=False, device=device, random_state=seed,
+            **method.finetune,
+        ).fit(X_train, y_train)
+        result = evaluate(model.predict_proba, data, time.perf_counter() - start)
+        return {**info, **result, "pretrain_s": pretrain_s}
+    predictor = HEPAEventPredictor(
+        K=K, max_epochs=finetune_epochs, early_stopping=False, device=device, random_state=seed,
+        **method.finetune,
+    ).fit(pretrainer.transform(X_train), y_train)
+    fit_s = time.perf_counter() - start
+    result = evaluate(lambda X: predictor.predict_proba(pretrainer.transform(X)), data, fit_s)
+    return {**info, **result, "pretrain_s": pretrain_s}
+
+
+def cell_key(record):
+    return (record["subset"], record["seed"], float(record["fraction"]), record["method"],
+            record["pretrain_epochs"], record["finetune_epochs"])
+
+
+def read_results(path):
+    """Records of a results file (an absent file has none); a torn last line is ignored."""
+    if not os.path.exists(path):
+        return []
+    records = []
+    with open(path) as handle:
+        for line in handle:
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return records
+
+
+def _append(path, record):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "a") as handle:
+        handle.write(json.dumps(record) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def environment():
+    """Machine and versions, stored with every record."""
+    from . import __version__
+
+    return {
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores",
+        "torch_threads": torch.get_num_threads(),
+        "versions": {"hepa_sklearn": __version__, "torch": torch.__version__, "sklearn": sklearn.__version__,
+                     "numpy": np.__version__, "python": platform.python_version()},
+    }
+
+
+def run_sweep(*, subsets, seeds, fractions, methods, pretrain_epochs=50, finetune_epochs=30, device="auto",
+              results=DEFAULT_RESULTS, cache_dir=None, command=None, log=print):
+    """Run every missing cell, appending each finished one to ``results``; returns the new records."""
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise ValueError(f"unknown methods {unknown}; choose from {sorted(METHODS)}.")
+    unknown = [s for s in subsets if s not in SUBSETS]
+    if unknown:
+        raise ValueError(f"unknown subsets {unknown}; choose from {list(SUBSETS)}.")
+    if any(not 0 < f <= 1 for f in fractions):
+        raise ValueError(f"label fractions must lie in (0, 1], got {list(fractions)}.")
+    done = {cell_key(r) for r in read_results(results)}
+    # methods sharing windows and a pretrained encoder run one after another
+    order = sorted(methods, key=lambda m: (METHODS[m].regime, METHODS[m].pretrain_key(), m))
+    todo = [
+        (subset, seed, float(fraction), name)
+        for subset in subsets for seed in seeds for name in order for fraction in fractions
+        if (subset, seed, float(fraction), name, pretrain_epochs, finetune_epochs) not in done
+    ]
+    log(f"{len(todo)} cells to run, {len(done)} already in {results}")
+    env = environment()
+    records, start = [], time.perf_counter()
+    data, pretrained = {}, {}
+    for i, (subset, seed, fraction, name) in enumerate(todo):
+        method = METHODS[name]
+        data_key = (subset, seed, method.regime)
+        if data_key not in data:
+            data = {data_key: SubsetSplit(subset, seed, regime=method.regime)}  # one subset in memory
+        pre_key = (subset, seed, method.pretrain_key())
+        if method.kind != "gbm" and pre_key not in pretrained:
+            pretrained = {pre_key: pretrain(data[data_key], method, pretrain_epochs=pretrain_epochs,
+                                            device=device, seed=seed, cache_dir=cache_dir)}
+        cell_start = time.perf_counter()
+        result = run_cell(
+            data[data_key], method, fraction, seed=seed, pretrain_epochs=pretrain_epochs,
+            finetune_epochs=finetune_epochs, device=device, cache_dir=cache_dir,
+            pretrained=pretrained.get(pre_key),
+        )
+        record = {
+            "subset": subset, "seed": seed, "fraction": fraction, "method": name,
+            "pretrain_epochs": pretrain_epochs, "finetune_epochs": finetune_epochs, "device": device,
+            **result, "cell_s": time.perf_counter() - cell_start,
+            "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "command": command, **env,
+        }
+        _append(results, record)
+        records.append(record)
+        elapsed = time.perf_counter() - start
+        eta = elapsed / (i + 1) * (len(todo) - i - 1)
+        log(f"[{i + 1}/{len(todo)}] {subset} seed {seed} {name} labels {fraction:g}: "
+            f"h-AUROC {record['h_auroc']:.4f}, ECE {record['ece']:.3f}, NASA RMSE {record['nasa_rmse']:.1f} "
+            f"| elapsed {elapsed / 60:.1f} min, ETA {eta / 60:.1f} min", flush=True)
+    return records
+
+
+def add_arguments(parser):
+    parser.add_argument("--subsets", nargs="+", default=list(SUBSETS), choices=SUBSETS)
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    parser.add_argument("--label-fractions", nargs="+", type=float, default=[1.0, 0.1, 0.05, 0.02, 0.01])
+    parser.add_argument("--methods", nargs="+", default=["hepa", "gbm"], choices=sorted(METHODS))
+    parser.add_argument("--pretrain-epochs", type=int, default=50)
+    parser.add_argument("--finetune-epochs", type=int, default=30)
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    parser.add_argument("--results", default=DEFAULT_RESULTS, help="JSON-lines file, appended cell by cell")
+    parser.add_argument("--cache-dir", default=None,
+                        help="where fitted pretrainers are kept between runs (default: cache/ beside the results)")
+
+
+def run(args):
+    if args.cache_dir is None:
+        args.cache_dir = os.path.join(os.path.dirname(args.results) or ".", "cache")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    run_sweep(
+        subsets=args.subsets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
+        pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
+        results=args.results, cache_dir=args.cache_dir, command="hepa " + " ".join(sys.argv[1:]),
+        log=lambda message, **kw: print(message, flush=True),
+    )

@@ -1,0 +1,126 @@
+"""The C-MAPSS sweep runner (resumable results file) and the markdown report."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hepa_sklearn import cmapss_benchmark
+from hepa_sklearn.cmapss_benchmark import cell_key, label_units, read_results, run_sweep
+from hepa_sklearn.report import mean_std, render, welch_better
+
+
+@pytest.mark.parametrize("fraction, expected", [(1.0, 60), (0.1, 6), (0.05, 3), (0.02, 2), (0.01, 1), (0.001, 1)])
+def test_label_units_take_the_first_ceil_fraction(fraction, expected):
+    units = np.arange(100, 160)
+    chosen = label_units(units, fraction)
+    assert len(chosen) == expected
+    np.testing.assert_array_equal(chosen, units[:expected])
+
+
+class FakeSplit:
+    def __init__(self, subset, seed, *, regime):
+        self.subset, self.seed, self.regime = subset, seed, regime
+
+
+def fake_cell(data, method, fraction, **kwargs):
+    return {"h_auroc": 0.5 + fraction / 10, "ece": 0.1, "nasa_rmse": 20.0, "n_label_units": 1,
+            "fit_s": 0.0, "predict_s": 0.0, "pretrain_s": 0.0}
+
+
+@pytest.fixture
+def fake_protocol(monkeypatch):
+    calls = {"pretrain": 0, "cells": 0}
+
+    def fake_pretrain(*args, **kwargs):
+        calls["pretrain"] += 1
+        return object(), 0.0
+
+    def counting_cell(*args, **kwargs):
+        calls["cells"] += 1
+        return fake_cell(*args, **kwargs)
+
+    monkeypatch.setattr(cmapss_benchmark, "SubsetSplit", FakeSplit)
+    monkeypatch.setattr(cmapss_benchmark, "pretrain", fake_pretrain)
+    monkeypatch.setattr(cmapss_benchmark, "run_cell", counting_cell)
+    return calls
+
+
+def sweep(path, **overrides):
+    params = dict(subsets=["FD001"], seeds=[0, 1], fractions=[1.0, 0.1], methods=["hepa", "gbm"],
+                  pretrain_epochs=2, finetune_epochs=1, results=str(path), log=lambda *a, **k: None)
+    return run_sweep(**{**params, **overrides})
+
+
+def test_every_cell_is_written_and_a_rerun_skips_them(tmp_path, fake_protocol):
+    path = tmp_path / "results.jsonl"
+    records = sweep(path)
+    assert len(records) == 8 and fake_protocol["cells"] == 8
+    assert fake_protocol["pretrain"] == 2  # once per (subset, seed), shared by the fractions
+    assert len(read_results(path)) == 8
+    assert sweep(path) == [] and fake_protocol["cells"] == 8
+    # new epochs are new cells
+    assert len(sweep(path, pretrain_epochs=3)) == 8
+
+
+def test_an_interrupted_sweep_resumes_where_it_stopped(tmp_path, fake_protocol, monkeypatch):
+    path = tmp_path / "results.jsonl"
+    original = cmapss_benchmark.run_cell
+
+    def interrupted(*args, **kwargs):
+        if fake_protocol["cells"] == 3:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(cmapss_benchmark, "run_cell", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sweep(path)
+    assert len(read_results(path)) == 3
+    monkeypatch.setattr(cmapss_benchmark, "run_cell", original)
+    assert len(sweep(path)) == 5
+    keys = [cell_key(r) for r in read_results(path)]
+    assert len(keys) == len(set(keys)) == 8
+
+
+def test_a_torn_last_line_is_ignored(tmp_path):
+    path = tmp_path / "results.jsonl"
+    record = {"subset": "FD001", "seed": 0, "fraction": 1.0, "method": "hepa",
+              "pretrain_epochs": 1, "finetune_epochs": 1}
+    path.write_text(json.dumps(record) + "\n" + '{"subset": "FD0')
+    assert read_results(path) == [record]
+
+
+@pytest.mark.parametrize("overrides, match", [
+    ({"methods": ["hepa", "xgboost"]}, "unknown methods"),
+    ({"subsets": ["FD005"]}, "unknown subsets"),
+    ({"fractions": [0.0]}, "label fractions must lie in"),
+])
+def test_bad_sweep_arguments(tmp_path, overrides, match):
+    with pytest.raises(ValueError, match=match):
+        sweep(tmp_path / "r.jsonl", **overrides)
+
+
+def test_mean_std_and_welch_markers():
+    assert mean_std(np.array([0.9, 0.92, 0.94])) == "0.920 ± 0.020 (3)"
+    assert mean_std(np.array([0.9])) == "0.900 (1)"
+    assert mean_std(np.array([np.nan])) == "—"
+    assert welch_better(np.array([0.93, 0.94, 0.95]), np.array([0.80, 0.81, 0.82]))
+    assert not welch_better(np.array([0.80, 0.81, 0.82]), np.array([0.93, 0.94, 0.95]))
+    assert not welch_better(np.array([0.90, 0.95, 0.85]), np.array([0.89, 0.93, 0.86]))
+    assert not welch_better(np.array([0.95]), np.array([0.80, 0.81]))  # one seed: no test
+
+
+def test_report_tables_from_records(tmp_path, fake_protocol):
+    path = tmp_path / "results.jsonl"
+    sweep(path)
+    records = read_results(path)
+    for r in records:  # what the real runner stores besides the fake metrics
+        r.update({"pooled_auroc": 0.9, "cell_s": 1.0, "machine": "x86_64, 2 CPU cores", "torch_threads": 2,
+                  "device": "cpu", "versions": {"torch": "2"}, "command": "hepa benchmark cmapss"})
+        if r["method"] == "gbm":
+            r["h_auroc"] -= 0.2 + 0.01 * r["seed"]
+    text = render(records, pretrain_epochs=2, finetune_epochs=1)
+    assert "| FD001 | 0.600 ± 0.000 (2) >gbm | 0.395 ± 0.007 (2) | 0.918 ± 0.008 (5) | ≥ 0.93 |" in text
+    assert "| 10% | 6/1 |" not in text and "| 10% | 1 |" in text
+    assert "hepa benchmark cmapss" in text
+    assert "No results" in render(records, pretrain_epochs=50, finetune_epochs=30)

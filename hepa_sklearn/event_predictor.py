@@ -5,7 +5,15 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._training import PRECISIONS, HEPANet, SurfaceLoss, infer_in_chunks, make_net, resolve_device
+from ._training import (
+    PRECISIONS,
+    HEPANet,
+    SurfaceLoss,
+    infer_in_chunks,
+    make_net,
+    report_interruption,
+    resolve_device,
+)
 from ._validation import boolean, check_embeddings, check_params, integer, one_of, real, seeded_torch
 from .metrics import expected_time_to_event, h_auroc
 from .nn.predictor import EventModel, event_surface
@@ -103,6 +111,9 @@ class HEPAEventPredictor(BaseEstimator):
         The horizons 1..K of the surface columns.
     pos_weight_ : float
         The positive weight used.
+    n_epochs_ : int
+        Epochs that completed (fewer than ``max_epochs`` after early stopping
+        or an interruption).
     n_features_in_ : int
         Width of the embeddings seen in ``fit``.
 
@@ -197,9 +208,7 @@ class HEPAEventPredictor(BaseEstimator):
         E = check_embeddings(self, E, reset=True)
         packed, n_pos, n_neg = surface_targets(y, self.K, E.shape[0])
         source = self._initial_predictor(E.shape[1])
-        self.n_features_in_ = E.shape[1]
-        self.pos_weight_ = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
-        self.horizons_ = np.arange(1, self.K + 1)
+        pos_weight = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
         scale = source.horizon_scale if source is not None else float(self.K)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         device = resolve_device(self.device)
@@ -213,7 +222,7 @@ class HEPAEventPredictor(BaseEstimator):
                 "module__K": self.K,
                 "module__horizon_scale": scale,
                 "module__kind": self.head,
-                "criterion__pos_weight": self.pos_weight_,
+                "criterion__pos_weight": pos_weight,
                 "criterion__kind": self.loss,
             },
             estimator=self,
@@ -224,6 +233,11 @@ class HEPAEventPredictor(BaseEstimator):
             if source is not None:
                 net.module_.predictor.load_state_dict(source.state_dict())
             net.partial_fit(E, packed)
+        # fitted state is written only once training has succeeded
+        self.n_epochs_ = report_interruption(self, net)
+        self.n_features_in_ = E.shape[1]
+        self.pos_weight_ = pos_weight
+        self.horizons_ = np.arange(1, self.K + 1)
         self.net_ = net
         return self
 

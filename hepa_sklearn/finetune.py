@@ -8,7 +8,15 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
-from ._training import PRECISIONS, HEPANet, SurfaceLoss, infer_in_chunks, make_net, resolve_device
+from ._training import (
+    PRECISIONS,
+    HEPANet,
+    SurfaceLoss,
+    infer_in_chunks,
+    make_net,
+    report_interruption,
+    resolve_device,
+)
 from ._validation import boolean, check_params, check_windows, integer, one_of, real, seeded_torch
 from .event_predictor import INFERENCE_CHUNK, surface_targets
 from .metrics import expected_time_to_event, h_auroc
@@ -66,6 +74,8 @@ class HEPAFinetuner(BaseEstimator):
     net_ : skorch.NeuralNet
     history_ : skorch.History
     pos_weight_ : float
+    n_epochs_ : int
+        Epochs that completed.
     n_features_in_ : int
         Channels seen in ``fit``.
     n_timepoints_in_ : int
@@ -152,8 +162,7 @@ class HEPAFinetuner(BaseEstimator):
                 f"X has {X.shape[1]} channels but the pretrainer was fitted on {encoder.config.n_channels}."
             )
         packed, n_pos, n_neg = surface_targets(y, self.K, X.shape[0])
-        self.n_features_in_, self.n_timepoints_in_ = X.shape[1], X.shape[2]
-        self.pos_weight_ = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
+        pos_weight = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         device = resolve_device(self.device)
         net = make_net(
@@ -166,7 +175,7 @@ class HEPAFinetuner(BaseEstimator):
                 "module__K": self.K,
                 "module__horizon_scale": float(self.K),
                 "module__kind": self.head,
-                "criterion__pos_weight": self.pos_weight_,
+                "criterion__pos_weight": pos_weight,
                 "criterion__kind": self.loss,
             },
             estimator=self,
@@ -174,6 +183,9 @@ class HEPAFinetuner(BaseEstimator):
         )
         with seeded_torch(seed, device):
             net.fit(X, packed)
+        self.n_epochs_ = report_interruption(self, net)
+        self.n_features_in_, self.n_timepoints_in_ = X.shape[1], X.shape[2]
+        self.pos_weight_ = pos_weight
         self.net_ = net
         return self
 

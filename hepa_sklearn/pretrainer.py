@@ -10,11 +10,13 @@ from ._training import (
     PRECISIONS,
     CutSampler,
     JEPACriterion,
+    CollapseMonitor,
     JEPANet,
     TargetEMA,
     WindowDataset,
     infer_in_chunks,
     make_net,
+    report_interruption,
     resolve_device,
 )
 from ._validation import boolean, check_params, check_windows, integer, one_of, real, seeded_torch
@@ -127,8 +129,14 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     predictor_ : torch.nn.Module
         Fitted horizon predictor.
     history_ : skorch.History
-        Per-epoch losses (``train_loss``, ``train_l1``, ``train_sigreg`` or ``train_vicreg``, and
-        ``valid_*`` with early stopping).
+        Per epoch: the losses ``train_loss``, ``train_l1`` and
+        ``train_sigreg`` (or ``train_vicreg``), ``valid_*`` with early
+        stopping, ``train_spread`` (about 1 for well spread predictions, 0 at
+        collapse) and ``collapse`` (True when the spread fell below 0.05,
+        which also raises a RuntimeWarning).
+    n_epochs_ : int
+        Epochs that completed (fewer than ``max_epochs`` after early stopping
+        or an interruption).
     n_features_in_ : int
         Number of channels seen in ``fit``.
     n_timepoints_in_ : int
@@ -264,16 +272,19 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         """
         self._check_hyperparameters()
         X = check_windows(self, X, reset=True)
-        self.n_features_in_, self.n_timepoints_in_ = X.shape[1], X.shape[2]
         config = self._config(X.shape[1])
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         if self.norm == "global":
-            self.channel_loc_, self.channel_scale_ = global_statistics(X)
+            channel_loc, channel_scale = global_statistics(X)
         else:
-            self.channel_loc_ = np.zeros(X.shape[1], dtype=np.float32)
-            self.channel_scale_ = np.ones(X.shape[1], dtype=np.float32)
+            channel_loc = np.zeros(X.shape[1], dtype=np.float32)
+            channel_scale = np.ones(X.shape[1], dtype=np.float32)
         device = resolve_device(self.device)
         patch, horizon = config.encoder.patch_size, config.max_horizon
+        scores = [f"{part}_{term}" for part in ("train", "valid") for term in ("l1", self.regularizer)]
+        callbacks = [("collapse_monitor", CollapseMonitor())]
+        if self.target == "ema":
+            callbacks.append(("target_ema", TargetEMA(self.ema_momentum)))
         net = make_net(
             JEPANet,
             JEPA,
@@ -282,8 +293,8 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                 "module__config": config.encoder,
                 "module__predictor_hidden": config.predictor_hidden,
                 "module__max_horizon": horizon,
-                "module__channel_loc": self.channel_loc_,
-                "module__channel_scale": self.channel_scale_,
+                "module__channel_loc": channel_loc,
+                "module__channel_scale": channel_scale,
                 "module__target": self.target,
                 "criterion__alpha": config.sigreg_weight,
                 "criterion__n_projections": config.n_projections,
@@ -293,11 +304,15 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
             device=device,
             collate_train=CutSampler(patch, horizon, seed),
             collate_valid=CutSampler(patch, horizon, seed, fixed=True),
-            extra_scores=tuple(f"{part}_{term}" for part in ("train", "valid") for term in ("l1", self.regularizer)),
-            callbacks=[("target_ema", TargetEMA(self.ema_momentum))] if self.target == "ema" else [],
+            extra_scores=(*scores, "train_spread"),
+            callbacks=callbacks,
         )
         with seeded_torch(seed, device):
             net.fit(WindowDataset(X, self.cuts_per_window), None)
+        # fitted state is written only once training has succeeded
+        self.n_epochs_ = report_interruption(self, net)
+        self.n_features_in_, self.n_timepoints_in_ = X.shape[1], X.shape[2]
+        self.channel_loc_, self.channel_scale_ = channel_loc, channel_scale
         self.net_ = net
         return self
 

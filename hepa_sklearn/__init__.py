@@ -1,5 +1,6 @@
 """HEPA event prediction for multivariate time series, as scikit-learn estimators."""
 
+from .baselines import GradientBoostingEventPredictor, summary_feature_names, summary_features
 from .calibration import SurfaceCalibrator
 from .event_predictor import HEPAEventPredictor
 from .metrics import (
@@ -15,14 +16,17 @@ from .metrics import (
     rul_rmse,
     surface_metrics,
 )
+from .preprocessing import RegimeNormalizer
 from .pretrainer import HEPAPretrainer
 from .windows import label_surface, make_survival_y, make_windows
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "GradientBoostingEventPredictor",
     "HEPAEventPredictor",
     "HEPAPretrainer",
+    "RegimeNormalizer",
     "SurfaceCalibrator",
     "brier_decomposition",
     "expected_calibration_error",
@@ -37,6 +41,8 @@ __all__ = [
     "pooled_auprc",
     "pooled_auroc",
     "rul_rmse",
+    "summary_feature_names",
+    "summary_features",
     "surface_metrics",
     "__version__",
 ]

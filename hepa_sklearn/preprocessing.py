@@ -1,0 +1,245 @@
+"""Operating-condition-aware normalisation of windows: per-regime statistics of each channel."""
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.cluster import KMeans
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import boolean, check_params, check_windows, integer
+
+__all__ = ["RegimeNormalizer"]
+
+# transform() works on this many windows at a time; each chunk holds
+# (chunk, n_regimes, n_settings, T) float64 differences to the centres,
+# 19 MB at 256 windows, 6 regimes, 3 settings and 512 steps
+CHUNK = 256
+
+# A spread below this counts as a constant channel: it gets scale 1, so it is
+# centred but not blown up. In C-MAPSS FD002 (all 21 sensors) s1, s5, s18 and
+# s19 are constant within every regime; the smallest spread that is not zero
+# is 1.9e-4 (s10), far above this.
+MIN_STD = 1e-8
+
+
+def _group_statistics(values, labels, n_groups):
+    """Mean, std and count of the observed entries of ``values`` (m, c) in each group of rows.
+
+    ``labels`` (m,) gives each row's group in ``0..n_groups-1``; the results
+    have shape (n_groups, c), with NaN statistics where a count is 0.
+    """
+    observed = ~np.isnan(values)
+    member = (labels[:, None] == np.arange(n_groups)).astype(np.float64)  # (m, g)
+    count = member.T @ observed
+    total = member.T @ np.where(observed, values, 0.0)
+    mean = np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)
+    # two passes (deviations from the group mean) keep the variance accurate
+    # when the mean is large against the spread, as for C-MAPSS sensors
+    deviation = np.where(observed, values - mean[labels], 0.0)
+    variance = np.divide(
+        member.T @ deviation**2, count, out=np.full(total.shape, np.nan), where=count > 0
+    )
+    return mean, np.sqrt(variance), count
+
+
+def _floor_std(std):
+    return np.where(std >= MIN_STD, std, 1.0)
+
+
+class RegimeNormalizer(TransformerMixin, BaseEstimator):
+    """Normalise each channel by the statistics of the operating regime at each step.
+
+    Machines that run under a few operating conditions (C-MAPSS FD002 and
+    FD004: six, given by three setting channels) shift their sensor levels
+    with the condition. A single global z-score leaves those jumps in the
+    signal; this transformer removes them. ``fit`` clusters the setting
+    values of the observed steps into ``n_regimes`` regimes by k-means (on
+    standardised settings) and learns, per regime, the mean and standard
+    deviation of every other channel. ``transform`` assigns each step to the
+    nearest regime centre and standardises the other channels with that
+    regime's statistics.
+
+    Steps where a setting channel is missing cannot be assigned; their
+    channels are standardised with the global statistics of each channel.
+    NaN values stay NaN.
+
+    Parameters
+    ----------
+    setting_channels : list of int
+        Indices of the channels that give the operating condition; unique,
+        each in ``[0, n_channels)``, leaving at least one other channel.
+    n_regimes : int, default=6
+        Number of operating regimes (clusters). Six for C-MAPSS FD002/FD004.
+    drop_settings : bool, default=True
+        Leave the setting channels out of the output. Otherwise they stay in
+        place, standardised by their global mean and standard deviation.
+    max_samples : int, default=200_000
+        At most this many time steps, drawn at random among those with every
+        setting observed, are used for clustering and for the statistics, so
+        the cost of ``fit`` is bounded. Must be at least ``n_regimes``.
+    random_state : int, RandomState instance or None, default=0
+        Seeds the subsample and k-means.
+
+    Attributes
+    ----------
+    setting_channels_ : ndarray of shape (n_settings,)
+        The setting channels, as given.
+    other_channels_ : ndarray of shape (n_other_channels,)
+        The remaining channels in input order: the output channels when
+        ``drop_settings``.
+    setting_mean_, setting_std_ : ndarray of shape (n_settings,)
+        Global statistics of the settings, which standardise them for the
+        regime assignment (and in the output when not ``drop_settings``).
+    regime_centers_ : ndarray of shape (n_regimes, n_settings)
+        Regime centres in the original units of the settings.
+    regime_mean_, regime_std_ : ndarray of shape (n_regimes, n_other_channels)
+        Per-regime statistics of the other channels. A regime in which a
+        channel is never observed falls back to that channel's global
+        statistics; a standard deviation below 1e-8 (a channel constant
+        within the regime) is replaced by 1.
+    global_mean_, global_std_ : ndarray of shape (n_other_channels,)
+        Statistics of the other channels over all sampled steps, used for
+        steps with a missing setting (0 and 1 for a channel never observed).
+    n_features_in_ : int
+        Number of channels seen in ``fit``.
+    n_timepoints_in_ : int
+        Window length seen in ``fit``.
+
+    See Also
+    --------
+    hepa_sklearn.datasets.load_cmapss : C-MAPSS data; its ``frame`` holds the settings.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hepa_sklearn import RegimeNormalizer
+    >>> rng = np.random.default_rng(0)
+    >>> regime = rng.integers(0, 2, size=(20, 50))               # two conditions
+    >>> setting = 10.0 * regime + rng.normal(0, 0.1, regime.shape)
+    >>> sensor = 100.0 * regime + rng.normal(0, 1.0, regime.shape)  # level jumps by 100
+    >>> X = np.stack([setting, sensor], axis=1).astype("float32")  # (20, 2, 50)
+    >>> Z = RegimeNormalizer([0], n_regimes=2).fit_transform(X)
+    >>> Z.shape
+    (20, 1, 50)
+    >>> round(float(Z[regime[:, None, :] == 1].std()), 2)
+    1.0
+    """
+
+    def __init__(
+        self, setting_channels, *, n_regimes=6, drop_settings=True, max_samples=200_000, random_state=0
+    ):
+        self.setting_channels = setting_channels
+        self.n_regimes = n_regimes
+        self.drop_settings = drop_settings
+        self.max_samples = max_samples
+        self.random_state = random_state
+
+    _parameter_rules = {
+        "n_regimes": integer(1),
+        "drop_settings": boolean(),
+        "max_samples": integer(1),
+    }
+
+    def _check_setting_channels(self, n_channels):
+        name = f"{type(self).__name__}: parameter setting_channels"
+        channels = self.setting_channels
+        if isinstance(channels, (str, bytes)) or not np.iterable(channels):
+            raise ValueError(f"{name} must be a list of channel indices, got {channels!r}.")
+        channels = list(channels)
+        if not channels or not all(isinstance(c, Integral) and not isinstance(c, bool) for c in channels):
+            raise ValueError(f"{name} must be a non-empty list of integers, got {self.setting_channels!r}.")
+        if len(set(channels)) != len(channels):
+            raise ValueError(f"{name} must not repeat a channel, got {self.setting_channels!r}.")
+        outside = [c for c in channels if not 0 <= c < n_channels]
+        if outside:
+            raise ValueError(
+                f"{name} must lie in [0, {n_channels}) for X with {n_channels} channels, got {outside}."
+            )
+        if len(channels) == n_channels:
+            raise ValueError(f"{name} names every channel of X; at least one other channel is needed.")
+        return np.asarray(channels, dtype=np.intp)
+
+    def fit(self, X, y=None):
+        """Learn the regimes and their statistics from windows ``X`` (n, C, T); ``y`` is ignored."""
+        check_params(self, self._parameter_rules)
+        if self.max_samples < self.n_regimes:
+            raise ValueError(
+                f"max_samples={self.max_samples} must be at least n_regimes={self.n_regimes}."
+            )
+        X = check_windows(self, X, reset=True)
+        n, C, T = X.shape  # windows, channels, steps
+        settings = self._check_setting_channels(C)
+        others = np.setdiff1d(np.arange(C), settings)
+
+        assignable = ~np.isnan(X[:, settings, :]).any(axis=1)  # (n, T)
+        steps = np.flatnonzero(assignable)
+        if steps.size < self.n_regimes:
+            raise ValueError(
+                f"X has {steps.size} time steps with every setting channel observed, fewer than "
+                f"n_regimes={self.n_regimes}."
+            )
+        rng = check_random_state(self.random_state)
+        if steps.size > self.max_samples:
+            steps = np.sort(rng.choice(steps, self.max_samples, replace=False))
+        rows = X[steps // T, :, steps % T].astype(np.float64)  # (m, C)
+        S, V = rows[:, settings], rows[:, others]
+
+        setting_mean = S.mean(axis=0)
+        setting_std = _floor_std(S.std(axis=0))
+        kmeans = KMeans(n_clusters=self.n_regimes, n_init=10, random_state=rng)
+        labels = kmeans.fit_predict((S - setting_mean) / setting_std)
+
+        global_mean, global_std, global_count = _group_statistics(V, np.zeros_like(labels), 1)
+        global_mean = np.where(global_count > 0, global_mean, 0.0)[0]
+        global_std = _floor_std(np.where(global_count > 0, global_std, 1.0))[0]
+        regime_mean, regime_std, regime_count = _group_statistics(V, labels, self.n_regimes)
+        unseen = regime_count == 0
+
+        self.n_features_in_, self.n_timepoints_in_ = C, T
+        self.setting_channels_ = settings
+        self.other_channels_ = others
+        self.setting_mean_ = setting_mean
+        self.setting_std_ = setting_std
+        self.regime_centers_ = kmeans.cluster_centers_ * setting_std + setting_mean
+        self.regime_mean_ = np.where(unseen, global_mean, regime_mean)
+        self.regime_std_ = _floor_std(np.where(unseen, global_std, regime_std))
+        self.global_mean_ = global_mean
+        self.global_std_ = global_std
+        return self
+
+    def transform(self, X):
+        """Normalised windows, float32 of shape (n, n_other_channels, T), or (n, C, T) with the settings."""
+        check_is_fitted(self, "regime_mean_")
+        X = check_windows(self, X, reset=False)
+        n, C, T = X.shape
+        settings, others = self.setting_channels_, self.other_channels_
+        centers = (self.regime_centers_ - self.setting_mean_) / self.setting_std_  # (R, s)
+        # row n_regimes holds the global statistics, for steps with a missing setting
+        loc = np.vstack([self.regime_mean_, self.global_mean_])  # (R + 1, c)
+        scale = np.vstack([self.regime_std_, self.global_std_])
+        out = np.empty((n, others.size if self.drop_settings else C, T), dtype=np.float32)
+        for start in range(0, n, CHUNK):
+            chunk = X[start : start + CHUNK].astype(np.float64)  # (b, C, T)
+            Z = (chunk[:, settings, :] - self.setting_mean_[:, None]) / self.setting_std_[:, None]
+            distance = ((Z[:, None] - centers[None, :, :, None]) ** 2).sum(axis=2)  # (b, R, T)
+            regime = distance.argmin(axis=1)  # (b, T)
+            regime[np.isnan(Z).any(axis=1)] = self.n_regimes
+            step_loc = loc[regime].transpose(0, 2, 1)  # (b, c, T)
+            step_scale = scale[regime].transpose(0, 2, 1)
+            normalised = (chunk[:, others, :] - step_loc) / step_scale
+            if self.drop_settings:
+                out[start : start + CHUNK] = normalised
+            else:
+                out[start : start + CHUNK, others] = normalised
+                out[start : start + CHUNK, settings] = Z
+        return out
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.three_d_array = True
+        tags.transformer_tags.preserves_dtype = ["float32"]
+        tags.target_tags.required = False
+        return tags

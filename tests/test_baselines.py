@@ -1,0 +1,260 @@
+"""Tests for hepa_sklearn.baselines: summary features and the gradient-boosting event predictor."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from scipy.special import ndtr
+from sklearn.exceptions import NotFittedError
+from threadpoolctl import threadpool_limits
+
+from hepa_sklearn import (
+    GradientBoostingEventPredictor,
+    h_auroc,
+    make_survival_y,
+    summary_feature_names,
+    summary_features,
+)
+
+nan = np.nan
+
+# Two windows, two channels, 14 steps; with n_last=12 the span is steps 2..13
+# (local index 0..11) and the short span of 10 is steps 4..13.
+#   window 0, channel 0: 99 outside the span (ignored); observed 2, 6, 10 at
+#     local steps 0, 8, 10; the last step is missing.
+#   window 0, channel 1: a single observation, 4 at step 7.
+#   window 1, channel 0: observed only outside the span.
+#   window 1, channel 1: the line 3 - 0.5 * step over all 14 steps.
+TINY = np.full((2, 2, 14), nan)
+TINY[0, 0, [0, 1, 2, 10, 12]] = [99, 99, 2, 6, 10]
+TINY[0, 1, 7] = 4
+TINY[1, 0, [0, 1]] = [5, 5]
+TINY[1, 1] = 3 - 0.5 * np.arange(14)
+
+# By hand, columns last, mean10, mean12, slope, channels 0 and 1 within each:
+#   window 0, channel 0: last 10; mean10 over steps 10 and 12: (6 + 10) / 2 = 8;
+#     mean12: (2 + 6 + 10) / 3 = 6; slope over local t = 0, 8, 10: t mean 6,
+#     dt = (-6, 2, 4), dx = (-4, 0, 4), sum dt*dx = 40, sum dt^2 = 56, slope 5/7.
+#   window 0, channel 1: 4, 4, 4, and NaN (one observation has no slope).
+#   window 1, channel 0: all NaN.
+#   window 1, channel 1: last 3 - 6.5 = -3.5; mean10 over steps 4..13 (mean
+#     step 8.5): -1.25; mean12 over steps 2..13 (mean step 7.5): -0.75; slope -0.5.
+TINY_FEATURES = np.array(
+    [
+        [10, 4, 8, 4, 6, 4, 5 / 7, nan],
+        [nan, -3.5, nan, -1.25, nan, -0.75, nan, -0.5],
+    ]
+)
+
+
+@pytest.fixture(autouse=True)
+def one_openmp_thread():
+    # Tiny fits gain nothing from OpenMP threads; on a busy two-core machine
+    # their spinning made small boosting fits several times slower.
+    with threadpool_limits(1, user_api="openmp"):
+        yield
+
+
+def test_summary_features_by_hand():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # all-NaN spans must not warn
+        features = summary_features(TINY.astype(np.float32), n_last=12)
+    assert features.dtype == np.float64
+    np.testing.assert_allclose(features, TINY_FEATURES, rtol=1e-6)
+
+
+def test_summary_features_shorter_window_and_2d_input():
+    # n_last beyond the window uses all of it; 2-D input is one channel.
+    # t = 0, 1, 2 against 1, 2, 4: dt = (-1, 0, 1), dx = (-4/3, -1/3, 5/3), slope 3/2.
+    features = summary_features(np.array([[1.0, 2.0, 4.0]]), n_last=30)
+    np.testing.assert_allclose(features, [[4.0, 7 / 3, 7 / 3, 1.5]])
+
+
+def test_summary_features_exact_slope_of_a_line_with_gaps():
+    rng = np.random.default_rng(0)
+    X = 7.0 - 0.25 * np.arange(40)[None, None, :] * np.ones((5, 3, 1))
+    X[rng.random(X.shape) < 0.3] = nan
+    slope = summary_features(X, n_last=30)[:, 9:]  # 3 channels: columns 9..11
+    np.testing.assert_allclose(slope, -0.25)
+
+
+def test_summary_feature_names_match_columns():
+    assert summary_feature_names(["a", "b"]).tolist() == [
+        "last_a", "last_b", "mean10_a", "mean10_b", "mean_a", "mean_b", "slope_a", "slope_b",
+    ]
+    names = summary_feature_names(3)
+    assert names.shape == summary_features(np.zeros((1, 3, 5))).shape[1:]
+    assert names[0] == "last_x0" and len(set(names)) == 12
+
+
+@pytest.mark.parametrize("n_last", [0, 2.5, True])
+def test_summary_features_rejects_bad_n_last(n_last):
+    with pytest.raises(ValueError, match="n_last"):
+        summary_features(TINY, n_last=n_last)
+
+
+def test_summary_features_rejects_1d():
+    with pytest.raises(ValueError, match="3-D"):
+        summary_features(np.zeros(5))
+
+
+def degrading_windows(n=150, K=30, seed=0):
+    """Windows whose channel 0 falls toward the event; a mix of events and censoring.
+
+    Of the 150 windows, 110 have an event 1..59 steps ahead, 25 are censored
+    at 30..59 steps (>= K = 30, kept) and 15 censored at 0..29 (< K, dropped).
+    """
+    rng = np.random.default_rng(seed)
+    time = np.concatenate([rng.integers(1, 60, 110), rng.integers(30, 60, 25), rng.integers(0, 30, 15)])
+    event = np.arange(n) < 110
+    X = rng.normal(0.0, 0.3, size=(n, 2, 40))
+    X[:, 0] += time[:, None] / 10.0 - np.linspace(0, 0.5, 40)
+    X[::5, :, :10] = nan  # left padding
+    return X.astype(np.float32), make_survival_y(event, time)
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    X, y = degrading_windows()
+    with threadpool_limits(1, user_api="openmp"):
+        model = GradientBoostingEventPredictor(K=30, max_iter=30, random_state=0).fit(X, y)
+    return model, X, y
+
+
+def test_surface_shape_range_monotone(fitted):
+    model, X, _ = fitted
+    P = model.predict_proba(X)
+    assert P.shape == (X.shape[0], 30)
+    assert ((P >= 0) & (P <= 1)).all()
+    assert (np.diff(P, axis=1) >= 0).all()
+    np.testing.assert_array_equal(model.horizons_, np.arange(1, 31))
+
+
+def test_each_column_ranks_by_negated_prediction(fitted):
+    model, X, _ = fitted
+    P = model.predict_proba(X)
+    order = np.argsort(model.predict(X), kind="stable")  # earliest predicted event first
+    assert (np.diff(P[order], axis=0) <= 0).all()
+    assert model.sigma_ > 0.01  # out-of-fold: the surface is not a step function
+
+
+def test_surface_is_log_normal_around_the_prediction(fitted):
+    model, X, _ = fitted
+    mu = np.log(model.predict(X))
+    expected = ndtr((np.log(np.arange(1, 31))[None, :] - mu[:, None]) / model.sigma_)
+    np.testing.assert_allclose(model.predict_proba(X), expected)
+
+
+def test_constant_targets_by_hand():
+    # Every window has its event 8 steps ahead: the regressor predicts log 8,
+    # the residuals vanish, sigma_ is the floor 0.001, and the surface is
+    # Phi(0) = 0.5 at k = 8, Phi(log(7/8) / 0.001) = 0 before, 1 after.
+    X = np.random.default_rng(0).normal(size=(40, 2, 12))
+    y = make_survival_y(np.ones(40, bool), np.full(40, 8))
+    model = GradientBoostingEventPredictor(K=10, max_iter=5).fit(X, y)
+    np.testing.assert_allclose(model.predict(X), 8.0)
+    assert model.sigma_ == 1e-3
+    P = model.predict_proba(X)
+    np.testing.assert_allclose(P[:, 7], 0.5, atol=1e-6)
+    assert (P[:, :7] == 0).all() and (P[:, 8:] == 1).all()
+
+
+def test_censored_beyond_horizon_targets_log_K_and_events_at_zero_log_1():
+    X = np.random.default_rng(1).normal(size=(30, 1, 12))
+    beyond = make_survival_y(np.zeros(30, bool), np.full(30, 50))
+    np.testing.assert_allclose(
+        GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, beyond).predict(X), 20.0
+    )
+    at_zero = make_survival_y(np.ones(30, bool), np.zeros(30))
+    np.testing.assert_allclose(
+        GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, at_zero).predict(X), 1.0
+    )
+
+
+def test_dropped_censored_count_and_they_do_not_matter():
+    X, y = degrading_windows()
+    params = dict(K=30, max_iter=10, random_state=0)
+    model = GradientBoostingEventPredictor(**params).fit(X, y)
+    assert model.n_dropped_censored_ == 15
+    keep = y["event"] | (y["time"] >= 30)
+    subset = GradientBoostingEventPredictor(**params).fit(X[keep], y[keep])
+    assert subset.n_dropped_censored_ == 0
+    np.testing.assert_array_equal(model.predict(X), subset.predict(X))
+    assert model.sigma_ == subset.sigma_
+
+
+def test_learns_the_ranking(fitted):
+    model, X, y = fitted
+    assert model.score(X, y) == h_auroc(y, model.predict_proba(X))
+    assert model.score(X, y) > 0.9
+
+
+def test_n_last_one_has_no_slope_but_fits():
+    X, y = degrading_windows()
+    model = GradientBoostingEventPredictor(K=30, n_last=1, max_iter=5).fit(X, y)
+    assert np.isfinite(model.predict(X)).all()
+
+
+def test_channel_seen_in_only_some_folds_fits():
+    # channel 1 is observed only in the first third: all NaN in the first
+    # fold's training windows, which the regressor could not bin
+    X, y = degrading_windows()
+    X[50:, 1] = nan
+    model = GradientBoostingEventPredictor(K=30, max_iter=5).fit(X, y)
+    assert np.isfinite(model.predict(X)).all() and model.sigma_ > 0.01
+
+
+def test_a_single_window_fits():
+    model = GradientBoostingEventPredictor(K=30).fit(np.zeros((1, 2, 8)), make_survival_y([True], [5]))
+    assert model.sigma_ == 1e-3
+    np.testing.assert_allclose(model.predict(np.ones((2, 2, 8))), 5.0)
+
+
+def test_no_usable_window():
+    X = np.zeros((4, 2, 8))
+    y = make_survival_y(np.zeros(4, bool), [0, 3, 29, 10])
+    with pytest.raises(ValueError, match="no usable window: all 4 windows are censored before K=30"):
+        GradientBoostingEventPredictor(K=30).fit(X, y)
+
+
+def test_channel_mismatch_names_both_counts(fitted):
+    model, X, _ = fitted
+    with pytest.raises(ValueError, match="X has 3 channels.*fitted with 2 channels"):
+        model.predict_proba(np.zeros((2, 3, 40)))
+
+
+@pytest.mark.parametrize(
+    "param, value",
+    [("K", 0), ("n_last", 0), ("max_iter", 1.5), ("learning_rate", 0.0), ("max_leaf_nodes", 1),
+     ("min_samples_leaf", 0), ("l2_regularization", -1.0)],
+)
+def test_bad_parameter_is_named(param, value):
+    X, y = degrading_windows()
+    with pytest.raises(ValueError, match=f"parameter {param} must be"):
+        GradientBoostingEventPredictor(**{param: value}).fit(X, y)
+
+
+def test_bad_target_and_unfitted():
+    X, y = degrading_windows()
+    with pytest.raises(ValueError, match="y has 149 samples but X has 150"):
+        GradientBoostingEventPredictor().fit(X, y[:-1])
+    with pytest.raises(TypeError, match="structured array"):
+        GradientBoostingEventPredictor().fit(X, y["time"])
+    with pytest.raises(NotFittedError):
+        GradientBoostingEventPredictor().predict(X)
+
+
+def test_reproducible_with_random_state():
+    X, y = degrading_windows()
+    params = dict(K=30, max_iter=10, random_state=0)
+    first = GradientBoostingEventPredictor(**params).fit(X, y).predict_proba(X)
+    second = GradientBoostingEventPredictor(**params).fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(first, second)
+
+
+def test_pickle_round_trip(fitted):
+    model, X, _ = fitted
+    restored = pickle.loads(pickle.dumps(model))
+    np.testing.assert_array_equal(restored.predict_proba(X), model.predict_proba(X))
+    assert restored.sigma_ == model.sigma_

@@ -22,9 +22,18 @@ import numpy as np
 import sklearn
 import torch
 
+from . import __version__
+from .baselines import GradientBoostingEventPredictor
+from .calibration import SurfaceCalibrator
 from .cmapss_protocol import CONTEXT_LENGTH, CUTS_PER_UNIT, K, TEST_STRIDE, TRAIN_STRIDE, split_units, unit_windows
 from .datasets import load_cmapss
 from .datasets._cmapss import CMAPSS_SENSORS, cmapss_windows
+from .event_predictor import HEPAEventPredictor
+from .finetune import HEPAFinetuner
+from .metrics import expected_calibration_error, expected_time_to_event, h_auroc, rul_rmse, surface_metrics
+from .preprocessing import RegimeNormalizer
+from .pretrainer import HEPAPretrainer
+from .windows import make_survival_y
 
 SUBSETS = ("FD001", "FD002", "FD003", "FD004")
 SETTINGS = ("setting1", "setting2", "setting3")
@@ -109,8 +118,6 @@ class SubsetSplit:
         self.rul_nasa = np.array([rul[u] for u in nasa_units], dtype=float)
         self.regime_normalizer = None
         if regime:
-            from .preprocessing import RegimeNormalizer
-
             self.regime_normalizer = RegimeNormalizer(
                 setting_channels=[0, 1, 2], n_regimes=N_REGIMES[subset], random_state=seed
             ).fit(self.X_pre)
@@ -129,8 +136,6 @@ def _cache_path(cache_dir, subset, seed, method, pretrain_epochs):
 
 def pretrain(data, method, *, pretrain_epochs, device, seed, cache_dir=None):
     """Fitted pretrainer and its training seconds, read from the cache when there."""
-    from .pretrainer import HEPAPretrainer
-
     path = _cache_path(cache_dir, data.subset, seed, method, pretrain_epochs) if cache_dir else None
     if path and os.path.exists(path):
         with open(path, "rb") as handle:
@@ -151,10 +156,6 @@ def pretrain(data, method, *, pretrain_epochs, device, seed, cache_dir=None):
 
 def evaluate(model_surface, data, fraction_fit_seconds):
     """All metrics of one fitted model: test units, validation units, calibration, NASA test split."""
-    from .calibration import SurfaceCalibrator
-    from .metrics import expected_calibration_error, expected_time_to_event, h_auroc, rul_rmse, surface_metrics
-    from .windows import make_survival_y
-
     start = time.perf_counter()
     P_test = model_surface(data.X_test)
     predict_s = time.perf_counter() - start
@@ -183,15 +184,10 @@ def run_cell(data, method, fraction, *, seed, pretrain_epochs, finetune_epochs, 
     X_train, y_train = data.X_train[mask], data.y_train[mask]
     info = {"n_label_units": len(label_units(data.split.train, fraction)), "n_train_windows": int(mask.sum())}
     if method.kind == "gbm":
-        from .baselines import GradientBoostingEventPredictor
-
         start = time.perf_counter()
         model = GradientBoostingEventPredictor(K=K, random_state=seed, **method.finetune).fit(X_train, y_train)
         result = evaluate(model.predict_proba, data, time.perf_counter() - start)
         return {**info, **result, "pretrain_s": 0.0}
-
-    from .event_predictor import HEPAEventPredictor
-    from .finetune import HEPAFinetuner
 
     pretrainer, pretrain_s = pretrained if pretrained else pretrain(
         data, method, pretrain_epochs=pretrain_epochs, device=device, seed=seed, cache_dir=cache_dir
@@ -242,8 +238,6 @@ def _append(path, record):
 
 def environment():
     """Machine and versions, stored with every record."""
-    from . import __version__
-
     return {
         "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores",
         "torch_threads": torch.get_num_threads(),

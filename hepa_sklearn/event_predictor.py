@@ -202,6 +202,28 @@ class HEPAEventPredictor(BaseEstimator):
             )
         return source
 
+    def _build_net(self, d_model, horizon_scale, pos_weight, device):
+        """The skorch net for embeddings of width ``d_model``, not yet initialised.
+
+        ``fit`` trains it; :func:`hepa_sklearn.persistence.load` fills it with saved weights.
+        """
+        return make_net(
+            HEPANet,
+            EventModel,
+            SurfaceLoss,
+            params={
+                "module__d_model": d_model,
+                "module__hidden": self.hidden,
+                "module__K": self.K,
+                "module__horizon_scale": horizon_scale,
+                "module__kind": self.head,
+                "criterion__pos_weight": pos_weight,
+                "criterion__kind": self.loss,
+            },
+            estimator=self,
+            device=device,
+        )
+
     def fit(self, E, y):
         """Train the predictor and hazard head on embeddings ``E`` (n, d) and survival ``y``."""
         check_params(self, self._parameter_rules)
@@ -212,22 +234,7 @@ class HEPAEventPredictor(BaseEstimator):
         scale = source.horizon_scale if source is not None else float(self.K)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         device = resolve_device(self.device)
-        net = make_net(
-            HEPANet,
-            EventModel,
-            SurfaceLoss,
-            params={
-                "module__d_model": E.shape[1],
-                "module__hidden": self.hidden,
-                "module__K": self.K,
-                "module__horizon_scale": scale,
-                "module__kind": self.head,
-                "criterion__pos_weight": pos_weight,
-                "criterion__kind": self.loss,
-            },
-            estimator=self,
-            device=device,
-        )
+        net = self._build_net(E.shape[1], scale, pos_weight, device)
         with seeded_torch(seed, device):
             net.initialize()
             if source is not None:

@@ -264,28 +264,18 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
             n_projections=self.n_projections,
         )
 
-    def fit(self, X, y=None):
-        """Pretrain on windows ``X`` (n_windows, n_channels, n_timepoints); ``y`` is ignored.
+    def _build_net(self, n_channels, channel_loc, channel_scale, seed, device):
+        """The skorch net for windows of ``n_channels`` channels, not yet initialised.
 
-        2-D ``X`` is read as single-channel windows (n_windows, n_timepoints).
-        NaN marks missing values and left padding.
+        ``fit`` trains it; :func:`hepa_sklearn.persistence.load` fills it with saved weights.
         """
-        self._check_hyperparameters()
-        X = check_windows(self, X, reset=True)
-        config = self._config(X.shape[1])
-        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-        if self.norm == "global":
-            channel_loc, channel_scale = global_statistics(X)
-        else:
-            channel_loc = np.zeros(X.shape[1], dtype=np.float32)
-            channel_scale = np.ones(X.shape[1], dtype=np.float32)
-        device = resolve_device(self.device)
+        config = self._config(n_channels)
         patch, horizon = config.encoder.patch_size, config.max_horizon
         scores = [f"{part}_{term}" for part in ("train", "valid") for term in ("l1", self.regularizer)]
         callbacks = [("collapse_monitor", CollapseMonitor())]
         if self.target == "ema":
             callbacks.append(("target_ema", TargetEMA(self.ema_momentum)))
-        net = make_net(
+        return make_net(
             JEPANet,
             JEPA,
             JEPACriterion,
@@ -307,6 +297,23 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
             extra_scores=(*scores, "train_spread"),
             callbacks=callbacks,
         )
+
+    def fit(self, X, y=None):
+        """Pretrain on windows ``X`` (n_windows, n_channels, n_timepoints); ``y`` is ignored.
+
+        2-D ``X`` is read as single-channel windows (n_windows, n_timepoints).
+        NaN marks missing values and left padding.
+        """
+        self._check_hyperparameters()
+        X = check_windows(self, X, reset=True)
+        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        if self.norm == "global":
+            channel_loc, channel_scale = global_statistics(X)
+        else:
+            channel_loc = np.zeros(X.shape[1], dtype=np.float32)
+            channel_scale = np.ones(X.shape[1], dtype=np.float32)
+        device = resolve_device(self.device)
+        net = self._build_net(X.shape[1], channel_loc, channel_scale, seed, device)
         with seeded_torch(seed, device):
             net.fit(WindowDataset(X, self.cuts_per_window), None)
         # fitted state is written only once training has succeeded

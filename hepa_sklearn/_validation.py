@@ -33,6 +33,18 @@ def boolean():
     return (lambda v: isinstance(v, (bool, np.bool_))), "a bool"
 
 
+def as_three_d(X):
+    """Windows as (n_windows, n_channels, n_timepoints): 2-D input is one channel; other ranks raise."""
+    if X.ndim == 2:
+        X = X[:, None, :]
+    if X.ndim != 3:
+        raise ValueError(
+            f"X must be 3-D (n_windows, n_channels, n_timepoints) or 2-D (n_windows, n_timepoints), "
+            f"got {X.ndim}-D with shape {X.shape}."
+        )
+    return X
+
+
 def check_params(estimator, rules):
     """Raise ValueError naming the first hyperparameter that breaks its rule."""
     for name, (predicate, description) in rules.items():
@@ -74,14 +86,7 @@ def check_windows(estimator, X, *, reset):
     fitted estimator; ``fit`` stores the shape itself once every check passed,
     so a failed ``fit`` never leaves a half-updated estimator.
     """
-    X = _as_float32(X, "X")
-    if X.ndim == 2:
-        X = X[:, None, :]
-    if X.ndim != 3:
-        raise ValueError(
-            f"X must be 3-D (n_windows, n_channels, n_timepoints) or 2-D (n_windows, n_timepoints), "
-            f"got {X.ndim}-D with shape {X.shape}."
-        )
+    X = as_three_d(_as_float32(X, "X"))
     n, C, L = X.shape
     if n == 0 or C == 0 or L == 0:
         raise ValueError(f"X is empty: shape {X.shape}; at least one window, channel and step are needed.")

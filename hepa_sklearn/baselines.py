@@ -9,7 +9,7 @@ from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.model_selection import KFold
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_params, check_windows, integer, real
+from ._validation import as_three_d, check_params, check_windows, integer, real
 from .metrics import h_auroc
 from .windows import check_survival_y
 
@@ -89,14 +89,7 @@ def summary_features(X, *, n_last=30):
     array([[4.        , 2.33333333, 2.33333333, 1.5       ]])
     """
     _check_n_last(n_last)
-    X = np.asarray(X)
-    if X.ndim == 2:
-        X = X[:, None, :]
-    if X.ndim != 3:
-        raise ValueError(
-            f"X must be 3-D (n_windows, n_channels, n_timepoints) or 2-D (n_windows, n_timepoints), "
-            f"got {X.ndim}-D with shape {X.shape}."
-        )
+    X = as_three_d(np.asarray(X))
     span = X[:, :, -n_last:].astype(np.float64)  # (n, C, L), L = min(n_last, n_timepoints)
     observed = ~np.isnan(span)
     L = span.shape[-1]

@@ -9,7 +9,6 @@ from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
 from ._training import (
-    PRECISIONS,
     HEPANet,
     SurfaceLoss,
     infer_in_chunks,
@@ -17,8 +16,8 @@ from ._training import (
     report_interruption,
     resolve_device,
 )
-from ._validation import boolean, check_params, check_windows, integer, one_of, real, seeded_torch
-from .event_predictor import INFERENCE_CHUNK, surface_targets
+from ._validation import check_params, check_windows, seeded_torch
+from .event_predictor import INFERENCE_CHUNK, HEPAEventPredictor, surface_targets
 from .metrics import expected_time_to_event, h_auroc
 from .nn.encoder import last_valid_state
 from .nn.predictor import EventModel, event_surface
@@ -133,26 +132,13 @@ class HEPAFinetuner(BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    _parameter_rules = {
-        "K": integer(1),
-        "hidden": integer(1),
-        "head": one_of("mlp", "linear"),
-        "loss": one_of("bce", "nll"),
-        "lr": real(0.0, low_open=True),
-        "weight_decay": real(0.0),
-        "max_epochs": integer(1),
-        "batch_size": integer(1),
-        "early_stopping": boolean(),
-        "validation_fraction": real(0.0, 1.0, low_open=True, high_open=True),
-        "n_iter_no_change": integer(1),
-        "precision": one_of(*PRECISIONS),
-    }
+    # the same training settings as the predictor on embeddings, with the same rules
+    _parameter_rules = HEPAEventPredictor._parameter_rules
+
 
     def fit(self, X, y):
         """Finetune on windows ``X`` (n, C, L) with survival labels ``y``."""
-        from .event_predictor import _pos_weight_rule
-
-        check_params(self, {**self._parameter_rules, "pos_weight": _pos_weight_rule()})
+        check_params(self, self._parameter_rules)
         if getattr(self.pretrainer, "net_", None) is None:
             raise ValueError("pretrainer must be a fitted HEPAPretrainer (it has no net_).")
         encoder = self.pretrainer.encoder_

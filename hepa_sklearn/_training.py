@@ -81,6 +81,18 @@ class TrainingDivergedError(FloatingPointError):
     """Training produced a non-finite loss; the estimator keeps the state it had before ``fit``."""
 
 
+def check_finite_output(values, method):
+    """``values`` unchanged when finite; otherwise a ValueError that says which rows overflowed."""
+    bad = ~np.isfinite(values).reshape(values.shape[0], -1).all(axis=1)
+    if bad.any():
+        raise ValueError(
+            f"{method} produced non-finite values for {int(bad.sum())} of {values.shape[0]} windows "
+            f"(the first is row {int(bad.argmax())}): their values lie so far outside the range "
+            "seen in fit that the network overflows float32. Rescale the input."
+        )
+    return values
+
+
 class HEPANet(NeuralNet):
     """skorch net with the project's safeguards.
 

@@ -1,6 +1,7 @@
 """HEPAEventPredictor: predictor finetuning (pred-FT) on frozen embeddings."""
 
 import numpy as np
+import torch
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
@@ -9,6 +10,7 @@ from ._training import (
     PRECISIONS,
     HEPANet,
     SurfaceLoss,
+    check_finite_output,
     infer_in_chunks,
     make_net,
     report_interruption,
@@ -257,7 +259,8 @@ class HEPAEventPredictor(BaseEstimator):
         check_is_fitted(self, "net_")
         E = check_embeddings(self, E, reset=False)
         module = self.net_.module_
-        return infer_in_chunks(module, module, E, INFERENCE_CHUNK, dtype=self.net_.autocast_dtype)
+        logits = infer_in_chunks(module, module, E, INFERENCE_CHUNK, dtype=self.net_.autocast_dtype)
+        return torch.as_tensor(check_finite_output(logits.numpy(), "predict_proba"))
 
     def predict_proba(self, E):
         """Event probability surface, shape (n_samples, K): ``P[i, k-1]`` = P(event within k steps)."""

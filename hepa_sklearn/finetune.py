@@ -11,6 +11,7 @@ from torch import nn
 from ._training import (
     HEPANet,
     SurfaceLoss,
+    check_finite_output,
     infer_in_chunks,
     make_net,
     report_interruption,
@@ -186,6 +187,7 @@ class HEPAFinetuner(BaseEstimator):
         X = check_windows(self, X, reset=False)
         module = self.net_.module_
         logits = infer_in_chunks(module, module, X, INFERENCE_CHUNK, dtype=self.net_.autocast_dtype)
+        check_finite_output(logits.numpy(), "predict_proba")
         return event_surface(logits).numpy().astype(np.float64)
 
     def predict(self, X):

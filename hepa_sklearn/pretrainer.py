@@ -1,6 +1,8 @@
 """HEPAPretrainer: self-supervised JEPA pretraining of the causal patch encoder."""
 
+import warnings
 from dataclasses import dataclass
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
@@ -14,6 +16,7 @@ from ._training import (
     JEPANet,
     TargetEMA,
     WindowDataset,
+    check_finite_output,
     infer_in_chunks,
     make_net,
     report_interruption,
@@ -36,16 +39,60 @@ class PretrainConfig:
     n_projections: int
 
 
+# global_statistics reads this many windows at a time in float64
+STATISTICS_CHUNK = 1024
+
+
 def global_statistics(X):
     """Per-channel mean and standard deviation over the observed values of ``X`` (n, C, L).
 
-    A channel with zero spread gets scale 1, so it is centred but not blown up.
+    Two passes in float64 over chunks of windows: exact for magnitudes whose
+    squares overflow float32 (above about 1.8e19), with memory bounded by
+    the chunk. A channel with zero spread, or none observed, gets scale 1
+    (and location 0 when unobserved), so it is centred but not blown up.
     """
-    loc = np.nanmean(X, axis=(0, 2), dtype=np.float64)
-    scale = np.nanstd(X, axis=(0, 2), dtype=np.float64)
-    loc = np.where(np.isfinite(loc), loc, 0.0)
+    chunks = range(0, X.shape[0], STATISTICS_CHUNK)
+    count = np.zeros(X.shape[1])
+    total = np.zeros(X.shape[1])
+    for start in chunks:
+        part = X[start : start + STATISTICS_CHUNK].astype(np.float64)
+        count += np.sum(~np.isnan(part), axis=(0, 2))
+        total += np.nansum(part, axis=(0, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        loc = np.where(count > 0, total / count, 0.0)
+    squares = np.zeros(X.shape[1])
+    for start in chunks:
+        part = X[start : start + STATISTICS_CHUNK].astype(np.float64)
+        squares += np.nansum(np.square(part - loc[None, :, None]), axis=(0, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.sqrt(np.where(count > 0, squares / count, 1.0))
     scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
     return loc.astype(np.float32), scale.astype(np.float32)
+
+
+def check_pretrainable(X, patch_size):
+    """Raise when no window has a (cut, horizon) pair; warn about the windows that have none.
+
+    A cut is a patch boundary with at least one observed step before it and
+    the target after it, so a window needs more than ``patch_size`` steps
+    from its first observation to its end.
+    """
+    observed = ~np.isnan(X).all(axis=1)  # (n, L)
+    span = X.shape[2] - observed.argmax(axis=1)  # steps from the first observation to the end
+    unusable = int(np.sum(span <= patch_size))
+    if unusable == X.shape[0]:
+        raise ValueError(
+            f"No window can be pretrained on: each needs more than patch_size={patch_size} steps "
+            f"from its first observed value to its end, and the longest here has {int(span.max())}."
+        )
+    if unusable:
+        warnings.warn(
+            f"{unusable} of {X.shape[0]} windows have at most patch_size={patch_size} steps from "
+            "their first observed value to their end; they hold no (cut, horizon) pair and add "
+            "nothing to pretraining.",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -306,6 +353,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         """
         self._check_hyperparameters()
         X = check_windows(self, X, reset=True)
+        check_pretrainable(X, self.patch_size)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         if self.norm == "global":
             channel_loc, channel_scale = global_statistics(X)
@@ -348,7 +396,9 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         X = check_windows(self, X, reset=False)
         module = self.net_.module_
         dtype = self.net_.autocast_dtype
-        return infer_in_chunks(module, module.embed, X, INFERENCE_CHUNK, dtype=dtype).numpy()
+        return check_finite_output(
+            infer_in_chunks(module, module.embed, X, INFERENCE_CHUNK, dtype=dtype).numpy(), "transform"
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -315,6 +315,12 @@ def add_arguments(parser):
                         help="where fitted pretrainers are kept between runs (default: cache/ beside the results)")
 
 
+def _command():
+    """The command line of this run, with the thread settings that change its timings."""
+    threads = " ".join(f"{name}={os.environ[name]}" for name in ("OMP_NUM_THREADS",) if name in os.environ)
+    return " ".join(filter(None, [threads, "hepa", *sys.argv[1:]]))
+
+
 def run(args):
     if args.cache_dir is None:
         args.cache_dir = os.path.join(os.path.dirname(args.results) or ".", "cache")
@@ -323,6 +329,6 @@ def run(args):
     run_sweep(
         subsets=args.subsets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
         pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
-        results=args.results, cache_dir=args.cache_dir, command="hepa " + " ".join(sys.argv[1:]),
+        results=args.results, cache_dir=args.cache_dir, command=_command(),
         log=lambda message, **kw: print(message, flush=True),
     )

@@ -22,7 +22,7 @@ from ._training import (
     report_interruption,
     resolve_device,
 )
-from ._validation import boolean, check_params, check_windows, integer, one_of, real, seeded_torch
+from ._validation import boolean, check_params, check_windows, integer, one_of, real, row_chunks, seeded_torch
 from .nn.encoder import NORM_MODES, EncoderConfig
 from .nn.jepa import JEPA
 
@@ -77,8 +77,8 @@ def check_pretrainable(X, patch_size):
     the target after it, so a window needs more than ``patch_size`` steps
     from its first observation to its end.
     """
-    observed = ~np.isnan(X).all(axis=1)  # (n, L)
-    span = X.shape[2] - observed.argmax(axis=1)  # steps from the first observation to the end
+    # steps from the first observation to the end of each window
+    span = np.concatenate([X.shape[2] - (~np.isnan(part).all(axis=1)).argmax(axis=1) for part in row_chunks(X)])
     unusable = int(np.sum(span <= patch_size))
     if unusable == X.shape[0]:
         raise ValueError(

@@ -10,7 +10,7 @@ from sklearn.model_selection import KFold
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import as_three_d, check_params, check_windows, integer, real
-from .metrics import h_auroc
+from .metrics import SurfaceScoreMixin
 from .windows import check_survival_y
 
 __all__ = ["summary_features", "summary_feature_names", "GradientBoostingEventPredictor"]
@@ -143,7 +143,7 @@ def summary_feature_names(channels):
     )
 
 
-class GradientBoostingEventPredictor(BaseEstimator):
+class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
     """Log-normal event surface from gradient boosting on summary features.
 
     The baseline a scikit-learn user would try first: summarise the end of
@@ -340,9 +340,6 @@ class GradientBoostingEventPredictor(BaseEstimator):
         mu = self._log_time(X)
         return ndtr((np.log(self.horizons_)[None, :] - mu[:, None]) / self.sigma_)
 
-    def score(self, X, y):
-        """h-AUROC of the predicted surface against ``y``."""
-        return h_auroc(y, self.predict_proba(X))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

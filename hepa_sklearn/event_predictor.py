@@ -17,7 +17,7 @@ from ._training import (
     resolve_device,
 )
 from ._validation import boolean, check_embeddings, check_params, integer, one_of, real, seeded_torch
-from .metrics import expected_time_to_event, h_auroc
+from .metrics import SurfaceScoreMixin, expected_time_to_event
 from .nn.predictor import EventModel, event_surface
 from .windows import check_survival_y, label_surface
 
@@ -53,7 +53,7 @@ def surface_targets(y, K, n_samples):
     return np.stack([labels, known.astype(np.float32)], axis=1), n_pos, n_neg
 
 
-class HEPAEventPredictor(BaseEstimator):
+class HEPAEventPredictor(SurfaceScoreMixin, BaseEstimator):
     """Event probability surface p(t, Δt), Δt = 1..K, from frozen window embeddings.
 
     The horizon predictor maps ``[h_t ; Δt]`` to a representation, the hazard
@@ -270,9 +270,6 @@ class HEPAEventPredictor(BaseEstimator):
         """Expected time to event truncated at K, ``E[min(T, K)] = Σ_{k=0}^{K-1} P(T > k)``."""
         return expected_time_to_event(self.predict_proba(E))
 
-    def score(self, E, y):
-        """h-AUROC of the predicted surface against ``y``."""
-        return h_auroc(y, self.predict_proba(E))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -19,7 +19,7 @@ from ._training import (
 )
 from ._validation import check_params, check_windows, seeded_torch
 from .event_predictor import INFERENCE_CHUNK, HEPAEventPredictor, surface_targets
-from .metrics import expected_time_to_event, h_auroc
+from .metrics import SurfaceScoreMixin, expected_time_to_event
 from .nn.encoder import last_valid_state
 from .nn.predictor import EventModel, event_surface
 
@@ -37,7 +37,7 @@ class EncoderEventModel(nn.Module):
         return self.event(last_valid_state(states, valid))
 
 
-class HEPAFinetuner(BaseEstimator):
+class HEPAFinetuner(SurfaceScoreMixin, BaseEstimator):
     """End-to-end finetuning: a fitted pretrainer's encoder trained jointly with the event head.
 
     The paper's default (pred-FT, :class:`HEPAEventPredictor`) keeps the
@@ -194,9 +194,6 @@ class HEPAFinetuner(BaseEstimator):
         """Expected time to event truncated at K, ``E[min(T, K)]``."""
         return expected_time_to_event(self.predict_proba(X))
 
-    def score(self, X, y):
-        """h-AUROC of the predicted surface against ``y``."""
-        return h_auroc(y, self.predict_proba(X))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -1,5 +1,6 @@
 """HEPA event prediction for multivariate time series, as scikit-learn estimators."""
 
+from ._training import TrainingDivergedError
 from .baselines import GradientBoostingEventPredictor, summary_feature_names, summary_features
 from .calibration import SurfaceCalibrator
 from .event_predictor import HEPAEventPredictor
@@ -28,6 +29,7 @@ __all__ = [
     "HEPAPretrainer",
     "RegimeNormalizer",
     "SurfaceCalibrator",
+    "TrainingDivergedError",
     "brier_decomposition",
     "expected_calibration_error",
     "expected_time_to_event",

@@ -55,7 +55,7 @@ def check_params(estimator, rules):
             )
 
 
-def _as_float32(X, name):
+def _as_float32(X, name, inf_hint):
     if isinstance(X, torch.Tensor):
         X = X.detach().cpu().numpy()
     if scipy.sparse.issparse(X):
@@ -75,7 +75,7 @@ def _as_float32(X, name):
             ) from exc
     array = array.astype(np.float32, copy=False)
     if any(np.isinf(part).any() for part in row_chunks(array)):
-        raise ValueError(f"{name} contains infinite values; use NaN for missing values.")
+        raise ValueError(f"{name} contains infinite values; {inf_hint}.")
     return np.ascontiguousarray(array)
 
 
@@ -97,7 +97,7 @@ def check_windows(estimator, X, *, reset):
     fitted estimator; ``fit`` stores the shape itself once every check passed,
     so a failed ``fit`` never leaves a half-updated estimator.
     """
-    X = as_three_d(_as_float32(X, "X"))
+    X = as_three_d(_as_float32(X, "X", "mark missing values with NaN instead"))
     n, C, L = X.shape
     if n == 0 or C == 0 or L == 0:
         raise ValueError(f"X is empty: shape {X.shape}; at least one window, channel and step are needed.")
@@ -117,7 +117,7 @@ def check_windows(estimator, X, *, reset):
 
 def check_embeddings(estimator, E, *, reset):
     """Validate embeddings (n, d): finite float32; d must match ``n_features_in_`` when not ``reset``."""
-    E = _as_float32(E, "E")
+    E = _as_float32(E, "E", "embeddings must be finite")
     if E.ndim != 2:
         raise ValueError(f"E must be 2-D (n_samples, n_features), got shape {E.shape}.")
     if E.shape[0] == 0 or E.shape[1] == 0:

@@ -139,7 +139,7 @@ def test_bad_hyperparameters_raise_at_fit(tiny_event_params, params, match):
 def test_bad_embeddings(fitted, tiny_event_params):
     with pytest.raises(ValueError, match="NaN"):
         HEPAEventPredictor(**tiny_event_params).fit(np.where(np.eye(N, D) > 0, np.nan, E), Y)
-    with pytest.raises(ValueError, match="infinite"):
+    with pytest.raises(ValueError, match="E contains infinite values; embeddings must be finite"):
         fitted.predict_proba(np.where(np.eye(N, D) > 0, np.inf, E))
     with pytest.raises(ValueError, match="features"):
         fitted.predict_proba(E[:, :3])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
-from hepa_sklearn._training import TrainingDivergedError
+from hepa_sklearn import TrainingDivergedError
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 RNG = np.random.default_rng(5)
@@ -35,6 +35,36 @@ def test_bad_X_names_the_problem(bad, match):
 def test_object_array_of_numbers_is_read_as_floats():
     pre = pretrainer().fit(X)
     np.testing.assert_array_equal(pre.transform(X.astype(object)), pre.transform(X))
+
+
+def test_float64_and_integer_windows_are_cast_to_float32():
+    integers = np.round(X * 10).astype(np.int64)
+    as_float32 = integers.astype(np.float32)
+    reference = pretrainer().fit(as_float32)
+    for dtype in (np.int64, np.int32, np.float64):
+        pre = pretrainer().fit(integers.astype(dtype))
+        E = pre.transform(integers.astype(dtype))
+        assert E.dtype == np.float32
+        np.testing.assert_array_equal(E, reference.transform(as_float32))
+
+
+def test_float64_and_integer_embeddings_are_cast_to_float32():
+    E = np.round(X[:, 0] * 10).astype(np.float32)
+    reference = HEPAEventPredictor(**TINY_EVENT_PREDICTOR).fit(E, Y).predict_proba(E)
+    for dtype in (np.int64, np.float64):
+        model = HEPAEventPredictor(**TINY_EVENT_PREDICTOR).fit(E.astype(dtype), Y)
+        np.testing.assert_array_equal(model.predict_proba(E.astype(dtype)), reference)
+
+
+def test_channels_on_wildly_different_scales_match_the_rescaled_fit():
+    # global normalisation divides each channel by its own scale, so scales
+    # from 1e-6 to 1e6 give the embeddings of the unscaled windows
+    scales = np.array([1e-6, 1.0, 1e6], np.float32)[None, :, None]
+    pre = pretrainer(norm="global", max_epochs=2).fit(X * scales)
+    reference = pretrainer(norm="global", max_epochs=2).fit(X)
+    assert np.isfinite(pre.history_[:, "train_loss"]).all()
+    np.testing.assert_allclose(pre.channel_scale_ / reference.channel_scale_, scales.ravel(), rtol=1e-4)
+    np.testing.assert_allclose(pre.transform(X * scales), reference.transform(X), atol=1e-3)
 
 
 @pytest.mark.parametrize(

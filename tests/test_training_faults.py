@@ -8,7 +8,8 @@ from skorch.callbacks import LRScheduler
 from skorch.history import History
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn._training import CollapseMonitor, TrainingDivergedError, prediction_spread
+from hepa_sklearn import TrainingDivergedError
+from hepa_sklearn._training import CollapseMonitor, prediction_spread
 from hepa_sklearn.windows import make_survival_y
 
 

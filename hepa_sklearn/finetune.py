@@ -136,6 +136,24 @@ class HEPAFinetuner(SurfaceScoreMixin, BaseEstimator):
     # the same training settings as the predictor on embeddings, with the same rules
     _parameter_rules = HEPAEventPredictor._parameter_rules
 
+    def _build_net(self, encoder, pos_weight, device):
+        """The untrained net around a copy of ``encoder``; ``fit`` and ``persistence.load`` share it."""
+        return make_net(
+            HEPANet,
+            EncoderEventModel,
+            SurfaceLoss,
+            params={
+                "module__encoder": copy.deepcopy(encoder).cpu(),
+                "module__hidden": self.hidden,
+                "module__K": self.K,
+                "module__horizon_scale": float(self.K),
+                "module__kind": self.head,
+                "criterion__pos_weight": pos_weight,
+                "criterion__kind": self.loss,
+            },
+            estimator=self,
+            device=device,
+        )
 
     def fit(self, X, y):
         """Finetune on windows ``X`` (n, C, L) with survival labels ``y``."""
@@ -152,22 +170,7 @@ class HEPAFinetuner(SurfaceScoreMixin, BaseEstimator):
         pos_weight = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         device = resolve_device(self.device)
-        net = make_net(
-            HEPANet,
-            EncoderEventModel,
-            SurfaceLoss,
-            params={
-                "module__encoder": copy.deepcopy(encoder).cpu(),
-                "module__hidden": self.hidden,
-                "module__K": self.K,
-                "module__horizon_scale": float(self.K),
-                "module__kind": self.head,
-                "criterion__pos_weight": pos_weight,
-                "criterion__kind": self.loss,
-            },
-            estimator=self,
-            device=device,
-        )
+        net = self._build_net(encoder, pos_weight, device)
         with seeded_torch(seed, device):
             net.fit(X, packed)
         self.n_epochs_ = report_interruption(self, net)

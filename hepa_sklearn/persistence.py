@@ -10,10 +10,12 @@ history. :func:`load` reads it with ``torch.load(..., weights_only=True)``,
 which refuses any other object instead of running its code, and rebuilds the
 estimator by the same code path as ``fit`` without training.
 
-Supported: :class:`~hepa_sklearn.HEPAPretrainer` and
-:class:`~hepa_sklearn.HEPAEventPredictor`. ``init_from`` is not stored (its
-contribution is already in the fitted weights); the loaded estimator has
-``init_from=None``.
+Supported: :class:`~hepa_sklearn.HEPAPretrainer`,
+:class:`~hepa_sklearn.HEPAEventPredictor` and
+:class:`~hepa_sklearn.finetune.HEPAFinetuner` (whose fitted ``pretrainer``
+is stored inside the same file and loaded with it). ``init_from`` is not
+stored (its contribution is already in the fitted weights); the loaded
+estimator has ``init_from=None``.
 
 Examples
 --------
@@ -41,6 +43,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._training import resolve_device
 from ._validation import seeded_torch
 from .event_predictor import HEPAEventPredictor
+from .finetune import HEPAFinetuner
 from .pretrainer import HEPAPretrainer
 
 __all__ = ["save", "load"]
@@ -52,11 +55,14 @@ FORMAT_VERSION = 1
 FITTED_ATTRIBUTES = {
     "HEPAPretrainer": ("n_epochs_", "n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_"),
     "HEPAEventPredictor": ("n_epochs_", "n_features_in_", "pos_weight_", "horizons_"),
+    "HEPAFinetuner": ("n_epochs_", "n_features_in_", "n_timepoints_in_", "pos_weight_"),
 }
-CLASSES = {"HEPAPretrainer": HEPAPretrainer, "HEPAEventPredictor": HEPAEventPredictor}
+CLASSES = {"HEPAPretrainer": HEPAPretrainer, "HEPAEventPredictor": HEPAEventPredictor, "HEPAFinetuner": HEPAFinetuner}
 
 # parameters whose value may be an estimator; they only matter when fit starts
 DROPPED_PARAMETERS = ("init_from",)
+# parameters holding a fitted estimator the fitted model needs; stored nested
+NESTED_PARAMETERS = ("pretrainer",)
 
 
 def _plain(value, where):
@@ -82,11 +88,11 @@ def _fitted_value(value):
 
 
 def save(estimator, path):
-    """Write a fitted HEPAPretrainer or HEPAEventPredictor to ``path`` as tensors and plain values.
+    """Write a fitted estimator to ``path`` as tensors and plain values.
 
     Parameters
     ----------
-    estimator : HEPAPretrainer or HEPAEventPredictor
+    estimator : HEPAPretrainer, HEPAEventPredictor or HEPAFinetuner
         A fitted estimator.
     path : str or path-like
         The file to write (conventionally ``*.pt``).
@@ -99,17 +105,27 @@ def save(estimator, path):
     sklearn.exceptions.NotFittedError
         For an unfitted estimator.
     """
+    torch.save(_content(estimator), path)
+
+
+def _content(estimator):
+    """The file's content for one fitted estimator; nested estimators become nested contents."""
     name = type(estimator).__name__
     if type(estimator) not in CLASSES.values():
         raise TypeError(
-            f"save supports {' and '.join(CLASSES)}, got {name}. Other estimators can be "
+            f"save supports {', '.join(CLASSES)}, got {name}. Other estimators can be "
             "written with pickle or joblib (open such files only from trusted sources)."
         )
     check_is_fitted(estimator, "net_")
     params = {
         key: _plain(value, f"parameter {key}")
         for key, value in estimator.get_params(deep=False).items()
-        if key not in DROPPED_PARAMETERS
+        if key not in DROPPED_PARAMETERS + NESTED_PARAMETERS
+    }
+    nested = {
+        key: _content(value)
+        for key, value in estimator.get_params(deep=False).items()
+        if key in NESTED_PARAMETERS
     }
     module = estimator.net_.module_
     network = {
@@ -119,17 +135,15 @@ def save(estimator, path):
     }
     if isinstance(estimator, HEPAEventPredictor):
         network["horizon_scale"] = module.predictor.horizon_scale if module.kind == "mlp" else float(estimator.K)
-    torch.save(
-        {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
-            "class": name,
-            "params": params,
-            "fitted": {key: _fitted_value(getattr(estimator, key)) for key in FITTED_ATTRIBUTES[name]},
-            "network": network,
-        },
-        path,
-    )
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "class": name,
+        "params": params,
+        "nested": nested,
+        "fitted": {key: _fitted_value(getattr(estimator, key)) for key in FITTED_ATTRIBUTES[name]},
+        "network": network,
+    }
 
 
 def _read(path):
@@ -164,10 +178,11 @@ def load(path, *, device="cpu"):
 
     Returns
     -------
-    estimator : HEPAPretrainer or HEPAEventPredictor
-        Fitted, with the saved parameters (``device`` replaced) and
-        ``init_from=None``; ``transform`` / ``predict_proba`` give the
-        outputs the saved estimator gave on the same device and precision.
+    estimator : HEPAPretrainer, HEPAEventPredictor or HEPAFinetuner
+        Fitted, with the saved parameters (``device`` replaced, also in a
+        finetuner's ``pretrainer``) and ``init_from=None``; ``transform`` /
+        ``predict_proba`` give the outputs the saved estimator gave on the
+        same device and precision.
 
     Raises
     ------
@@ -175,8 +190,12 @@ def load(path, *, device="cpu"):
         When the file holds anything but tensors and plain values, or was
         not written by :func:`save`.
     """
-    content = _read(path)
-    estimator = CLASSES[content["class"]](**{**content["params"], "device": device})
+    return _rebuild(_read(path), device)
+
+
+def _rebuild(content, device):
+    nested = {key: _rebuild(value, device) for key, value in content.get("nested", {}).items()}
+    estimator = CLASSES[content["class"]](**{**content["params"], **nested, "device": device})
     device = resolve_device(device)
     fitted = {
         key: value.numpy() if isinstance(value, torch.Tensor) else value
@@ -187,6 +206,8 @@ def load(path, *, device="cpu"):
         net = estimator._build_net(
             fitted["n_features_in_"], fitted["channel_loc_"], fitted["channel_scale_"], seed=0, device=device
         )
+    elif isinstance(estimator, HEPAFinetuner):
+        net = estimator._build_net(estimator.pretrainer.encoder_, fitted["pos_weight_"], device=device)
     else:
         net = estimator._build_net(
             fitted["n_features_in_"], network["horizon_scale"], fitted["pos_weight_"], device=device

@@ -165,17 +165,51 @@ def test_other_files_are_refused(tmp_path, pretrainer):
 
 
 def test_save_refuses_what_it_cannot_store(pretrainer, tmp_path):
-    with pytest.raises(TypeError, match="save supports HEPAPretrainer and HEPAEventPredictor, got HEPAFinetuner"):
-        save(HEPAFinetuner(pretrainer), tmp_path / "x.pt")
-    with pytest.raises(TypeError, match="GradientBoostingEventPredictor"):
+    with pytest.raises(
+        TypeError,
+        match="save supports HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner, got GradientBoostingEventPredictor",
+    ):
         save(GradientBoostingEventPredictor(), tmp_path / "x.pt")
     with pytest.raises(NotFittedError):
         save(HEPAPretrainer(), tmp_path / "x.pt")
+    with pytest.raises(NotFittedError):
+        save(HEPAFinetuner(pretrainer), tmp_path / "x.pt")
     seeded = HEPAEventPredictor(**{**TINY_EVENT_PREDICTOR, "random_state": np.random.RandomState(0)})
     seeded.fit(pretrainer.transform(X), Y)
     with pytest.raises(TypeError, match="parameter random_state: a RandomState is not a plain value"):
         save(seeded, tmp_path / "x.pt")
     assert not (tmp_path / "x.pt").exists()
+
+
+@pytest.fixture(scope="module")
+def finetuner(pretrainer):
+    return HEPAFinetuner(pretrainer, K=10, hidden=16, max_epochs=1, batch_size=16, random_state=0).fit(X, Y)
+
+
+def test_finetuner_round_trip_stores_its_pretrainer(finetuner, pretrainer, tmp_path):
+    save(finetuner, tmp_path / "finetuner.pt")
+    loaded = load(tmp_path / "finetuner.pt")
+    assert isinstance(loaded, HEPAFinetuner) and isinstance(loaded.pretrainer, HEPAPretrainer)
+    np.testing.assert_array_equal(loaded.predict_proba(X), finetuner.predict_proba(X))
+    # the stored pretrainer is the one it started from, not the finetuned encoder
+    np.testing.assert_array_equal(loaded.pretrainer.transform(X), pretrainer.transform(X))
+    assert loaded.get_params(deep=False).keys() == finetuner.get_params(deep=False).keys()
+    assert (loaded.n_epochs_, loaded.pos_weight_, loaded.n_timepoints_in_) == (
+        finetuner.n_epochs_, finetuner.pos_weight_, finetuner.n_timepoints_in_)
+    assert_same_history(loaded, finetuner)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without a GPU")
+def test_finetuner_file_from_a_gpu_loads_on_the_cpu(finetuner, tmp_path, monkeypatch):
+    path = tmp_path / "finetuner.pt"
+    save(finetuner, path)
+    content = torch.load(path, weights_only=True)
+    content["nested"]["pretrainer"]["params"]["device"] = "cuda"
+    torch.save(content, path)
+    rewrite_as_if_from_a_gpu(path, monkeypatch)
+    loaded = load(path)
+    assert loaded.device == loaded.pretrainer.device == "cpu"
+    np.testing.assert_array_equal(loaded.predict_proba(X), finetuner.predict_proba(X))
 
 
 def test_finetuner_joblib_round_trip(pretrainer, tmp_path):

@@ -124,3 +124,25 @@ def test_report_tables_from_records(tmp_path, fake_protocol):
     assert "| 10% | 6/1 |" not in text and "| 10% | 1 |" in text
     assert "hepa benchmark cmapss" in text
     assert "No results" in render(records, pretrain_epochs=50, finetune_epochs=30)
+
+
+def test_report_compares_ablations_on_their_own_seeds(tmp_path, fake_protocol):
+    path = tmp_path / "results.jsonl"
+    sweep(path, methods=["hepa", "hepa-e2e"])
+    records = read_results(path)
+    for r in records:
+        r.update({"pooled_auroc": 0.9, "cell_s": 1.0, "machine": "x86_64, 2 CPU cores", "torch_threads": 2,
+                  "device": "cpu", "versions": {"torch": "2"}, "command": "hepa benchmark cmapss",
+                  "valid_h_auroc": 0.7 + 0.1 * (r["method"] == "hepa-e2e")})
+        if r["method"] == "hepa":
+            r["h_auroc"] += 0.1 * r["seed"]  # seed 1 of hepa is far better than seed 0
+    # the variant ran on seed 0 only: drop its seed-1 cells
+    records = [r for r in records if not (r["method"] == "hepa-e2e" and r["seed"] == 1)]
+    text = render(records, pretrain_epochs=2, finetune_epochs=1)
+    ablations = text[text.index("## Ablations"):text.index("## All metrics")]
+    assert "seeds the variants ran ([0])" in ablations
+    # hepa over seed 0 alone (0.600), not its mean over seeds 0 and 1 (0.650)
+    assert "| FD001 | 0.600 (1) | 0.600 (1) |" in ablations
+    assert "| FD001 | 0.700 (1) | 0.800 (1) |" in ablations  # validation units
+    # a variant run with fewer labels gets columns in the label-efficiency table
+    assert "| labels | label units | hepa | hepa-e2e | hepa retention | hepa-e2e retention |" in text

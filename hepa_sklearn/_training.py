@@ -341,10 +341,27 @@ class SurfaceLoss(nn.Module):
         return surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)
 
 
+class DeviceFreeLRScheduler(LRScheduler):
+    """skorch's LRScheduler, pickled without its torch scheduler.
+
+    The torch scheduler holds the optimizer, whose state lives on the training
+    device. skorch pickles ``optimizer_`` so that a net trained on a GPU
+    unpickles on a CPU-only machine, but this second reference would be
+    pickled as it is and fail there ("Attempting to deserialize object on a
+    CUDA device"; skorch issue 1096). The scheduler is rebuilt from
+    ``optimizer_`` when training begins, so nothing is lost.
+    """
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("lr_scheduler_", None)
+        return state
+
+
 def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, extra_scores=()):
     """Cosine LR schedule, gradient clipping, optional early stopping on the validation loss."""
     callbacks = [
-        ("lr_schedule", LRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)),
+        ("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)),
         ("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP)),
     ]
     for name in extra_scores:

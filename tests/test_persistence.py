@@ -1,5 +1,6 @@
 """Saving and loading: weights-only files, identical outputs after a round trip, untrusted files refused."""
 
+import copy
 import pickle
 
 import joblib
@@ -226,3 +227,30 @@ def test_baseline_joblib_round_trip(tmp_path):
     np.testing.assert_array_equal(restored.predict_proba(X), model.predict_proba(X))
     assert restored.sigma_ == model.sigma_
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(model)).predict(X), model.predict(X))
+
+
+def pickled_as_if_on_a_gpu(estimator, monkeypatch):
+    """``pickle.dumps`` of ``estimator`` with device "cuda" and every tensor storage tagged "cuda:0"."""
+    estimator = copy.deepcopy(estimator)
+    estimator.set_params(device="cuda")
+    estimator.net_.device = "cuda"
+    with monkeypatch.context() as patch:
+        patch.setattr(torch.serialization, "location_tag", lambda storage: "cuda:0")
+        return pickle.dumps(estimator)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without a GPU")
+@pytest.mark.parametrize("early_stopping", [False, True])
+def test_pickle_from_a_gpu_unpickles_on_the_cpu(pretrainer, finetuner, monkeypatch, early_stopping):
+    # the LR scheduler's reference to the optimizer used to be pickled with its
+    # CUDA state, outside skorch's device mapping, and failed on the CPU
+    E = pretrainer.transform(X)
+    event = HEPAEventPredictor(**{**TINY_EVENT_PREDICTOR, "early_stopping": early_stopping}).fit(E, Y)
+    cases = [(pretrainer, lambda m: m.transform(X)), (event, lambda m: m.predict_proba(E)),
+             (finetuner, lambda m: m.predict_proba(X))]
+    for estimator, output in cases:
+        blob = pickled_as_if_on_a_gpu(estimator, monkeypatch)
+        with pytest.warns(UserWarning, match="no CUDA devices are available"):
+            restored = pickle.loads(blob)
+        assert all(p.device.type == "cpu" for p in restored.net_.module_.parameters())
+        np.testing.assert_array_equal(output(restored), output(estimator))

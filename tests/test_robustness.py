@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
+from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAPretrainer, make_survival_y
 from hepa_sklearn import TrainingDivergedError
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
@@ -129,3 +129,17 @@ def test_transform_of_overflowing_windows_is_an_error():
     pre = pretrainer(norm="global").fit(X)
     with pytest.raises(ValueError, match=r"transform produced non-finite values for \d+ of"):
         pre.transform(X * np.float32(1e20))
+
+
+def test_a_single_window_without_early_stopping_trains_and_embeds():
+    pre = pretrainer(early_stopping=False).fit(X[:1])
+    assert pre.n_epochs_ == 1
+    assert np.isfinite(pre.transform(X[:1])).all()
+    model = HEPAEventPredictor(**{**TINY_EVENT_PREDICTOR, "early_stopping": False})
+    P = model.fit(pre.transform(X[:1]), make_survival_y([True], [3])).predict_proba(pre.transform(X))
+    assert P.shape == (40, TINY_EVENT_PREDICTOR["K"]) and np.isfinite(P).all()
+
+
+def test_baseline_rejects_infinite_windows_by_name():
+    with pytest.raises(ValueError, match="X contains infinite values"):
+        GradientBoostingEventPredictor(K=10).fit(np.where(X > 3, np.inf, X), Y)

@@ -286,20 +286,25 @@ COLLAPSE_SPREAD = 0.05
 
 
 class CollapseMonitor(Callback):
-    """After each epoch, flag representation collapse in the history (``collapse``) and warn."""
+    """After each epoch, flag representation collapse in the history (``collapse``); warn once per fit."""
 
     def __init__(self, threshold=COLLAPSE_SPREAD):
         self.threshold = threshold
+
+    def on_train_begin(self, net, **kwargs):
+        self.warned_ = False
 
     def on_epoch_end(self, net, **kwargs):
         spread = net.history[-1].get("train_spread")
         collapsed = spread is not None and spread < self.threshold
         net.history.record("collapse", bool(collapsed))
-        if collapsed:
+        if collapsed and not getattr(self, "warned_", False):
+            self.warned_ = True
             warnings.warn(
                 f"representation collapse at epoch {len(net.history)}: the predictions' spread is "
                 f"{spread:.3g} (about 1 when healthy, below {self.threshold} counts as collapse). "
-                "Raise sigreg_weight or lower lr.",
+                "Raise sigreg_weight or lower lr. This warning is given once per fit; "
+                "history_[:, 'collapse'] flags every collapsed epoch.",
                 RuntimeWarning,
                 stacklevel=2,
             )

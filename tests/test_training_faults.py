@@ -67,6 +67,17 @@ def test_collapse_monitor_flags_and_warns():
     with pytest.warns(RuntimeWarning, match="representation collapse at epoch 2"):
         monitor.on_epoch_end(net)
     assert net.history[-1, "collapse"] is True
+    # later collapsed epochs are flagged in the history without another warning
+    net.history.new_epoch()
+    net.history.record("train_spread", 0.02)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        monitor.on_epoch_end(net)
+    assert net.history[:, "collapse"] == [False, True, True]
+    # a new fit warns again
+    monitor.on_train_begin(net)
+    with pytest.warns(RuntimeWarning, match="once per fit"):
+        monitor.on_epoch_end(net)
 
 
 def test_pretraining_history_records_spread_and_no_collapse(windows, tiny_pretrainer_params):

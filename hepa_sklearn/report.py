@@ -151,9 +151,15 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     methods = [m for m in present if m not in ABLATIONS]
     ablations = ["hepa"] + [m for m in present if m in ABLATIONS]
     ablation_subsets = sorted({r["subset"] for r in records if r["method"] in ABLATIONS})
-    # the ablation tables compare every variant with hepa on the seeds the variants ran
-    ablation_seeds = sorted({r["seed"] for r in records if r["method"] in ABLATIONS})
-    ablation_cells = _cells([r for r in records if r["seed"] in ablation_seeds])
+    # the ablation tables compare the variants and hepa on the seeds every variant ran, per subset
+    ablation_seeds = {}
+    for subset in ablation_subsets:
+        seed_sets = [{r["seed"] for r in records if r["subset"] == subset and r["method"] == m
+                      and float(r["fraction"]) == 1.0} for m in ablations[1:]]
+        ablation_seeds[subset] = sorted(set.intersection(*[s for s in seed_sets if s]))
+    ablation_cells = _cells([r for r in records if r["subset"] in ablation_seeds
+                             and r["seed"] in ablation_seeds[r["subset"]]])
+    seeds_text = "; ".join(f"{subset}: {', '.join(map(str, seeds))}" for subset, seeds in ablation_seeds.items())
     fractions = sorted({float(r["fraction"]) for r in records}, reverse=True)
     seeds = sorted({r["seed"] for r in records})
     versions = sorted({", ".join(f"{k} {v}" for k, v in r["versions"].items()) for r in records})
@@ -192,7 +198,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     if ablation_subsets:
         lines += ["", "## Ablations, 100% labels", "",
                   "Each variant changes one thing of `hepa` and keeps the same splits, windows and epochs. "
-                  f"Both tables use only the seeds the variants ran ({ablation_seeds}), `hepa` included. "
+                  f"Both tables use, per subset, the seeds every variant ran ({seeds_text}), `hepa` included. "
                   "The first scores the test units; the second the validation units, which is where a "
                   "variant may be chosen without looking at the test units.", "",
                   *h_auroc_table(ablation_cells, ablation_subsets, ablations, 1.0), "",

@@ -140,7 +140,7 @@ def test_report_compares_ablations_on_their_own_seeds(tmp_path, fake_protocol):
     records = [r for r in records if not (r["method"] == "hepa-e2e" and r["seed"] == 1)]
     text = render(records, pretrain_epochs=2, finetune_epochs=1)
     ablations = text[text.index("## Ablations"):text.index("## All metrics")]
-    assert "seeds the variants ran ([0])" in ablations
+    assert "the seeds every variant ran (FD001: 0)" in ablations
     # hepa over seed 0 alone (0.600), not its mean over seeds 0 and 1 (0.650)
     assert "| FD001 | 0.600 (1) | 0.600 (1) |" in ablations
     assert "| FD001 | 0.700 (1) | 0.800 (1) |" in ablations  # validation units

@@ -1,7 +1,6 @@
 """HEPAEventPredictor: predictor finetuning (pred-FT) on frozen embeddings."""
 
 import numpy as np
-import torch
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
@@ -260,7 +259,8 @@ class HEPAEventPredictor(SurfaceScoreMixin, BaseEstimator):
         E = check_embeddings(self, E, reset=False)
         module = self.net_.module_
         logits = infer_in_chunks(module, module, E, INFERENCE_CHUNK, dtype=self.net_.autocast_dtype)
-        return torch.as_tensor(check_finite_output(logits.numpy(), "predict_proba"))
+        check_finite_output(logits.numpy(), "predict_proba")
+        return logits
 
     def predict_proba(self, E):
         """Event probability surface, shape (n_samples, K): ``P[i, k-1]`` = P(event within k steps)."""
@@ -269,7 +269,6 @@ class HEPAEventPredictor(SurfaceScoreMixin, BaseEstimator):
     def predict(self, E):
         """Expected time to event truncated at K, ``E[min(T, K)] = Σ_{k=0}^{K-1} P(T > k)``."""
         return expected_time_to_event(self.predict_proba(E))
-
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

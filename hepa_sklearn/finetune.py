@@ -197,7 +197,6 @@ class HEPAFinetuner(SurfaceScoreMixin, BaseEstimator):
         """Expected time to event truncated at K, ``E[min(T, K)]``."""
         return expected_time_to_event(self.predict_proba(X))
 
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True

@@ -117,16 +117,12 @@ def _content(estimator):
             "written with pickle or joblib (open such files only from trusted sources)."
         )
     check_is_fitted(estimator, "net_")
-    params = {
-        key: _plain(value, f"parameter {key}")
-        for key, value in estimator.get_params(deep=False).items()
-        if key not in DROPPED_PARAMETERS + NESTED_PARAMETERS
-    }
-    nested = {
-        key: _content(value)
-        for key, value in estimator.get_params(deep=False).items()
-        if key in NESTED_PARAMETERS
-    }
+    params, nested = {}, {}
+    for key, value in estimator.get_params(deep=False).items():
+        if key in NESTED_PARAMETERS:
+            nested[key] = _content(value)
+        elif key not in DROPPED_PARAMETERS:
+            params[key] = _plain(value, f"parameter {key}")
     module = estimator.net_.module_
     network = {
         "state_dict": {key: tensor.detach().cpu() for key, tensor in module.state_dict().items()},

@@ -51,18 +51,17 @@ def global_statistics(X):
     the chunk. A channel with zero spread, or none observed, gets scale 1
     (and location 0 when unobserved), so it is centred but not blown up.
     """
-    chunks = range(0, X.shape[0], STATISTICS_CHUNK)
     count = np.zeros(X.shape[1])
     total = np.zeros(X.shape[1])
-    for start in chunks:
-        part = X[start : start + STATISTICS_CHUNK].astype(np.float64)
+    for part in row_chunks(X, STATISTICS_CHUNK):
+        part = part.astype(np.float64)
         count += np.sum(~np.isnan(part), axis=(0, 2))
         total += np.nansum(part, axis=(0, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         loc = np.where(count > 0, total / count, 0.0)
     squares = np.zeros(X.shape[1])
-    for start in chunks:
-        part = X[start : start + STATISTICS_CHUNK].astype(np.float64)
+    for part in row_chunks(X, STATISTICS_CHUNK):
+        part = part.astype(np.float64)
         squares += np.nansum(np.square(part - loc[None, :, None]), axis=(0, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         scale = np.sqrt(np.where(count > 0, squares / count, 1.0))

@@ -150,13 +150,14 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     present = [m for m in METHODS if any(r["method"] == m for r in records)]
     methods = [m for m in present if m not in ABLATIONS]
     ablations = ["hepa"] + [m for m in present if m in ABLATIONS]
-    ablation_subsets = sorted({r["subset"] for r in records if r["method"] in ABLATIONS})
     # the ablation tables compare the variants and hepa on the seeds every variant ran, per subset
     ablation_seeds = {}
-    for subset in ablation_subsets:
-        seed_sets = [{r["seed"] for r in records if r["subset"] == subset and r["method"] == m
-                      and float(r["fraction"]) == 1.0} for m in ablations[1:]]
-        ablation_seeds[subset] = sorted(set.intersection(*[s for s in seed_sets if s]))
+    for subset in subsets:
+        seed_sets = [{r["seed"] for r in cells[(subset, 1.0, m)]} for m in ablations[1:]
+                     if (subset, 1.0, m) in cells]
+        if seed_sets:
+            ablation_seeds[subset] = sorted(set.intersection(*seed_sets))
+    ablation_subsets = list(ablation_seeds)
     ablation_cells = _cells([r for r in records if r["subset"] in ablation_seeds
                              and r["seed"] in ablation_seeds[r["subset"]]])
     seeds_text = "; ".join(f"{subset}: {', '.join(map(str, seeds))}" for subset, seeds in ablation_seeds.items())

@@ -3,7 +3,7 @@
 import os
 import statistics
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import numpy as np
 from scipy import stats
@@ -163,7 +163,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     seeds_text = "; ".join(f"{subset}: {', '.join(map(str, seeds))}" for subset, seeds in ablation_seeds.items())
     fractions = sorted({float(r["fraction"]) for r in records}, reverse=True)
     seeds = sorted({r["seed"] for r in records})
-    versions = sorted({", ".join(f"{k} {v}" for k, v in r["versions"].items()) for r in records})
+    versions = Counter(", ".join(f"{k} {v}" for k, v in r["versions"].items()) for r in records)
     machines = sorted({f"{r['machine']}, {r['torch_threads']} torch threads, device {r['device']}" for r in records})
     commands = sorted({r["command"] for r in records if r.get("command")})
     lines = [
@@ -222,7 +222,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
         "## Machine, versions, commands",
         "",
         *[f"- {m}" for m in machines],
-        *[f"- {v}" for v in versions],
+        *[f"- {v} ({n} cell{'s' if n > 1 else ''})" for v, n in sorted(versions.items())],
         "",
         "```bash",
         *commands,

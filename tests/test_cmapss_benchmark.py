@@ -123,6 +123,11 @@ def test_report_tables_from_records(tmp_path, fake_protocol):
     assert "| FD001 | 0.600 ± 0.000 (2) >gbm | 0.395 ± 0.007 (2) | 0.918 ± 0.008 (5) | ≥ 0.93 |" in text
     assert "| 10% | 6/1 |" not in text and "| 10% | 1 |" in text
     assert "hepa benchmark cmapss" in text
+    assert f"- torch 2 ({len(records)} cells)" in text
+
+    records[0]["versions"] = {"torch": "3"}  # one cell from another environment is counted apart
+    text = render(records, pretrain_epochs=2, finetune_epochs=1)
+    assert f"- torch 2 ({len(records) - 1} cells)\n- torch 3 (1 cell)\n" in text
     assert "No results" in render(records, pretrain_epochs=50, finetune_epochs=30)
 
 

@@ -70,6 +70,10 @@ METHODS = {
         "hepa", regime=True,
         description="HEPA pred-FT on per-operating-condition z-scores (RegimeNormalizer)",
     ),
+    "hepa-regime-nll": Method(
+        "hepa", regime=True, finetune={"loss": "nll"},
+        description="hepa-regime finetuned with the discrete-time survival likelihood instead of BCE",
+    ),
     "hepa-vicreg": Method(
         "hepa", pretrain={"regularizer": "vicreg"},
         description="ablation: VICReg-style variance + covariance instead of SIGReg",

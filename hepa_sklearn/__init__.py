@@ -1,13 +1,14 @@
 """HEPA event prediction for multivariate time series, as scikit-learn estimators."""
 
 from ._training import TrainingDivergedError
+from ._version import __version__
 from .baselines import GradientBoostingEventPredictor, summary_feature_names, summary_features
 from .calibration import SurfaceCalibrator
 from .event_predictor import HEPAEventPredictor
+from .finetune import HEPAFinetuner
 from .metrics import (
     brier_decomposition,
     expected_calibration_error,
-    expected_time_to_event,
     h_auroc,
     h_auroc_scorer,
     monotonicity_violation_rate,
@@ -19,13 +20,13 @@ from .metrics import (
 )
 from .preprocessing import RegimeNormalizer
 from .pretrainer import HEPAPretrainer
-from .windows import label_surface, make_survival_y, make_windows
-
-__version__ = "0.1.0"
+from .surface import expected_time_to_event, label_surface, make_survival_y, survival_function
+from .windows import make_windows
 
 __all__ = [
     "GradientBoostingEventPredictor",
     "HEPAEventPredictor",
+    "HEPAFinetuner",
     "HEPAPretrainer",
     "RegimeNormalizer",
     "SurfaceCalibrator",
@@ -46,5 +47,6 @@ __all__ = [
     "summary_feature_names",
     "summary_features",
     "surface_metrics",
+    "survival_function",
     "__version__",
 ]

@@ -1,36 +1,55 @@
-"""Input and hyperparameter checks shared by the estimators, with messages that name the problem."""
+"""Input checks and parameter constraints shared by the estimators and functions, with messages that name the problem.
 
-import contextlib
+Parameter constraints are declared in scikit-learn's vocabulary (``Interval``,
+``StrOptions``, ``validate_params``); this module is the one place that
+imports them, so a change in scikit-learn touches one file.
+"""
+
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse
 import torch
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+
+__all__ = [
+    "Count",
+    "HasMethods",
+    "Interval",
+    "StrOptions",
+    "validate_params",
+    "POSITIVE_INT",
+    "POSITIVE_REAL",
+    "NON_NEGATIVE_REAL",
+    "OPEN_UNIT",
+    "UNIT",
+    "WindowTransformerTags",
+    "as_three_d",
+    "check_windows",
+    "check_embeddings",
+    "row_chunks",
+]
+
+class Count(Interval):
+    """An integer interval that, unlike scikit-learn's ``Interval(Integral, ...)``, refuses booleans.
+
+    ``True`` passed as a window length or a layer count is a mistake, not 1.
+    """
+
+    def __init__(self, left, right=None):
+        super().__init__(Integral, left, right, closed="both" if right is not None else "left")
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
 
 
-def integer(low):
-    return (lambda v: isinstance(v, Integral) and not isinstance(v, bool) and v >= low), f"an integer >= {low}"
-
-
-def real(low, high=None, *, low_open=False, high_open=False):
-    def check(v):
-        if not isinstance(v, Real) or isinstance(v, bool) or not np.isfinite(v):
-            return False
-        above = v > low if low_open else v >= low
-        below = True if high is None else (v < high if high_open else v <= high)
-        return above and below
-
-    left = "(" if low_open else "["
-    right = "inf)" if high is None else (f"{high})" if high_open else f"{high}]")
-    return check, f"a real number in {left}{low}, {right}"
-
-
-def one_of(*values):
-    return (lambda v: isinstance(v, str) and v in values), f"one of {list(values)}"
-
-
-def boolean():
-    return (lambda v: isinstance(v, (bool, np.bool_))), "a bool"
+# The constraints most parameters use: an integer >= 1, a real > 0, a real >= 0,
+# a fraction in (0, 1) and a weight in [0, 1].
+POSITIVE_INT = Count(1)
+POSITIVE_REAL = Interval(Real, 0, None, closed="neither")
+NON_NEGATIVE_REAL = Interval(Real, 0, None, closed="left")
+OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
+UNIT = Interval(Real, 0, 1, closed="both")
 
 
 def as_three_d(X):
@@ -43,16 +62,6 @@ def as_three_d(X):
             f"got {X.ndim}-D with shape {X.shape}."
         )
     return X
-
-
-def check_params(estimator, rules):
-    """Raise ValueError naming the first hyperparameter that breaks its rule."""
-    for name, (predicate, description) in rules.items():
-        value = getattr(estimator, name)
-        if not predicate(value):
-            raise ValueError(
-                f"{type(estimator).__name__}: parameter {name} must be {description}, got {value!r}."
-            )
 
 
 def _as_float32(X, name, inf_hint):
@@ -90,6 +99,15 @@ def row_chunks(array, size=CHECK_CHUNK):
     return (array[start : start + size] for start in range(0, max(array.shape[0], 1), size))
 
 
+def _check_width(estimator, found, what):
+    """Raise when ``found`` differs from the ``n_features_in_`` the estimator was fitted with."""
+    if found != estimator.n_features_in_:
+        raise ValueError(
+            f"{what[0]} has {found} {what[1]}, but {type(estimator).__name__} was fitted with "
+            f"{estimator.n_features_in_} {what[1]}."
+        )
+
+
 def check_windows(estimator, X, *, reset):
     """Validate windows: (n, C, L) float32, or (n, L) read as one channel; NaN allowed, inf not.
 
@@ -107,11 +125,8 @@ def check_windows(estimator, X, *, reset):
             f"X has {int(empty.sum())} window(s) with no observed value at all (first at index "
             f"{int(np.argmax(empty))}); every window needs at least one non-NaN value."
         )
-    if not reset and C != estimator.n_features_in_:
-        raise ValueError(
-            f"X has {C} channels, but {type(estimator).__name__} was fitted with "
-            f"{estimator.n_features_in_} channels."
-        )
+    if not reset:
+        _check_width(estimator, C, ("X", "channels"))
     return X
 
 
@@ -124,18 +139,18 @@ def check_embeddings(estimator, E, *, reset):
         raise ValueError(f"E is empty: shape {E.shape}.")
     if any(np.isnan(part).any() for part in row_chunks(E)):
         raise ValueError("E contains NaN values; embeddings must be finite.")
-    if not reset and E.shape[1] != estimator.n_features_in_:
-        raise ValueError(
-            f"E has {E.shape[1]} features, but {type(estimator).__name__} was fitted with "
-            f"{estimator.n_features_in_} features."
-        )
+    if not reset:
+        _check_width(estimator, E.shape[1], ("E", "features"))
     return E
 
 
-@contextlib.contextmanager
-def seeded_torch(seed, device):
-    """Seed torch inside the block without changing the caller's global generator state."""
-    devices = [torch.device(device).index or 0] if str(device).startswith("cuda") else []
-    with torch.random.fork_rng(devices=devices):
-        torch.manual_seed(seed)
-        yield
+class WindowTransformerTags:
+    """scikit-learn tags of a transformer of windows: NaN allowed, 3-D input, float32 out, no target."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.three_d_array = True
+        tags.transformer_tags.preserves_dtype = ["float32"]
+        tags.target_tags.required = False
+        return tags

@@ -7,9 +7,8 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_params, one_of
-from .metrics import _check_proba
-from .windows import check_survival_y, label_surface
+from ._validation import StrOptions
+from .surface import check_surface, check_survival_y, label_surface
 
 __all__ = ["SurfaceCalibrator"]
 
@@ -74,6 +73,8 @@ class SurfaceCalibrator(BaseEstimator):
     0.0
     """
 
+    _parameter_constraints = {"method": [StrOptions({"isotonic", "sigmoid"})]}
+
     def __init__(self, method="isotonic"):
         self.method = method
 
@@ -90,9 +91,9 @@ class SurfaceCalibrator(BaseEstimator):
         -------
         self : SurfaceCalibrator
         """
-        check_params(self, {"method": one_of("isotonic", "sigmoid")})
+        self._validate_params()
         event, _ = check_survival_y(y)
-        proba = _check_proba(proba, event.shape[0], probabilities=True)
+        proba = check_surface(proba, event.shape[0], probabilities=True)
         labels, known = label_surface(y, proba.shape[1])
         target, scores = labels[known].astype(int), proba[known]
         if target.size == 0:
@@ -138,7 +139,7 @@ class SurfaceCalibrator(BaseEstimator):
         calibrated : ndarray of shape (n_samples, K)
         """
         check_is_fitted(self, "calibrator_")
-        proba = _check_proba(proba, probabilities=True)
+        proba = check_surface(proba, probabilities=True)
         if proba.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"proba has {proba.shape[1]} columns (horizons) but SurfaceCalibrator was "

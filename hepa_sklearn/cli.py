@@ -1,13 +1,18 @@
-"""Command line: ``hepa demo``, ``hepa benchmark speed|cmapss`` and ``hepa report``."""
+"""Command line: ``hepa demo``, ``hepa benchmark speed|cmapss|memory`` and ``hepa report``.
+
+Every file a command writes is named by an argument whose default lies in the
+current directory.
+"""
 
 import argparse
+import os
 import sys
 
 import torch
 
 
 def _demo(args):
-    from .cmapss_protocol import run_cmapss
+    from .benchmarks.protocol import run_cmapss
 
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -28,25 +33,22 @@ def _demo(args):
     return 0
 
 
-def _benchmark_speed(args):
-    from .speed_benchmark import run
+def _run(module):
+    """Handler running ``module.run(args)``."""
 
-    run(args)
-    return 0
+    def handler(args):
+        module.run(args)
+        return 0
 
-
-def _benchmark_cmapss(args):
-    from .cmapss_benchmark import run
-
-    run(args)
-    return 0
+    return handler
 
 
-def _report(args):
-    from .report import run
+def _benchmark_memory(args):
+    # the memory benchmark measures child processes whose peak RSS starts at their
+    # parent's: replace this process (which holds torch) by a bare interpreter
+    from .benchmarks import memory
 
-    run(args)
-    return 0
+    os.execv(sys.executable, [sys.executable, memory.__file__, *args.memory_args])
 
 
 def build_parser():
@@ -64,27 +66,32 @@ def build_parser():
     demo.add_argument("--verbose", type=int, default=0)
     demo.set_defaults(handler=_demo)
 
-    from .speed_benchmark import add_arguments
+    from .benchmarks import report, speed, sweep
 
     benchmark = commands.add_parser("benchmark", help="benchmarks")
     suites = benchmark.add_subparsers(dest="suite", required=True)
-    speed = suites.add_parser(
+    speed_parser = suites.add_parser(
         "speed", help="reference FD001 protocol: wall, CPU, peak RSS, h-AUROC, throughput, FLOPs, scaling"
     )
-    add_arguments(speed)
-    speed.set_defaults(handler=_benchmark_speed)
-
-    from . import cmapss_benchmark, report
+    speed.add_arguments(speed_parser)
+    speed_parser.set_defaults(handler=_run(speed))
 
     cmapss = suites.add_parser(
         "cmapss", help="HEPA and baselines on C-MAPSS over subsets, seeds and label fractions (resumable)"
     )
-    cmapss_benchmark.add_arguments(cmapss)
-    cmapss.set_defaults(handler=_benchmark_cmapss)
+    sweep.add_arguments(cmapss)
+    cmapss.set_defaults(handler=_run(sweep))
+
+    memory = suites.add_parser(
+        "memory", help="peak memory of transform + predict_proba against the number of windows",
+        add_help=False,
+    )
+    memory.add_argument("memory_args", nargs=argparse.REMAINDER)
+    memory.set_defaults(handler=_benchmark_memory)
 
     report_parser = commands.add_parser("report", help="markdown tables of C-MAPSS benchmark results")
     report.add_arguments(report_parser)
-    report_parser.set_defaults(handler=_report)
+    report_parser.set_defaults(handler=_run(report))
     return parser
 
 

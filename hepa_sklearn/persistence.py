@@ -37,32 +37,13 @@ import pickle
 
 import numpy as np
 import torch
-from skorch.history import History
-from sklearn.utils.validation import check_is_fitted
 
-from ._training import resolve_device
-from ._validation import seeded_torch
-from .event_predictor import HEPAEventPredictor
-from .finetune import HEPAFinetuner
-from .pretrainer import HEPAPretrainer
+from ._base import TorchEstimator, registered_estimator
 
 __all__ = ["save", "load"]
 
 FORMAT = "hepa_sklearn.persistence"
-FORMAT_VERSION = 1
-
-# the fitted attributes each class stores, besides its network
-FITTED_ATTRIBUTES = {
-    "HEPAPretrainer": ("n_epochs_", "n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_"),
-    "HEPAEventPredictor": ("n_epochs_", "n_features_in_", "pos_weight_", "horizons_"),
-    "HEPAFinetuner": ("n_epochs_", "n_features_in_", "n_timepoints_in_", "pos_weight_"),
-}
-CLASSES = {"HEPAPretrainer": HEPAPretrainer, "HEPAEventPredictor": HEPAEventPredictor, "HEPAFinetuner": HEPAFinetuner}
-
-# parameters whose value may be an estimator; they only matter when fit starts
-DROPPED_PARAMETERS = ("init_from",)
-# parameters holding a fitted estimator the fitted model needs; stored nested
-NESTED_PARAMETERS = ("pretrainer",)
+FORMAT_VERSION = 2
 
 
 def _plain(value, where):
@@ -93,7 +74,7 @@ def save(estimator, path):
     Parameters
     ----------
     estimator : HEPAPretrainer, HEPAEventPredictor or HEPAFinetuner
-        A fitted estimator.
+        A fitted torch-backed estimator of this package.
     path : str or path-like
         The file to write (conventionally ``*.pt``).
 
@@ -110,36 +91,35 @@ def save(estimator, path):
 
 def _content(estimator):
     """The file's content for one fitted estimator; nested estimators become nested contents."""
-    name = type(estimator).__name__
-    if type(estimator) not in CLASSES.values():
+    if not isinstance(estimator, TorchEstimator):
         raise TypeError(
-            f"save supports {', '.join(CLASSES)}, got {name}. Other estimators can be "
-            "written with pickle or joblib (open such files only from trusted sources)."
+            f"save supports the torch-backed estimators of hepa_sklearn, got {type(estimator).__name__}. "
+            "Other estimators can be written with pickle or joblib (open such files only from "
+            "trusted sources)."
         )
-    check_is_fitted(estimator, "net_")
+    state = estimator._get_persistent_state()
     params, nested = {}, {}
     for key, value in estimator.get_params(deep=False).items():
-        if key in NESTED_PARAMETERS:
+        if key in estimator._nested_parameters:
             nested[key] = _content(value)
-        elif key not in DROPPED_PARAMETERS:
+        elif key not in estimator._transient_parameters:
             params[key] = _plain(value, f"parameter {key}")
-    module = estimator.net_.module_
-    network = {
-        "state_dict": {key: tensor.detach().cpu() for key, tensor in module.state_dict().items()},
-        "history": _plain(list(estimator.net_.history), "history"),
-        "device": str(next(module.parameters()).device),
-    }
-    if isinstance(estimator, HEPAEventPredictor):
-        network["horizon_scale"] = module.predictor.horizon_scale if module.kind == "mlp" else float(estimator.K)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "class": name,
+        "class": type(estimator).__name__,
         "params": params,
         "nested": nested,
-        "fitted": {key: _fitted_value(getattr(estimator, key)) for key in FITTED_ATTRIBUTES[name]},
-        "network": network,
+        "fitted": {key: _fitted_value(value) for key, value in state.pop("fitted").items()},
+        "network": {**state, "history": _plain(state["history"], "history")},
     }
+
+
+def _upgrade(content):
+    """Content of a version-1 file in the version-2 layout (the event predictor's Δt scale became a fitted attribute)."""
+    if content["format_version"] < 2 and "horizon_scale" in content["network"]:
+        content["fitted"]["horizon_scale_"] = content["network"].pop("horizon_scale")
+    return content
 
 
 def _read(path):
@@ -157,9 +137,11 @@ def _read(path):
             f"{path} has format version {content['format_version']}; this version of "
             f"hepa_sklearn reads up to {FORMAT_VERSION}."
         )
-    if content["class"] not in CLASSES:
-        raise ValueError(f"{path} holds an unknown estimator class {content['class']!r}.")
-    return content
+    try:
+        registered_estimator(content["class"])
+    except ValueError as exc:
+        raise ValueError(f"{path} holds an unknown estimator class {content['class']!r}.") from exc
+    return _upgrade(content)
 
 
 def load(path, *, device="cpu"):
@@ -191,28 +173,9 @@ def load(path, *, device="cpu"):
 
 def _rebuild(content, device):
     nested = {key: _rebuild(value, device) for key, value in content.get("nested", {}).items()}
-    estimator = CLASSES[content["class"]](**{**content["params"], **nested, "device": device})
-    device = resolve_device(device)
+    estimator = registered_estimator(content["class"])(**{**content["params"], **nested, "device": device})
     fitted = {
         key: value.numpy() if isinstance(value, torch.Tensor) else value
         for key, value in content["fitted"].items()
     }
-    network = content["network"]
-    if isinstance(estimator, HEPAPretrainer):
-        net = estimator._build_net(
-            fitted["n_features_in_"], fitted["channel_loc_"], fitted["channel_scale_"], seed=0, device=device
-        )
-    elif isinstance(estimator, HEPAFinetuner):
-        net = estimator._build_net(estimator.pretrainer.encoder_, fitted["pos_weight_"], device=device)
-    else:
-        net = estimator._build_net(
-            fitted["n_features_in_"], network["horizon_scale"], fitted["pos_weight_"], device=device
-        )
-    with seeded_torch(0, device):  # the random initial weights are overwritten just below
-        net.initialize()
-    net.module_.load_state_dict(network["state_dict"])
-    net.history_ = History(network["history"])
-    for key, value in fitted.items():
-        setattr(estimator, key, value)
-    estimator.net_ = net
-    return estimator
+    return estimator._set_persistent_state({**content["network"], "fitted": fitted}, device)

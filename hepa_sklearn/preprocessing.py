@@ -8,7 +8,9 @@ from sklearn.cluster import KMeans
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import boolean, check_params, check_windows, integer
+from ._stats import nan_mean_std
+from ._docs import fill_doc
+from ._validation import POSITIVE_INT, WindowTransformerTags, check_windows
 
 __all__ = ["RegimeNormalizer"]
 
@@ -30,25 +32,16 @@ def _group_statistics(values, labels, n_groups):
     ``labels`` (m,) gives each row's group in ``0..n_groups-1``; the results
     have shape (n_groups, c), with NaN statistics where a count is 0.
     """
-    observed = ~np.isnan(values)
-    member = (labels[:, None] == np.arange(n_groups)).astype(np.float64)  # (m, g)
-    count = member.T @ observed
-    total = member.T @ np.where(observed, values, 0.0)
-    mean = np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)
-    # two passes (deviations from the group mean) keep the variance accurate
-    # when the mean is large against the spread, as for C-MAPSS sensors
-    deviation = np.where(observed, values - mean[labels], 0.0)
-    variance = np.divide(
-        member.T @ deviation**2, count, out=np.full(total.shape, np.nan), where=count > 0
-    )
-    return mean, np.sqrt(variance), count
+    moments = [nan_mean_std(values[labels == group], axis=0) for group in range(n_groups)]
+    return tuple(np.stack(part) for part in zip(*moments))
 
 
 def _floor_std(std):
     return np.where(std >= MIN_STD, std, 1.0)
 
 
-class RegimeNormalizer(TransformerMixin, BaseEstimator):
+@fill_doc
+class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
     """Normalise each channel by the statistics of the operating regime at each step.
 
     Machines that run under a few operating conditions (C-MAPSS FD002 and
@@ -102,10 +95,7 @@ class RegimeNormalizer(TransformerMixin, BaseEstimator):
     global_mean_, global_std_ : ndarray of shape (n_other_channels,)
         Statistics of the other channels over all sampled steps, used for
         steps with a missing setting (0 and 1 for a channel never observed).
-    n_features_in_ : int
-        Number of channels seen in ``fit``.
-    n_timepoints_in_ : int
-        Window length seen in ``fit``.
+    %(window_shape_attributes)s
 
     See Also
     --------
@@ -136,10 +126,12 @@ class RegimeNormalizer(TransformerMixin, BaseEstimator):
         self.max_samples = max_samples
         self.random_state = random_state
 
-    _parameter_rules = {
-        "n_regimes": integer(1),
-        "drop_settings": boolean(),
-        "max_samples": integer(1),
+    _parameter_constraints = {
+        "setting_channels": "no_validation",  # checked against X in fit
+        "n_regimes": [POSITIVE_INT],
+        "drop_settings": ["boolean"],
+        "max_samples": [POSITIVE_INT],
+        "random_state": ["random_state"],
     }
 
     def _check_setting_channels(self, n_channels):
@@ -163,7 +155,7 @@ class RegimeNormalizer(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Learn the regimes and their statistics from windows ``X`` (n, C, T); ``y`` is ignored."""
-        check_params(self, self._parameter_rules)
+        self._validate_params()
         if self.max_samples < self.n_regimes:
             raise ValueError(
                 f"max_samples={self.max_samples} must be at least n_regimes={self.n_regimes}."
@@ -235,11 +227,3 @@ class RegimeNormalizer(TransformerMixin, BaseEstimator):
                 out[start : start + CHUNK, others] = normalised
                 out[start : start + CHUNK, settings] = Z
         return out
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.three_d_array = True
-        tags.transformer_tags.preserves_dtype = ["float32"]
-        tags.target_tags.required = False
-        return tags

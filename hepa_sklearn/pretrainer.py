@@ -2,33 +2,19 @@
 
 import warnings
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils import check_random_state
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._training import (
-    PRECISIONS,
-    CutSampler,
-    JEPACriterion,
-    CollapseMonitor,
-    JEPANet,
-    TargetEMA,
-    WindowDataset,
-    check_finite_output,
-    infer_in_chunks,
-    make_net,
-    report_interruption,
-    resolve_device,
-)
-from ._validation import boolean, check_params, check_windows, integer, one_of, real, row_chunks, seeded_torch
+from ._base import TorchEstimator, store_parameters
+from ._docs import fill_doc
+from ._stats import merge_moments, nan_mean_std
+from ._training import CollapseMonitor, CutSampler, JEPACriterion, JEPANet, TargetEMA, WindowDataset, make_net
+from ._validation import POSITIVE_INT, UNIT, Interval, StrOptions, WindowTransformerTags, check_windows, row_chunks
 from .nn.encoder import NORM_MODES, EncoderConfig
 from .nn.jepa import JEPA
-
-# transform() embeds windows in chunks of this many: memory stays bounded by the chunk
-INFERENCE_CHUNK = 128
-
 
 @dataclass(frozen=True)
 class PretrainConfig:
@@ -46,26 +32,18 @@ STATISTICS_CHUNK = 1024
 def global_statistics(X):
     """Per-channel mean and standard deviation over the observed values of ``X`` (n, C, L).
 
-    Two passes in float64 over chunks of windows: exact for magnitudes whose
-    squares overflow float32 (above about 1.8e19), with memory bounded by
-    the chunk. A channel with zero spread, or none observed, gets scale 1
+    In float64 over chunks of windows, merged exactly: right for magnitudes
+    whose squares overflow float32 (above about 1.8e19), with memory bounded
+    by the chunk. A channel with zero spread, or none observed, gets scale 1
     (and location 0 when unobserved), so it is centred but not blown up.
     """
-    count = np.zeros(X.shape[1])
-    total = np.zeros(X.shape[1])
+    moments = None
     for part in row_chunks(X, STATISTICS_CHUNK):
-        part = part.astype(np.float64)
-        count += np.sum(~np.isnan(part), axis=(0, 2))
-        total += np.nansum(part, axis=(0, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        loc = np.where(count > 0, total / count, 0.0)
-    squares = np.zeros(X.shape[1])
-    for part in row_chunks(X, STATISTICS_CHUNK):
-        part = part.astype(np.float64)
-        squares += np.nansum(np.square(part - loc[None, :, None]), axis=(0, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scale = np.sqrt(np.where(count > 0, squares / count, 1.0))
-    scale = np.where(np.isfinite(scale) & (scale > 0), scale, 1.0)
+        chunk = nan_mean_std(part, axis=(0, 2))
+        moments = chunk if moments is None else merge_moments(moments, chunk)
+    mean, std, count = moments
+    loc = np.where(count > 0, mean, 0.0)
+    scale = np.where((count > 0) & np.isfinite(std) & (std > 0), std, 1.0)
     return loc.astype(np.float32), scale.astype(np.float32)
 
 
@@ -94,7 +72,8 @@ def check_pretrainable(X, patch_size):
         )
 
 
-class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+@fill_doc
+class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, TorchEstimator):
     """Pretrain a causal patch Transformer by JEPA and embed windows.
 
     ``fit(X)`` learns, without labels, to predict the representation of the
@@ -142,29 +121,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         ``"global"`` uses per-channel statistics learned in ``fit`` (the
         C-MAPSS protocol, which keeps the absolute degradation level);
         ``"none"`` feeds raw values.
-    max_epochs : int, default=100
-    batch_size : int, default=64
-    lr : float, default=3e-4
-        AdamW learning rate, annealed by a cosine schedule over ``max_epochs``.
-    weight_decay : float, default=1e-2
-    early_stopping : bool, default=True
-        Hold out the last ``validation_fraction`` of windows (input order)
-        and stop when their loss has not improved for ``n_iter_no_change``
-        epochs, keeping the best weights.
-    validation_fraction : float, default=0.1
-    n_iter_no_change : int, default=10
-    device : str, default="auto"
-        ``"auto"`` (CUDA when torch sees a GPU, else CPU), ``"cpu"``,
-        ``"cuda"`` or any torch device string.
-    precision : {"auto", "bf16", "fp32"}, default="auto"
-        ``"bf16"`` runs forward passes under bf16 autocast (weights,
-        optimiser state and losses stay fp32); ``"auto"`` means bf16 on CUDA
-        and fp32 on CPU.
-    random_state : int, RandomState instance or None, default=None
-        Seeds weights, shuffling, cuts and SIGReg directions; a fixed value
-        gives identical results on CPU.
-    verbose : int, default=0
-        Print skorch's per-epoch table when positive.
+    %(training_parameters)s
 
     Attributes
     ----------
@@ -183,10 +140,7 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     n_epochs_ : int
         Epochs that completed (fewer than ``max_epochs`` after early stopping
         or an interruption).
-    n_features_in_ : int
-        Number of channels seen in ``fit``.
-    n_timepoints_in_ : int
-        Window length seen in ``fit``.
+    %(window_shape_attributes)s
     channel_loc_, channel_scale_ : ndarray of shape (n_channels,)
         Statistics of ``norm="global"`` (0 and 1 for the other modes).
 
@@ -219,73 +173,36 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         ema_momentum=0.996,
         cuts_per_window=1,
         norm="revin",
-        max_epochs=100,
-        batch_size=64,
-        lr=3e-4,
-        weight_decay=1e-2,
-        early_stopping=True,
-        validation_fraction=0.1,
-        n_iter_no_change=10,
-        device="auto",
-        precision="auto",
-        random_state=None,
-        verbose=0,
+        # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
+        max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2,
+        early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
+        device="auto", precision="auto", random_state=None, verbose=0,
     ):
-        self.d_model = d_model
-        self.n_layers = n_layers
-        self.n_heads = n_heads
-        self.dim_feedforward = dim_feedforward
-        self.patch_size = patch_size
-        self.dropout = dropout
-        self.max_horizon = max_horizon
-        self.predictor_hidden = predictor_hidden
-        self.sigreg_weight = sigreg_weight
-        self.n_projections = n_projections
-        self.regularizer = regularizer
-        self.target = target
-        self.ema_momentum = ema_momentum
-        self.cuts_per_window = cuts_per_window
-        self.norm = norm
-        self.max_epochs = max_epochs
-        self.batch_size = batch_size
-        self.lr = lr
-        self.weight_decay = weight_decay
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.device = device
-        self.precision = precision
-        self.random_state = random_state
-        self.verbose = verbose
+        store_parameters(self, locals())
 
-    _parameter_rules = {
-        "d_model": integer(1),
-        "n_layers": integer(1),
-        "n_heads": integer(1),
-        "dim_feedforward": integer(1),
-        "patch_size": integer(1),
-        "dropout": real(0.0, 1.0, high_open=True),
-        "max_horizon": integer(1),
-        "predictor_hidden": integer(1),
-        "sigreg_weight": real(0.0, 1.0),
-        "n_projections": integer(1),
-        "regularizer": one_of("sigreg", "vicreg"),
-        "target": one_of("shared", "ema"),
-        "ema_momentum": real(0.0, 1.0),
-        "cuts_per_window": integer(1),
-        "norm": one_of(*NORM_MODES),
-        "max_epochs": integer(1),
-        "batch_size": integer(1),
-        "lr": real(0.0, low_open=True),
-        "weight_decay": real(0.0),
-        "early_stopping": boolean(),
-        "validation_fraction": real(0.0, 1.0, low_open=True, high_open=True),
-        "n_iter_no_change": integer(1),
-        "precision": one_of(*PRECISIONS),
+    _parameter_constraints = {
+        **TorchEstimator._parameter_constraints,
+        "d_model": [POSITIVE_INT],
+        "n_layers": [POSITIVE_INT],
+        "n_heads": [POSITIVE_INT],
+        "dim_feedforward": [POSITIVE_INT],
+        "patch_size": [POSITIVE_INT],
+        "dropout": [Interval(Real, 0, 1, closed="left")],
+        "max_horizon": [POSITIVE_INT],
+        "predictor_hidden": [POSITIVE_INT],
+        "sigreg_weight": [UNIT],
+        "n_projections": [POSITIVE_INT],
+        "regularizer": [StrOptions({"sigreg", "vicreg"})],
+        "target": [StrOptions({"shared", "ema"})],
+        "ema_momentum": [UNIT],
+        "cuts_per_window": [POSITIVE_INT],
+        "norm": [StrOptions(set(NORM_MODES))],
     }
+    _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_")
+    _check_input = check_windows
 
     def _check_hyperparameters(self):
-        check_params(self, self._parameter_rules)
+        self._validate_params()
         if self.d_model % self.n_heads:
             raise ValueError(
                 f"d_model={self.d_model} must be divisible by n_heads={self.n_heads}."
@@ -310,12 +227,9 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
             n_projections=self.n_projections,
         )
 
-    def _build_net(self, n_channels, channel_loc, channel_scale, seed, device):
-        """The skorch net for windows of ``n_channels`` channels, not yet initialised.
-
-        ``fit`` trains it; :func:`hepa_sklearn.persistence.load` fills it with saved weights.
-        """
-        config = self._config(n_channels)
+    def _build_net(self, fitted, device, seed):
+        """The untrained skorch net for windows of ``fitted["n_features_in_"]`` channels."""
+        config = self._config(fitted["n_features_in_"])
         patch, horizon = config.encoder.patch_size, config.max_horizon
         scores = [f"{part}_{term}" for part in ("train", "valid") for term in ("l1", self.regularizer)]
         callbacks = [("collapse_monitor", CollapseMonitor())]
@@ -325,21 +239,20 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
             JEPANet,
             JEPA,
             JEPACriterion,
+            training=self._training_config(),
             params={
                 "module__config": config.encoder,
                 "module__predictor_hidden": config.predictor_hidden,
                 "module__max_horizon": horizon,
-                "module__channel_loc": channel_loc,
-                "module__channel_scale": channel_scale,
+                "module__channel_loc": fitted["channel_loc_"],
+                "module__channel_scale": fitted["channel_scale_"],
                 "module__target": self.target,
                 "criterion__alpha": config.sigreg_weight,
                 "criterion__n_projections": config.n_projections,
                 "criterion__regularizer": self.regularizer,
             },
-            estimator=self,
             device=device,
-            collate_train=CutSampler(patch, horizon, seed),
-            collate_valid=CutSampler(patch, horizon, seed, fixed=True),
+            collate=(CutSampler(patch, horizon, seed), CutSampler(patch, horizon, seed, fixed=True)),
             extra_scores=(*scores, "train_spread"),
             callbacks=callbacks,
         )
@@ -353,22 +266,19 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         self._check_hyperparameters()
         X = check_windows(self, X, reset=True)
         check_pretrainable(X, self.patch_size)
-        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        seed = self._torch_seed()
         if self.norm == "global":
             channel_loc, channel_scale = global_statistics(X)
         else:
             channel_loc = np.zeros(X.shape[1], dtype=np.float32)
             channel_scale = np.ones(X.shape[1], dtype=np.float32)
-        device = resolve_device(self.device)
-        net = self._build_net(X.shape[1], channel_loc, channel_scale, seed, device)
-        with seeded_torch(seed, device):
-            net.fit(WindowDataset(X, self.cuts_per_window), None)
-        # fitted state is written only once training has succeeded
-        self.n_epochs_ = report_interruption(self, net)
-        self.n_features_in_, self.n_timepoints_in_ = X.shape[1], X.shape[2]
-        self.channel_loc_, self.channel_scale_ = channel_loc, channel_scale
-        self.net_ = net
-        return self
+        fitted = {
+            "n_features_in_": X.shape[1],
+            "n_timepoints_in_": X.shape[2],
+            "channel_loc_": channel_loc,
+            "channel_scale_": channel_scale,
+        }
+        return self._fit_net(fitted, WindowDataset(X, self.cuts_per_window), seed=seed)
 
     @property
     def encoder_(self):
@@ -381,29 +291,9 @@ class HEPAPretrainer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         return self.net_.module_.predictor
 
     @property
-    def history_(self):
-        check_is_fitted(self, "net_")
-        return self.net_.history
-
-    @property
     def _n_features_out(self):
         return self.d_model
 
     def transform(self, X):
         """Embed windows: ``h_t`` of each window's last observed patch, shape (n_windows, d_model)."""
-        check_is_fitted(self, "net_")
-        X = check_windows(self, X, reset=False)
-        module = self.net_.module_
-        dtype = self.net_.autocast_dtype
-        return check_finite_output(
-            infer_in_chunks(module, module.embed, X, INFERENCE_CHUNK, dtype=dtype).numpy(), "transform"
-        )
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.three_d_array = True
-        tags.transformer_tags.preserves_dtype = ["float32"]
-        tags.target_tags.required = False
-        tags.non_deterministic = self.random_state is None
-        return tags
+        return self._infer(self._validated_input(X), "transform", forward=lambda module: module.embed)

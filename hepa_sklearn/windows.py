@@ -1,110 +1,13 @@
-"""Windowing of long-format series into (X, y, groups) and survival label surfaces."""
-
-from numbers import Integral
+"""Windowing of long-format series into windows ``X``, survival labels ``y`` and unit ids ``groups``."""
 
 import numpy as np
 import pandas as pd
 
+from ._validation import POSITIVE_INT, validate_params
+# the survival labels live with the surface; these names stay importable from here
+from .surface import check_survival_y, label_surface, make_survival_y
+
 __all__ = ["make_windows", "label_surface", "make_survival_y", "check_survival_y"]
-
-SURVIVAL_DTYPE = np.dtype([("event", bool), ("time", float)])
-
-
-def make_survival_y(event, time):
-    """Build the structured ``y`` of ``("event", bool), ("time", float)`` records.
-
-    Parameters
-    ----------
-    event : array-like of bool, shape (n_samples,)
-        True where the event was observed ``time`` steps after the window's end.
-    time : array-like of float, shape (n_samples,)
-        Steps to the event, or to the end of observation when ``event`` is False.
-
-    Returns
-    -------
-    y : structured ndarray of shape (n_samples,)
-    """
-    event = np.asarray(event, dtype=bool).ravel()
-    time = np.asarray(time, dtype=float).ravel()
-    if event.shape != time.shape:
-        raise ValueError(
-            f"event and time must have the same length, got {event.shape[0]} and {time.shape[0]}."
-        )
-    y = np.empty(event.shape[0], dtype=SURVIVAL_DTYPE)
-    y["event"] = event
-    y["time"] = time
-    return y
-
-
-def check_survival_y(y, n_samples=None):
-    """Validate a survival target and return it as ``(event, time)`` arrays.
-
-    Accepts a structured array with fields ``event`` and ``time`` (the layout
-    of scikit-survival's ``Surv``). Raises ``TypeError`` or ``ValueError``
-    naming the problem otherwise.
-    """
-    if y is None:
-        raise ValueError(
-            "y is required: a structured array with fields ('event', bool) and ('time', float)."
-        )
-    y = np.asarray(y)
-    names = y.dtype.names
-    if names is None:
-        raise TypeError(
-            "y must be a structured array with fields ('event', bool) and ('time', float), "
-            f"got an array of dtype {y.dtype}. Build one with hepa_sklearn.windows.make_survival_y."
-        )
-    missing = [field for field in ("event", "time") if field not in names]
-    if missing:
-        raise ValueError(f"y is missing the field(s) {missing}; it has {list(names)}.")
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D, got shape {y.shape}.")
-    event = np.asarray(y["event"]).astype(bool)
-    try:
-        time = np.asarray(y["time"], dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"y['time'] must be numeric, got dtype {y['time'].dtype}.") from exc
-    if not np.all(np.isfinite(time)):
-        raise ValueError("y['time'] contains NaN or infinite values.")
-    if np.any(time < 0):
-        raise ValueError(f"y['time'] must be non-negative, found minimum {time.min()}.")
-    if n_samples is not None and time.shape[0] != n_samples:
-        raise ValueError(
-            f"y has {time.shape[0]} samples but X has {n_samples}; they must match."
-        )
-    return event, time
-
-
-def label_surface(y, K):
-    """Binary event surface and mask of known cells for horizons ``1..K``.
-
-    Cell ``(i, k-1)`` answers "does the event happen within ``k`` steps of
-    window ``i``'s end". It is positive when ``event`` and ``time <= k``,
-    negative when ``time > k`` (or censored exactly at ``k``), and unknown
-    when the window is censored before ``k`` (``not event and time < k``).
-
-    Parameters
-    ----------
-    y : structured ndarray with fields ``event`` and ``time``
-    K : int
-        Number of unit-step horizons.
-
-    Returns
-    -------
-    labels : ndarray of shape (n_samples, K), dtype float32
-        1.0 for positive cells, 0.0 otherwise (including unknown cells).
-    known : ndarray of shape (n_samples, K), dtype bool
-        False for unknown (censored) cells, which losses and metrics ignore.
-    """
-    if not isinstance(K, Integral) or isinstance(K, bool) or K < 1:
-        raise ValueError(f"K must be a positive integer, got {K!r}.")
-    event, time = check_survival_y(y)
-    horizons = np.arange(1, K + 1, dtype=float)[None, :]
-    time = time[:, None]
-    event = event[:, None]
-    labels = (event & (time <= horizons)).astype(np.float32)
-    known = event | (time >= horizons)
-    return labels, known
 
 
 def _check_columns(frame, columns, what):
@@ -162,6 +65,10 @@ def _next_event_distance(events):
     return distance
 
 
+@validate_params(
+    {"context_length": [POSITIVE_INT], "stride": [POSITIVE_INT], "min_history": [POSITIVE_INT]},
+    prefer_skip_nested_validation=True,
+)
 def make_windows(
     frame,
     *,
@@ -210,13 +117,6 @@ def make_windows(
     groups : ndarray of shape (n_windows,)
         Unit identifier of each window, for ``GroupKFold``.
     """
-    for name, value, low in (
-        ("context_length", context_length, 1),
-        ("stride", stride, 1),
-        ("min_history", min_history, 1),
-    ):
-        if not isinstance(value, Integral) or isinstance(value, bool) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}.")
     feature_cols = list(feature_cols)
     if not feature_cols:
         raise ValueError("feature_cols must name at least one column.")

@@ -231,7 +231,7 @@ def test_channel_mismatch_names_both_counts(fitted):
 )
 def test_bad_parameter_is_named(param, value):
     X, y = degrading_windows()
-    with pytest.raises(ValueError, match=f"parameter {param} must be"):
+    with pytest.raises(ValueError, match=f"'{param}' parameter of GradientBoostingEventPredictor must be"):
         GradientBoostingEventPredictor(**{param: value}).fit(X, y)
 
 

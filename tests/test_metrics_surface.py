@@ -343,13 +343,13 @@ def test_expected_time_to_event_bad_shape_or_values(proba, message):
 @pytest.mark.parametrize("function", [expected_calibration_error, brier_decomposition])
 @pytest.mark.parametrize("n_bins", [0, -3, 2.5, True, "10", None])
 def test_bad_n_bins(function, n_bins):
-    with pytest.raises(ValueError, match="n_bins must be an integer >= 1"):
+    with pytest.raises(ValueError, match=r"'n_bins' parameter of \w+ must be an int in the range \[1, inf\)"):
         function(Y, PROBA, n_bins=n_bins)
 
 
 @pytest.mark.parametrize("tol", [-0.1, np.nan, np.inf, "0"])
 def test_bad_tol(tol):
-    with pytest.raises(ValueError, match="tol must be"):
+    with pytest.raises(ValueError, match="'tol' parameter of monotonicity_violation_rate must be"):
         monotonicity_violation_rate(PROBA, tol=tol)
 
 
@@ -362,9 +362,9 @@ def test_monotonicity_violation_rate_bad_proba():
 
 @pytest.mark.parametrize("cap", [0, -1, np.nan, np.inf, None])
 def test_bad_cap(cap):
-    with pytest.raises(ValueError, match="cap must be"):
+    with pytest.raises(ValueError, match="'cap' parameter of rul_rmse must be"):
         rul_rmse(Y, EXPECTED_TIME, cap=cap)
-    with pytest.raises(ValueError, match="cap must be"):
+    with pytest.raises(ValueError, match="'cap' parameter of rul_rmse must be"):
         surface_metrics(Y, PROBA, cap=cap)
 
 

@@ -168,7 +168,7 @@ def test_other_files_are_refused(tmp_path, pretrainer):
 def test_save_refuses_what_it_cannot_store(pretrainer, tmp_path):
     with pytest.raises(
         TypeError,
-        match="save supports HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner, got GradientBoostingEventPredictor",
+        match="save supports the torch-backed estimators of hepa_sklearn, got GradientBoostingEventPredictor",
     ):
         save(GradientBoostingEventPredictor(), tmp_path / "x.pt")
     with pytest.raises(NotFittedError):

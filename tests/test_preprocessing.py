@@ -165,9 +165,9 @@ def test_bad_setting_channels(setting_channels, message):
 @pytest.mark.parametrize(
     "params, message",
     [
-        (dict(n_regimes=0), "parameter n_regimes must be"),
-        (dict(drop_settings="yes"), "parameter drop_settings must be"),
-        (dict(max_samples=0), "parameter max_samples must be"),
+        (dict(n_regimes=0), "'n_regimes' parameter of RegimeNormalizer must be"),
+        (dict(drop_settings="yes"), "'drop_settings' parameter of RegimeNormalizer must be"),
+        (dict(max_samples=0), "'max_samples' parameter of RegimeNormalizer must be"),
         (dict(n_regimes=3, max_samples=2), "max_samples=2 must be at least n_regimes=3"),
     ],
 )

@@ -10,7 +10,6 @@ import torch
 from sklearn.exceptions import NotFittedError
 
 from hepa_sklearn import HEPAPretrainer
-from hepa_sklearn import pretrainer as pretrainer_module
 from hepa_sklearn.nn import JEPA, EncoderConfig, EventModel
 
 
@@ -68,7 +67,7 @@ def test_transform_accepts_another_window_length(fitted, windows):
 
 def test_transform_in_chunks_matches_one_pass(fitted, windows, monkeypatch):
     whole = fitted.transform(windows)
-    monkeypatch.setattr(pretrainer_module, "INFERENCE_CHUNK", 7)
+    monkeypatch.setattr(type(fitted), "_inference_chunk", 7)
     np.testing.assert_allclose(fitted.transform(windows), whole, rtol=1e-5, atol=1e-5)
 
 

@@ -35,9 +35,9 @@ def test_shared_target_has_no_copy(windows, tiny_pretrainer_params):
 
 
 @pytest.mark.parametrize("params, match", [
-    ({"regularizer": "barlow"}, "regularizer must be one of"),
-    ({"target": "momentum"}, "target must be one of"),
-    ({"ema_momentum": 1.5}, "ema_momentum must be"),
+    ({"regularizer": "barlow"}, "'regularizer' parameter of HEPAPretrainer must be a str among"),
+    ({"target": "momentum"}, "'target' parameter of HEPAPretrainer must be a str among"),
+    ({"ema_momentum": 1.5}, "'ema_momentum' parameter of HEPAPretrainer must be"),
 ])
 def test_bad_variant_parameters(windows, tiny_pretrainer_params, params, match):
     with pytest.raises(ValueError, match=match):
@@ -80,8 +80,8 @@ def test_init_from_needs_the_mlp_head(windows, tiny_pretrainer_params, tiny_even
         HEPAEventPredictor(**tiny_event_params, head="linear", init_from=pre).fit(E, y)
 
 
-@pytest.mark.parametrize("params, match", [({"head": "tree"}, "head must be one of"),
-                                           ({"loss": "cox"}, "loss must be one of")])
+@pytest.mark.parametrize("params, match", [({"head": "tree"}, "'head' parameter of HEPAEventPredictor must be a str among"),
+                                           ({"loss": "cox"}, "'loss' parameter of HEPAEventPredictor must be a str among")])
 def test_bad_event_variant_parameters(tiny_event_params, params, match):
     E, y = survival_data()
     with pytest.raises(ValueError, match=match):

@@ -30,12 +30,29 @@ CMAPSS_SENSORS = (
     "s21",
 )
 
-_SUBSETS = ("FD001", "FD002", "FD003", "FD004")
+SUBSETS = ("FD001", "FD002", "FD003", "FD004")
+SETTINGS = ("setting1", "setting2", "setting3")
+# Operating conditions per subset, as given with the data (see DESCR)
+N_REGIMES = {"FD001": 1, "FD002": 6, "FD003": 1, "FD004": 6}
+
+# The evaluation protocol (PAPER_NOTES §5): contexts of up to 512 cycles, windows
+# with >= 128 cycles of history, stride 4 for training and validation windows and 1
+# for test windows, K = 150 horizons, 40 (cut, Δt) pairs per training unit and
+# pretraining epoch.
+CONTEXT_LENGTH = 512
+MIN_HISTORY = 128
+TRAIN_STRIDE = 4
+TEST_STRIDE = 1
+K = 150
+CUTS_PER_UNIT = 40
+# Paper App. "Preprocessing": remaining useful life is capped at 125 cycles,
+# following STAR (Fan et al., 2024)
+RUL_CAP = 125
+
 _SPLITS = ("train", "test")
-_SETTINGS = ["setting1", "setting2", "setting3"]
 _ALL_SENSORS = [f"s{i}" for i in range(1, 22)]
-_COLUMNS = ["unit", "cycle"] + _SETTINGS + _ALL_SENSORS
-_DEFAULT_MIN_HISTORY = {"train": 128, "test": 1}
+_COLUMNS = ["unit", "cycle", *SETTINGS, *_ALL_SENSORS]
+_DEFAULT_MIN_HISTORY = {"train": MIN_HISTORY, "test": 1}
 
 _DESCR_TEMPLATE = """\
 C-MAPSS turbofan engine degradation data
@@ -97,7 +114,7 @@ def _read_trajectories(subset, split):
             handle, sep=r"\s+", header=None, names=_COLUMNS, compression="gzip"
         )
     frame = frame.astype({"unit": np.int64, "cycle": np.int64})
-    float_cols = _SETTINGS + _ALL_SENSORS
+    float_cols = [*SETTINGS, *_ALL_SENSORS]
     frame[float_cols] = frame[float_cols].astype(np.float64)
     frame = frame.sort_values(["unit", "cycle"], kind="stable").reset_index(drop=True)
     return frame
@@ -114,9 +131,9 @@ def _read_rul(subset):
 
 
 def _check_subset(subset):
-    if isinstance(subset, str) and subset.upper() in _SUBSETS:
+    if isinstance(subset, str) and subset.upper() in SUBSETS:
         return subset.upper()
-    raise ValueError(f"subset must be one of {list(_SUBSETS)} (case-insensitive), got {subset!r}.")
+    raise ValueError(f"subset must be one of {list(SUBSETS)} (case-insensitive), got {subset!r}.")
 
 
 def _check_split(split):
@@ -140,7 +157,8 @@ def cmapss_windows(frame, *, context_length, stride, min_history, feature_cols=C
     return X, y, np.asarray(groups, dtype=np.int64)
 
 
-def load_cmapss(subset="FD001", *, split="train", context_length=512, stride=4, min_history=None):
+def load_cmapss(subset="FD001", *, split="train", context_length=CONTEXT_LENGTH, stride=TRAIN_STRIDE,
+                min_history=None):
     """Load a C-MAPSS subset as a long frame and as labelled windows.
 
     The data files ship with the package; nothing is downloaded. Training
@@ -254,7 +272,7 @@ def load_cmapss(subset="FD001", *, split="train", context_length=512, stride=4, 
         y=y,
         groups=groups,
         feature_names=list(CMAPSS_SENSORS),
-        setting_names=list(_SETTINGS),
+        setting_names=list(SETTINGS),
         rul=rul,
         DESCR=descr,
     )

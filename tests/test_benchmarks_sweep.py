@@ -5,9 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from hepa_sklearn import cmapss_benchmark
-from hepa_sklearn.cmapss_benchmark import cell_key, label_units, read_results, run_sweep
-from hepa_sklearn.report import mean_std, render, welch_better
+from hepa_sklearn.benchmarks import sweep as cmapss_benchmark
+from hepa_sklearn.benchmarks.protocol import label_units
+from hepa_sklearn.benchmarks.results import read_results
+from hepa_sklearn.benchmarks.sweep import cell_key, run_sweep
+from hepa_sklearn.benchmarks.report import mean_std, render, welch_better
 
 
 @pytest.mark.parametrize("fraction, expected", [(1.0, 60), (0.1, 6), (0.05, 3), (0.02, 2), (0.01, 1), (0.001, 1)])

@@ -1,7 +1,5 @@
 """A gradient-boosting baseline on per-channel summary features of each window."""
 
-from numbers import Integral
-
 import numpy as np
 from scipy.special import ndtr
 from sklearn.base import BaseEstimator
@@ -9,15 +7,13 @@ from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.model_selection import KFold
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import as_three_d, check_params, check_windows, integer, real
-from .metrics import SurfaceScoreMixin
-from .windows import check_survival_y
+from .._docs import fill_doc
+from .._validation import NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, check_windows
+from ..metrics import SurfaceScoreMixin
+from ..surface import check_survival_y
+from ._features import summary_features
 
-__all__ = ["summary_features", "summary_feature_names", "GradientBoostingEventPredictor"]
-
-# Span of the short-term level, next to the n_last-step level: a fixed choice
-# of this baseline, not tuned.
-SHORT_SPAN = 10
+__all__ = ["GradientBoostingEventPredictor"]
 
 # The residual scale never drops below this (0.1 % of the time, in log space),
 # so the surface stays a proper, if steep, distribution when the regressor
@@ -33,116 +29,7 @@ MIN_SIGMA = 1e-3
 SIGMA_FOLDS = 3
 
 
-def _check_n_last(n_last):
-    if not isinstance(n_last, Integral) or isinstance(n_last, bool) or n_last < 1:
-        raise ValueError(f"n_last must be an integer >= 1, got {n_last!r}.")
-
-
-def _observed_mean(values, observed):
-    """Mean over the last axis of the entries where ``observed``; NaN where there are none."""
-    count = observed.sum(axis=-1)
-    total = np.where(observed, values, 0.0).sum(axis=-1)
-    return np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)
-
-
-def summary_features(X, *, n_last=30):
-    """Per-channel level and trend of the end of each window, ignoring missing steps.
-
-    Over the last ``n_last`` steps of each window (all steps if the window is
-    shorter), for every channel:
-
-    - ``last``: the last observed value;
-    - ``mean10``: the mean of the observed values among the last
-      ``min(10, n_last)`` steps;
-    - ``mean``: the mean of the observed values among the last ``n_last`` steps;
-    - ``slope``: the least-squares slope of the observed values against the
-      step index, in units per step.
-
-    NaN steps (missing values, left padding) are left out. A feature is NaN
-    when its span holds no observation of the channel, and the slope also
-    when it holds only one.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_windows, n_channels, n_timepoints)
-        Windows, channels first; 2-D input is read as one channel.
-    n_last : int, default=30
-        Number of final steps the features summarise.
-
-    Returns
-    -------
-    features : ndarray of shape (n_windows, 4 * n_channels), float64
-        Grouped by kind: the ``last`` of every channel, then ``mean10``, then
-        ``mean``, then ``slope``, channels in input order within each group
-        (see :func:`summary_feature_names`).
-
-    See Also
-    --------
-    summary_feature_names : The column names, in this order.
-    GradientBoostingEventPredictor : A gradient-boosting baseline on these features.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.array([[[np.nan, 1.0, 2.0, 4.0]]])  # one window, one channel, left-padded
-    >>> summary_features(X, n_last=4)
-    array([[4.        , 2.33333333, 2.33333333, 1.5       ]])
-    """
-    _check_n_last(n_last)
-    X = as_three_d(np.asarray(X))
-    span = X[:, :, -n_last:].astype(np.float64)  # (n, C, L), L = min(n_last, n_timepoints)
-    observed = ~np.isnan(span)
-    L = span.shape[-1]
-
-    # argmax finds the first observed step of the reversed span; with none
-    # observed it points at the last step, which is NaN, as the result must be
-    last_index = L - 1 - np.argmax(observed[..., ::-1], axis=-1)
-    last = np.take_along_axis(span, last_index[..., None], axis=-1)[..., 0]
-    short_mean = _observed_mean(span[..., -SHORT_SPAN:], observed[..., -SHORT_SPAN:])
-    mean = _observed_mean(span, observed)
-
-    step = np.broadcast_to(np.arange(L, dtype=np.float64), span.shape)
-    step_mean = _observed_mean(step, observed)
-    dt = np.where(observed, step - step_mean[..., None], 0.0)
-    dx = np.where(observed, span - mean[..., None], 0.0)
-    sxx = (dt * dt).sum(axis=-1)
-    sxy = (dt * dx).sum(axis=-1)
-    # two observed steps have distinct indices, so sxx > 0 wherever count >= 2
-    slope = np.divide(sxy, sxx, out=np.full(sxy.shape, np.nan), where=observed.sum(axis=-1) >= 2)
-    return np.concatenate([last, short_mean, mean, slope], axis=1)
-
-
-def summary_feature_names(channels):
-    """Names of the columns of :func:`summary_features`, in its order.
-
-    Each name is ``{kind}_{channel}`` with kind ``last``, ``mean10``,
-    ``mean`` or ``slope`` as described in :func:`summary_features`.
-
-    Parameters
-    ----------
-    channels : int or sequence of str
-        The number of channels (named ``x0``, ``x1``, ...) or their names.
-
-    Returns
-    -------
-    names : ndarray of shape (4 * n_channels,), dtype object
-
-    Examples
-    --------
-    >>> summary_feature_names(2).tolist()
-    ['last_x0', 'last_x1', 'mean10_x0', 'mean10_x1', 'mean_x0', 'mean_x1', 'slope_x0', 'slope_x1']
-    """
-    if isinstance(channels, Integral) and not isinstance(channels, bool):
-        if channels < 1:
-            raise ValueError(f"channels must be a positive count or a sequence of names, got {channels}.")
-        channels = [f"x{c}" for c in range(channels)]
-    channels = [str(name) for name in channels]
-    return np.asarray(
-        [f"{kind}_{name}" for kind in ("last", "mean10", "mean", "slope") for name in channels],
-        dtype=object,
-    )
-
-
+@fill_doc
 class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
     """Log-normal event surface from gradient boosting on summary features.
 
@@ -205,10 +92,7 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
         Censored windows with ``time < K`` left out of training.
     horizons_ : ndarray of shape (K,)
         The horizons 1..K of the surface columns.
-    n_features_in_ : int
-        Number of channels seen in ``fit``.
-    n_timepoints_in_ : int
-        Window length seen in ``fit``.
+    %(window_shape_attributes)s
 
     See Also
     --------
@@ -263,14 +147,15 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
         self.l2_regularization = l2_regularization
         self.random_state = random_state
 
-    _parameter_rules = {
-        "K": integer(1),
-        "n_last": integer(1),
-        "max_iter": integer(1),
-        "learning_rate": real(0.0, low_open=True),
-        "max_leaf_nodes": integer(2),
-        "min_samples_leaf": integer(1),
-        "l2_regularization": real(0.0),
+    _parameter_constraints = {
+        "K": [POSITIVE_INT],
+        "n_last": [POSITIVE_INT],
+        "max_iter": [POSITIVE_INT],
+        "learning_rate": [POSITIVE_REAL],
+        "max_leaf_nodes": [Count(2)],
+        "min_samples_leaf": [POSITIVE_INT],
+        "l2_regularization": [NON_NEGATIVE_REAL],
+        "random_state": ["random_state"],
     }
 
     def fit(self, X, y):
@@ -279,7 +164,7 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
         Raises ValueError when no window remains once the censored windows
         with ``time < K`` are left out.
         """
-        check_params(self, self._parameter_rules)
+        self._validate_params()
         X = check_windows(self, X, reset=True)
         event, time = check_survival_y(y, n_samples=X.shape[0])
         keep = event | (time >= self.K)
@@ -339,7 +224,6 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
         """Event probability surface, shape (n_windows, K): ``P[i, k-1]`` = P(event within k steps)."""
         mu = self._log_time(X)
         return ndtr((np.log(self.horizons_)[None, :] - mu[:, None]) / self.sigma_)
-
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -20,7 +20,7 @@ REFERENCE = {"wall_s": 24 * 60, "cpu_s": 1784, "peak_rss_mb": 690}
 
 def _one_run(args):
     """Child process: one full protocol run, printed as one JSON line."""
-    from .cmapss_protocol import run_cmapss
+    from .protocol import run_cmapss
 
     result = run_cmapss(
         "FD001",
@@ -66,8 +66,8 @@ def stage_flops(n_channels=14, context_length=512, history=206, K=150, batch=64)
     length is 206 cycles); the rest of the window is padding that the
     encoder skips.
     """
-    from .nn import JEPA, EncoderConfig, EventModel
-    from .nn.losses import surface_bce
+    from ..nn import JEPA, EncoderConfig, EventModel
+    from ..nn.losses import surface_bce
 
     torch.manual_seed(0)
     model = JEPA(EncoderConfig(n_channels=n_channels, norm="global"), 256, K)
@@ -117,9 +117,9 @@ def scaling(n_windows=(256, 1024, 4096), context_lengths=(128, 256, 512), n_chan
     ``length`` steps. Returns rows ``(series, n, length, seconds)`` with
     ``seconds`` a dict keyed by stage.
     """
-    from .event_predictor import HEPAEventPredictor
-    from .pretrainer import HEPAPretrainer
-    from .windows import make_survival_y
+    from ..event_predictor import HEPAEventPredictor
+    from ..pretrainer import HEPAPretrainer
+    from ..surface import make_survival_y
 
     rng = np.random.default_rng(0)
 
@@ -160,7 +160,7 @@ def scaling_table(rows):
 
 def run(args):
     """Median of ``args.repeats`` full runs, stage throughput, FLOPs and scaling, as markdown."""
-    argv = [sys.executable, "-m", "hepa_sklearn.speed_benchmark", "--one-run",
+    argv = [sys.executable, "-m", "hepa_sklearn.benchmarks.speed", "--one-run",
             "--seed", str(args.seed), "--pretrain-epochs", str(args.pretrain_epochs),
             "--finetune-epochs", str(args.finetune_epochs), "--device", args.device]
     if args.only_scaling:
@@ -220,7 +220,7 @@ def run(args):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m hepa_sklearn.speed_benchmark")
+    parser = argparse.ArgumentParser(prog="python -m hepa_sklearn.benchmarks.speed")
     add_arguments(parser)
     parser.add_argument("--one-run", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

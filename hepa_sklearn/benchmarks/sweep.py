@@ -4,43 +4,33 @@ Every finished cell (subset, seed, label fraction, method) is appended to a
 JSON-lines results file as soon as it ends; a rerun skips the cells already
 there, so a long sweep survives interruption. Pretraining runs once per
 (subset, seed, pretraining variant) and its fitted pretrainer is cached on
-disk, so the label fractions and finetuning variants reuse one encoder.
+disk (:mod:`hepa_sklearn.benchmarks.cache`), so the label fractions and
+finetuning variants reuse one encoder.
 """
 
-import hashlib
 import json
-import math
 import os
-import pickle
-import platform
 import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import numpy as np
-import sklearn
 import torch
 
-from . import __version__
-from .baselines import GradientBoostingEventPredictor
-from .calibration import SurfaceCalibrator
-from .cmapss_protocol import CONTEXT_LENGTH, CUTS_PER_UNIT, K, TEST_STRIDE, TRAIN_STRIDE, split_units, unit_windows
-from .datasets import load_cmapss
-from .datasets._cmapss import CMAPSS_SENSORS, cmapss_windows
-from .event_predictor import HEPAEventPredictor
-from .finetune import HEPAFinetuner
-from .metrics import expected_calibration_error, expected_time_to_event, h_auroc, rul_rmse, surface_metrics
-from .preprocessing import RegimeNormalizer
-from .pretrainer import HEPAPretrainer
-from .windows import make_survival_y
+from ..baselines import GradientBoostingEventPredictor
+from ..calibration import SurfaceCalibrator
+from ..datasets._cmapss import RUL_CAP, SUBSETS, K
+from ..finetune import HEPAFinetuner
+from ..metrics import expected_calibration_error, h_auroc, rul_rmse, surface_metrics
+from ..surface import expected_time_to_event, make_survival_y
+from .cache import read_cached, write_cached
+from .protocol import SubsetSplit, label_units, protocol_event_predictor, protocol_pretrainer
+from .results import append_record, environment, read_results
 
-SUBSETS = ("FD001", "FD002", "FD003", "FD004")
-SETTINGS = ("setting1", "setting2", "setting3")
-# Operating conditions per subset, as given with the data (DESCR of load_cmapss)
-N_REGIMES = {"FD001": 1, "FD002": 6, "FD003": 1, "FD004": 6}
-RUL_CAP = 125  # the usual C-MAPSS RUL cap (PAPER_NOTES §4)
-DEFAULT_RESULTS = os.path.join("benchmarks", "cmapss_results.jsonl")
+__all__ = ["ABLATIONS", "METHODS", "Method", "evaluate", "pretrain", "run_cell", "run_sweep"]
+
+DEFAULT_RESULTS = "cmapss_results.jsonl"
 
 
 @dataclass(frozen=True)
@@ -93,68 +83,21 @@ METHODS = {
 ABLATIONS = ("hepa-vicreg", "hepa-ema", "hepa-linear", "hepa-e2e", "hepa-nll")
 
 
-def label_units(train_units, fraction):
-    """The first ``ceil(fraction * n)`` units of the seeded training list, at least one."""
-    n = max(1, math.ceil(fraction * len(train_units) - 1e-9))
-    return train_units[:n]
-
-
-class SubsetSplit:
-    """Windows of one subset under one seed's unit split, with or without the setting channels."""
-
-    def __init__(self, subset, seed, *, regime):
-        self.subset, self.seed, self.regime = subset, seed, regime
-        columns = (*SETTINGS, *CMAPSS_SENSORS) if regime else CMAPSS_SENSORS
-        frame = load_cmapss(subset, stride=CONTEXT_LENGTH).frame
-        self.split = split_units(frame["unit"].unique(), seed)
-        windows = lambda units, **kw: unit_windows(frame, units, feature_cols=columns, **kw)  # noqa: E731
-        self.X_pre, _, _ = windows(self.split.train, stride=CONTEXT_LENGTH, min_history=1)
-        self.X_train, self.y_train, self.g_train = windows(self.split.train, stride=TRAIN_STRIDE)
-        self.X_valid, self.y_valid, _ = windows(self.split.valid, stride=TRAIN_STRIDE)
-        self.X_test, self.y_test, _ = windows(self.split.test, stride=TEST_STRIDE)
-        # official NASA test split: the window ending at each truncated unit's last cycle
-        test = load_cmapss(subset, split="test", stride=CONTEXT_LENGTH)
-        last = test.frame.groupby("unit").tail(1)
-        self.X_nasa, _, nasa_units = cmapss_windows(
-            test.frame, context_length=CONTEXT_LENGTH, stride=10**6, min_history=1, feature_cols=columns
-        )
-        rul = dict(zip(last["unit"], last["rul"]))
-        self.rul_nasa = np.array([rul[u] for u in nasa_units], dtype=float)
-        self.regime_normalizer = None
-        if regime:
-            self.regime_normalizer = RegimeNormalizer(
-                setting_channels=[0, 1, 2], n_regimes=N_REGIMES[subset], random_state=seed
-            ).fit(self.X_pre)
-            for name in ("X_pre", "X_train", "X_valid", "X_test", "X_nasa"):
-                setattr(self, name, self.regime_normalizer.transform(getattr(self, name)))
-
-    def train_mask(self, fraction):
-        return np.isin(self.g_train, label_units(self.split.train, fraction))
-
-
-def _cache_path(cache_dir, subset, seed, method, pretrain_epochs):
-    key = hashlib.sha1(method.pretrain_key().encode()).hexdigest()[:10]
-    tag = f"{subset}_seed{seed}_{'regime' if method.regime else 'global'}_{key}_e{pretrain_epochs}"
-    return os.path.join(cache_dir, f"pretrainer_{tag}.pkl")
-
-
 def pretrain(data, method, *, pretrain_epochs, device, seed, cache_dir=None):
     """Fitted pretrainer and its training seconds, read from the cache when there."""
-    path = _cache_path(cache_dir, data.subset, seed, method, pretrain_epochs) if cache_dir else None
-    if path and os.path.exists(path):
-        with open(path, "rb") as handle:
-            return pickle.load(handle)
+    config = {
+        "subset": data.subset, "seed": seed, "regime": method.regime, "pretrain_epochs": pretrain_epochs,
+        "device": device, "params": method.pretrain,
+    }
+    name = f"pretrainer_{data.subset}_seed{seed}_{'regime' if method.regime else 'global'}_e{pretrain_epochs}"
+    cached = read_cached(cache_dir, name, config) if cache_dir else None
+    if cached is not None:
+        return cached
     start = time.perf_counter()
-    pretrainer = HEPAPretrainer(
-        norm="global", max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT,
-        early_stopping=False, device=device, random_state=seed, **method.pretrain,
-    ).fit(data.X_pre)
+    pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, **method.pretrain).fit(data.X_pre)
     seconds = time.perf_counter() - start
-    if path:
-        os.makedirs(cache_dir, exist_ok=True)
-        with open(path + ".tmp", "wb") as handle:
-            pickle.dump((pretrainer, seconds), handle)
-        os.replace(path + ".tmp", path)
+    if cache_dir:
+        write_cached(cache_dir, name, config, pretrainer, seconds)
     return pretrainer, seconds
 
 
@@ -204,10 +147,8 @@ def run_cell(data, method, fraction, *, seed, pretrain_epochs, finetune_epochs, 
         ).fit(X_train, y_train)
         result = evaluate(model.predict_proba, data, time.perf_counter() - start)
         return {**info, **result, "pretrain_s": pretrain_s}
-    predictor = HEPAEventPredictor(
-        K=K, max_epochs=finetune_epochs, early_stopping=False, device=device, random_state=seed,
-        **method.finetune,
-    ).fit(pretrainer.transform(X_train), y_train)
+    predictor = protocol_event_predictor(finetune_epochs, device=device, seed=seed, **method.finetune)
+    predictor.fit(pretrainer.transform(X_train), y_train)
     fit_s = time.perf_counter() - start
     result = evaluate(lambda X: predictor.predict_proba(pretrainer.transform(X)), data, fit_s)
     return {**info, **result, "pretrain_s": pretrain_s}
@@ -216,38 +157,6 @@ def run_cell(data, method, fraction, *, seed, pretrain_epochs, finetune_epochs, 
 def cell_key(record):
     return (record["subset"], record["seed"], float(record["fraction"]), record["method"],
             record["pretrain_epochs"], record["finetune_epochs"])
-
-
-def read_results(path):
-    """Records of a results file (an absent file has none); a torn last line is ignored."""
-    if not os.path.exists(path):
-        return []
-    records = []
-    with open(path) as handle:
-        for line in handle:
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return records
-
-
-def _append(path, record):
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "a") as handle:
-        handle.write(json.dumps(record) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def environment():
-    """Machine and versions, stored with every record."""
-    return {
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores",
-        "torch_threads": torch.get_num_threads(),
-        "versions": {"hepa_sklearn": __version__, "torch": torch.__version__, "sklearn": sklearn.__version__,
-                     "numpy": np.__version__, "python": platform.python_version()},
-    }
 
 
 def run_sweep(*, subsets, seeds, fractions, methods, pretrain_epochs=50, finetune_epochs=30, device="auto",
@@ -295,7 +204,7 @@ def run_sweep(*, subsets, seeds, fractions, methods, pretrain_epochs=50, finetun
             "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "command": command, **env,
         }
-        _append(results, record)
+        append_record(results, record)
         records.append(record)
         elapsed = time.perf_counter() - start
         eta = elapsed / (i + 1) * (len(todo) - i - 1)

@@ -8,7 +8,8 @@ from collections import Counter, defaultdict
 import numpy as np
 from scipy import stats
 
-from .cmapss_benchmark import ABLATIONS, DEFAULT_RESULTS, METHODS, read_results
+from .results import read_results
+from .sweep import ABLATIONS, DEFAULT_RESULTS, METHODS
 
 # h-AUROC of the authors' implementation, 100% labels, 5 seeds (its README, PAPER_NOTES §5)
 REFERENCE = {"FD001": (0.918, 0.008), "FD002": (0.661, 0.007), "FD003": (0.960, 0.003), "FD004": (0.627, 0.008)}
@@ -235,7 +236,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
 
 def add_arguments(parser):
     parser.add_argument("--results", default=DEFAULT_RESULTS)
-    parser.add_argument("--output", default=os.path.join("docs", "benchmarks.md"),
+    parser.add_argument("--output", default="benchmarks.md",
                         help="markdown file to write ('-' for standard output)")
     parser.add_argument("--pretrain-epochs", type=int, default=50)
     parser.add_argument("--finetune-epochs", type=int, default=30)

@@ -1,6 +1,6 @@
 import pytest
 
-from hepa_sklearn.speed_benchmark import _throughput, stage_flops
+from hepa_sklearn.benchmarks.speed import _throughput, stage_flops
 
 
 def test_stage_flops_counts_every_stage_and_orders_like_the_throughput():
@@ -24,7 +24,7 @@ def test_stage_flops_counts_every_stage_and_orders_like_the_throughput():
 
 
 def test_scaling_table_lists_every_stage():
-    from hepa_sklearn.speed_benchmark import scaling_table
+    from hepa_sklearn.benchmarks.speed import scaling_table
 
     rows = [("windows", 256, 512, {"pretrain epoch": 1.0, "finetune epoch": 0.5}),
             ("context", 1024, 128, {"pretrain epoch": 2.25, "finetune epoch": 0.125})]

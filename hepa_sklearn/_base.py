@@ -1,0 +1,226 @@
+"""Base class of the torch-backed estimators: shared parameters and their constraints, seeding, net construction, chunked inference, history, persistence hook."""
+
+from dataclasses import fields
+
+import numpy as np
+import torch
+from skorch.history import History
+from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from ._training import (
+    PRECISIONS,
+    TrainingConfig,
+    check_finite_output,
+    infer_in_chunks,
+    report_interruption,
+    resolve_device,
+    seeded_torch,
+)
+from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
+from .metrics import SurfaceScoreMixin
+from .nn.predictor import event_surface
+from .surface import expected_time_to_event, surface_targets
+
+__all__ = ["SurfaceNetEstimator", "TorchEstimator", "registered_estimator", "store_parameters"]
+
+# every TorchEstimator subclass by class name: what persistence.load may rebuild
+_REGISTRY = {}
+
+def store_parameters(estimator, arguments):
+    """Store each constructor argument as the attribute of the same name, and nothing else.
+
+    Called with ``locals()`` as the whole body of each ``__init__``, which
+    is scikit-learn's contract: ``get_params``, ``set_params`` and ``clone``
+    rely on it.
+    """
+    for name, value in arguments.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
+
+
+def registered_estimator(name):
+    """The TorchEstimator subclass called ``name``; ValueError for any other name."""
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown estimator class {name!r}; known: {sorted(_REGISTRY)}.")
+    return _REGISTRY[name]
+
+
+class TorchEstimator(BaseEstimator):
+    """What every torch-backed estimator of the package shares; a subclass holds only what differs.
+
+    A subclass declares
+
+    - its constructor, whose body is ``store_parameters(self, locals())``,
+      ending with the shared training parameters (see
+      :class:`~hepa_sklearn._training.TrainingConfig`);
+    - ``_parameter_constraints``, extending this class's;
+    - ``_fitted_attributes``: the fitted attributes besides ``net_`` that
+      describe the fitted model (persistence saves them);
+    - ``_check_input``: the function validating its input;
+    - ``_build_net(fitted, device, seed)``: the untrained skorch net for the
+      fitted attributes ``fitted`` (a dict), used by ``fit`` and by
+      :func:`hepa_sklearn.persistence.load`;
+    - ``_nested_parameters``: parameters holding a fitted estimator that the
+      fitted net needs (saved inside the same file), and
+      ``_transient_parameters``: estimator-valued parameters only ``fit``
+      reads (not saved).
+    """
+
+    _parameter_constraints = {
+        "max_epochs": [POSITIVE_INT],
+        "batch_size": [POSITIVE_INT],
+        "lr": [POSITIVE_REAL],
+        "weight_decay": [NON_NEGATIVE_REAL],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [OPEN_UNIT],
+        "n_iter_no_change": [POSITIVE_INT],
+        "device": [str],
+        "precision": [StrOptions(set(PRECISIONS))],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+    _fitted_attributes = ("n_features_in_",)
+    _nested_parameters = ()
+    _transient_parameters = ()
+    # rows per chunk in transform/predict_proba: memory stays bounded by the chunk; at
+    # K = 150 and width 256 a chunk of event-model activations is 20 MB
+    _inference_chunk = 128
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _REGISTRY[cls.__name__] = cls
+
+    # -- fitting -----------------------------------------------------------------
+
+    def _training_config(self):
+        return TrainingConfig(**{field.name: getattr(self, field.name) for field in fields(TrainingConfig)})
+
+    def _torch_seed(self):
+        """One seed for everything torch draws in ``fit``, from ``random_state``."""
+        return check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+
+    def _fit_net(self, fitted, X, y=None, *, seed, prepare=None):
+        """Build the net for ``fitted``, train it on ``(X, y)`` and only then store the fitted state.
+
+        ``prepare(net)`` runs on the initialised net before training (for
+        example to load starting weights). A failure in training leaves the
+        estimator as it was before ``fit``.
+        """
+        device = resolve_device(self.device)
+        net = self._build_net(fitted, device, seed)
+        with seeded_torch(seed, device):
+            net.initialize()
+            if prepare is not None:
+                prepare(net)
+            net.partial_fit(X, y)
+        self._set_fitted({"n_epochs_": report_interruption(self, net), **fitted}, net)
+        return self
+
+    def _set_fitted(self, fitted, net):
+        for name, value in fitted.items():
+            setattr(self, name, value)
+        self.net_ = net
+
+    # -- inference ---------------------------------------------------------------
+
+    def _validated_input(self, X):
+        """``X`` checked against the fitted estimator (raises NotFittedError first when unfitted)."""
+        check_is_fitted(self, "net_")
+        return type(self)._check_input(self, X, reset=False)
+
+    def _infer(self, array, what, forward=None):
+        """The net's output for ``array`` in chunks, float32 ndarray; ValueError naming ``what`` if not finite.
+
+        ``forward`` picks the module method to run (None: the module itself).
+        """
+        module = self.net_.module_
+        output = infer_in_chunks(
+            module, forward(module) if forward else module, array, self._inference_chunk,
+            dtype=self.net_.autocast_dtype,
+        )
+        return check_finite_output(output.numpy(), what)
+
+    @property
+    def history_(self):
+        """skorch History of the fit: one row per epoch with its losses."""
+        check_is_fitted(self, "net_")
+        return self.net_.history
+
+    # -- persistence hook (as skorch's save_params / load_params) -----------------
+
+    def _get_persistent_state(self):
+        """Fitted attributes, CPU weights and history: everything needed to rebuild the fitted net."""
+        check_is_fitted(self, "net_")
+        module = self.net_.module_
+        return {
+            "fitted": {name: getattr(self, name) for name in ("n_epochs_", *self._fitted_attributes)},
+            "state_dict": {key: tensor.detach().cpu() for key, tensor in module.state_dict().items()},
+            "history": list(self.net_.history),
+            "device": str(next(module.parameters()).device),
+        }
+
+    def _set_persistent_state(self, state, device):
+        """Rebuild the fitted net from :meth:`_get_persistent_state` output on ``device``, without training."""
+        device = resolve_device(device)
+        net = self._build_net(state["fitted"], device, 0)
+        with seeded_torch(0, device):  # the random initial weights are overwritten just below
+            net.initialize()
+        net.module_.load_state_dict(state["state_dict"])
+        net.history_ = History(state["history"])
+        self._set_fitted(state["fitted"], net)
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = self.random_state is None
+        return tags
+
+
+class SurfaceNetEstimator(SurfaceScoreMixin, TorchEstimator):
+    """A torch estimator whose net maps its input to K hazard logits: the surface, its loss and its outputs.
+
+    The subclass's net takes the module parameters of
+    :meth:`_surface_net_params` (``hidden``, ``K``, ``kind``) and the
+    criterion :class:`~hepa_sklearn._training.SurfaceLoss`.
+    """
+
+    _parameter_constraints = {
+        **TorchEstimator._parameter_constraints,
+        "K": [POSITIVE_INT],
+        "hidden": [POSITIVE_INT],
+        "head": [StrOptions({"mlp", "linear"})],
+        "loss": [StrOptions({"bce", "nll"})],
+        "pos_weight": [StrOptions({"auto"}), POSITIVE_REAL],
+    }
+    _fitted_attributes = ("n_features_in_", "pos_weight_")
+
+    def _surface_targets(self, y, n_samples):
+        """Packed labels and known mask (n, 2, K) of ``y``, and the positive weight to train with."""
+        packed, n_pos, n_neg = surface_targets(y, self.K, n_samples)
+        pos_weight = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
+        return packed, pos_weight
+
+    def _surface_net_params(self, pos_weight):
+        return {
+            "module__hidden": self.hidden,
+            "module__K": self.K,
+            "module__kind": self.head,
+            "criterion__pos_weight": pos_weight,
+            "criterion__kind": self.loss,
+        }
+
+    def predict_proba(self, X):
+        """Event probability surface, shape (n_samples, K): ``P[i, k-1]`` = P(event within k steps)."""
+        logits = self._infer(self._validated_input(X), "predict_proba")
+        return event_surface(torch.from_numpy(logits)).numpy().astype(np.float64)
+
+    def predict(self, X):
+        """Expected time to event truncated at K, ``E[min(T, K)] = Σ_{k=0}^{K-1} P(T > k)``."""
+        return expected_time_to_event(self.predict_proba(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags

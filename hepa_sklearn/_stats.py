@@ -1,0 +1,57 @@
+"""NaN-aware mean and standard deviation: the one implementation the normalisers and features share."""
+
+import numpy as np
+
+__all__ = ["nan_mean_std", "merge_moments"]
+
+
+def nan_mean_std(values, axis):
+    """Mean, standard deviation and count of the non-NaN entries of ``values`` along ``axis``.
+
+    Two passes in float64 (the spread is summed around the mean), which
+    stays accurate when the mean is large against the spread, as for
+    C-MAPSS sensors. Where no entry is observed, mean and std are NaN and
+    the count is 0.
+
+    Parameters
+    ----------
+    values : array-like
+        NaN marks a missing entry.
+    axis : int or tuple of int
+        The axes reduced.
+
+    Returns
+    -------
+    mean, std, count : ndarrays of float64 with the reduced shape
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mean, std, count = nan_mean_std([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]], axis=1)
+    >>> mean.tolist(), std.tolist(), count.tolist()
+    ([2.0, nan], [1.0, nan], [2.0, 0.0])
+    """
+    values = np.asarray(values, dtype=np.float64)
+    count = np.sum(~np.isnan(values), axis=axis).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.nansum(values, axis=axis) / count
+        squares = np.nansum(np.square(values - np.expand_dims(mean, axis)), axis=axis)
+        std = np.sqrt(squares / count)
+    return mean, std, count
+
+
+def merge_moments(first, second):
+    """Mean, std and count of the union of two samples from each one's ``(mean, std, count)``.
+
+    The pairwise update of Chan, Golub and LeVeque (1979), so that
+    statistics over data read in chunks need no second pass over the data.
+    Entries with a count of 0 on one side take the other side's values.
+    """
+    (mean_a, std_a, n_a), (mean_b, std_b, n_b) = first, second
+    n = n_a + n_b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        delta = np.nan_to_num(mean_b) - np.nan_to_num(mean_a)
+        mean = np.nan_to_num(mean_a) + delta * n_b / n
+        squares = np.nan_to_num(std_a**2 * n_a) + np.nan_to_num(std_b**2 * n_b) + delta**2 * n_a * n_b / n
+        std = np.sqrt(squares / n)
+    return np.where(n > 0, mean, np.nan), np.where(n > 0, std, np.nan), n

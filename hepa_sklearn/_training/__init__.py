@@ -1,0 +1,39 @@
+"""Training internals on skorch, one module per concern: runtime, sampling, criteria, callbacks, net."""
+
+from .callbacks import COLLAPSE_SPREAD, GRADIENT_CLIP, CollapseMonitor, TargetEMA
+from .criteria import JEPACriterion, SurfaceLoss, prediction_spread
+from .net import HEPANet, JEPANet, TrainingConfig, TrainingDivergedError, make_net, report_interruption
+from .runtime import (
+    PRECISIONS,
+    autocast_dtype,
+    check_finite_output,
+    infer_in_chunks,
+    resolve_device,
+    seeded_torch,
+)
+from .sampling import CutSampler, TailSplit, WindowDataset
+
+__all__ = [
+    "COLLAPSE_SPREAD",
+    "GRADIENT_CLIP",
+    "PRECISIONS",
+    "CollapseMonitor",
+    "CutSampler",
+    "HEPANet",
+    "JEPACriterion",
+    "JEPANet",
+    "SurfaceLoss",
+    "TailSplit",
+    "TargetEMA",
+    "TrainingConfig",
+    "TrainingDivergedError",
+    "WindowDataset",
+    "autocast_dtype",
+    "check_finite_output",
+    "infer_in_chunks",
+    "make_net",
+    "prediction_spread",
+    "report_interruption",
+    "resolve_device",
+    "seeded_torch",
+]

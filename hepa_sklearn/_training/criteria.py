@@ -1,0 +1,63 @@
+"""Training criteria: the JEPA objective with its collapse regulariser, and the event-surface losses."""
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ..nn.losses import jepa_loss, surface_bce, survival_nll
+from ..nn.sigreg import SIGReg, VarianceCovariance
+
+
+class JEPACriterion(nn.Module):
+    """JEPA loss on the module's ``(predicted, target, weight)`` output.
+
+    ``regularizer`` is ``"sigreg"`` (the paper) or ``"vicreg"`` (variance +
+    covariance, the reference code's choice); its value is recorded under
+    its own name next to the L1 term.
+    """
+
+    def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg"):
+        super().__init__()
+        self.alpha = alpha
+        self.regularizer = regularizer
+        if regularizer == "sigreg":
+            self.regulariser = SIGReg(n_projections=n_projections)
+        else:
+            self.regulariser = VarianceCovariance()
+        self.last_terms = {}
+
+    def forward(self, y_pred, y_true=None):
+        predicted, target, weight = y_pred
+        usable = weight > 0
+        regulariser = self.regulariser(predicted[usable]) if usable.sum() > 1 else predicted.new_zeros(())
+        loss, prediction = jepa_loss(predicted, target, regulariser, alpha=self.alpha, weight=weight)
+        self.last_terms = {"l1": prediction.item(), self.regularizer: regulariser.item()}
+        if usable.sum() > 1:
+            self.last_terms["spread"] = prediction_spread(predicted[usable].detach())
+        return loss
+
+
+def prediction_spread(predicted):
+    """√d × mean per-dimension std of the L2-normalised predictions over a batch (N, d).
+
+    About 1 for directions spread evenly over the sphere, 0 when every
+    prediction points the same way (representation collapse).
+    """
+    unit = F.normalize(predicted.float(), dim=-1)
+    return float(unit.std(dim=0).mean() * math.sqrt(unit.shape[1]))
+
+
+class SurfaceLoss(nn.Module):
+    """Criterion on packed targets ``(B, 2, K)`` (labels, mask of known cells): surface BCE or survival NLL."""
+
+    def __init__(self, pos_weight=1.0, kind="bce"):
+        super().__init__()
+        self.pos_weight = pos_weight
+        self.kind = kind
+
+    def forward(self, hazard_logits, packed):
+        if self.kind == "nll":
+            return survival_nll(hazard_logits, packed[:, 0], packed[:, 1])
+        return surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)

@@ -1,0 +1,143 @@
+"""The skorch nets of the package and their construction from a training configuration."""
+
+import warnings
+from dataclasses import dataclass
+
+import torch
+from skorch import NeuralNet
+
+from .callbacks import training_callbacks
+from .runtime import as_fp32, autocast, autocast_dtype
+from .sampling import TailSplit
+
+
+class TrainingDivergedError(FloatingPointError):
+    """Training produced a non-finite loss; the estimator keeps the state it had before ``fit``."""
+
+
+class HEPANet(NeuralNet):
+    """skorch net with the project's safeguards.
+
+    Forward passes may run under autocast (``autocast_dtype``) while losses
+    stay fp32; a non-finite training loss stops training with
+    :class:`TrainingDivergedError` naming the epoch and batch; an interrupted
+    ``fit`` (KeyboardInterrupt) sets ``interrupted_`` (skorch then ends
+    training normally, restoring the best weights under early stopping).
+    """
+
+    def __init__(self, *args, autocast_dtype=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.autocast_dtype = autocast_dtype
+
+    def infer(self, x, **fit_params):
+        with autocast(self.device, self.autocast_dtype):
+            output = super().infer(x, **fit_params)
+        return as_fp32(output)
+
+    def get_loss(self, y_pred, y_true, X=None, training=False):
+        loss = super().get_loss(y_pred, y_true, X=X, training=training)
+        if training and not torch.isfinite(loss):
+            epoch, batch = len(self.history), len(self.history[-1, "batches"])
+            raise TrainingDivergedError(
+                f"training diverged: the loss is {loss.item()} at epoch {epoch}, batch {batch}. "
+                "The estimator keeps the state it had before fit. Lower lr, or look for huge or "
+                "badly scaled input values."
+            )
+        return loss
+
+    def fit_loop(self, X, y=None, epochs=None, **fit_params):
+        self.interrupted_ = False
+        try:
+            return super().fit_loop(X, y, epochs=epochs, **fit_params)
+        except KeyboardInterrupt:
+            self.interrupted_ = True
+            raise
+
+
+class JEPANet(HEPANet):
+    """skorch net for pretraining; records the L1 and SIGReg terms per batch and epoch."""
+
+    def get_loss(self, y_pred, y_true, X=None, training=False):
+        loss = super().get_loss(y_pred, y_true, X=X, training=training)
+        prefix = "train" if training else "valid"
+        for name, value in self.criterion_.last_terms.items():
+            self.history.record_batch(f"{prefix}_{name}", value)
+        return loss
+
+
+def completed_epochs(net):
+    """Epochs of ``net``'s history that finished (an interrupted epoch has no ``train_loss``)."""
+    return sum("train_loss" in row for row in net.history)
+
+
+def report_interruption(estimator, net):
+    """Warn when ``fit`` was interrupted (not stopped early), naming the epochs that completed; returns their number."""
+    n_epochs = completed_epochs(net)
+    if getattr(net, "interrupted_", False) and not getattr(net, "stopped_early_", False):
+        warnings.warn(
+            f"{type(estimator).__name__}.fit was interrupted after {n_epochs} complete epoch(s) of "
+            f"{net.max_epochs}; the estimator keeps the weights reached so far (the best ones "
+            "under early stopping).",
+            UserWarning,
+            stacklevel=4,  # the caller of the estimator's fit
+        )
+    return n_epochs
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """The optimisation settings every torch-backed estimator shares (its parameters of the same names)."""
+
+    max_epochs: int
+    batch_size: int
+    lr: float  # AdamW, cosine-annealed over max_epochs
+    weight_decay: float
+    early_stopping: bool  # hold out the last validation_fraction of samples, stop on their loss
+    validation_fraction: float
+    n_iter_no_change: int
+    precision: str  # "auto", "bf16" or "fp32" (see runtime.autocast_dtype)
+    verbose: int
+
+
+def make_net(net_class, module, criterion, *, training, params, device, collate=None, extra_scores=(),
+             callbacks=()):
+    """An uninitialised skorch net with the package's optimiser, callbacks and split.
+
+    Parameters
+    ----------
+    net_class : HEPANet subclass
+    module, criterion : torch module classes, configured through ``params``
+    training : TrainingConfig
+    params : dict
+        ``module__*`` and ``criterion__*`` arguments.
+    device : str
+    collate : (callable, callable) or None
+        Collate functions of the training and validation iterators.
+    extra_scores : names of per-batch values recorded by the criterion to average per epoch
+    callbacks : extra ``(name, callback)`` pairs
+    """
+    iterator = {}
+    if collate is not None:
+        iterator = {"iterator_train__collate_fn": collate[0], "iterator_valid__collate_fn": collate[1]}
+    return net_class(
+        module,
+        criterion=criterion,
+        optimizer=torch.optim.AdamW,
+        optimizer__weight_decay=training.weight_decay,
+        lr=training.lr,
+        max_epochs=training.max_epochs,
+        batch_size=training.batch_size,
+        iterator_train__shuffle=True,
+        train_split=TailSplit(training.validation_fraction) if training.early_stopping else None,
+        callbacks=training_callbacks(
+            max_epochs=training.max_epochs,
+            early_stopping=training.early_stopping,
+            n_iter_no_change=training.n_iter_no_change,
+            extra_scores=extra_scores,
+        ) + list(callbacks),
+        device=device,
+        autocast_dtype=autocast_dtype(training.precision, device),
+        verbose=training.verbose,
+        **iterator,
+        **params,
+    )

@@ -1,0 +1,90 @@
+"""What each training step sees: windows repeated per cut, the (cut, horizon) sampler, the validation split."""
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset, Subset
+
+
+class WindowDataset(Dataset):
+    """Windows (n, C, L) as items ``(window, item index, window index)``, each window ``repeats`` times in a row.
+
+    Item ``i`` is window ``i // repeats``; the collate function draws one
+    (cut, horizon) pair per item, so every window yields ``repeats`` pairs
+    per epoch.
+    """
+
+    def __init__(self, X, repeats=1):
+        self.X = torch.as_tensor(X)
+        self.repeats = repeats
+
+    def __len__(self):
+        return self.X.shape[0] * self.repeats
+
+    def __getitem__(self, i):
+        return self.X[i // self.repeats], i, i // self.repeats
+
+
+class CutSampler:
+    """Collate function drawing one (cut t, horizon Δt) per window.
+
+    The cut is a patch boundary counted back from the window's last step,
+    with at least one observed step before it; Δt ~ LogUniform[1, max_horizon]
+    restricted so that the target ``[t, t + Δt)`` lies inside the window.
+    With ``fixed=True`` each window's draw depends only on ``(seed, index)``
+    (a stable validation set); otherwise draws continue one stream.
+    """
+
+    def __init__(self, patch_size, max_horizon, seed, fixed=False):
+        self.patch_size = patch_size
+        self.max_horizon = max_horizon
+        self.seed = seed
+        self.fixed = fixed
+        self.rng = np.random.default_rng(seed)
+
+    def _draw(self, rng, first_observed, length):
+        P = self.patch_size
+        n_cuts = int(np.ceil((length - first_observed) / P)) - 1  # boundaries L - kP > first_observed
+        if n_cuts < 1:
+            return length - P if length > P else length, 1, 0.0
+        k = int(rng.integers(1, n_cuts + 1))
+        cut = length - k * P
+        max_dt = min(self.max_horizon, length - cut)
+        dt = int(np.floor(np.exp(rng.uniform(0.0, np.log(max_dt + 1)))))
+        return cut, min(max(dt, 1), max_dt), 1.0
+
+    def __call__(self, batch):
+        windows = torch.stack([item[0] for item in batch])
+        B, _, L = windows.shape
+        # items of the same window point at its first item: one context pass serves them all
+        window_ids = torch.tensor([int(item[2]) for item in batch])
+        same = window_ids[:, None] == window_ids[None, :]
+        owner = same.int().argmax(dim=1)
+        observed = ~torch.isnan(windows).all(dim=1)  # (B, L)
+        first = torch.where(observed.any(dim=1), observed.int().argmax(dim=1), torch.full((B,), L))
+        draws = []
+        for (_, index, _), first_observed in zip(batch, first.tolist()):
+            rng = np.random.default_rng([self.seed, int(index)]) if self.fixed else self.rng
+            draws.append(self._draw(rng, first_observed, L))
+        cut, dt, usable = (torch.tensor(column) for column in zip(*draws))
+        inputs = {"x": windows, "owner": owner, "cut": cut, "dt": dt, "usable": usable.float()}
+        return inputs, torch.zeros(B)
+
+
+class TailSplit:
+    """skorch ``train_split`` holding out the last ``fraction`` of samples in input order.
+
+    With windows grouped by unit, the validation part shares no unit with
+    the training part except at most the one unit straddling the boundary.
+    """
+
+    def __init__(self, fraction):
+        self.fraction = fraction
+
+    def __call__(self, dataset, y=None, groups=None):
+        n = len(dataset)
+        n_valid = max(1, int(round(self.fraction * n)))
+        if n_valid >= n:
+            raise ValueError(
+                f"validation_fraction={self.fraction} leaves no training sample out of {n}."
+            )
+        return Subset(dataset, np.arange(n - n_valid)), Subset(dataset, np.arange(n - n_valid, n))

@@ -1,0 +1,185 @@
+"""The reference C-MAPSS protocol: unit split, windows of each part, label subsets, the protocol's estimators, and one end-to-end run."""
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..datasets import load_cmapss
+from ..datasets._cmapss import (
+    CMAPSS_SENSORS,
+    CONTEXT_LENGTH,
+    CUTS_PER_UNIT,
+    MIN_HISTORY,
+    N_REGIMES,
+    SETTINGS,
+    TEST_STRIDE,
+    TRAIN_STRIDE,
+    K,
+    cmapss_windows,
+)
+from ..event_predictor import HEPAEventPredictor
+from ..metrics import h_auroc
+from ..preprocessing import RegimeNormalizer
+from ..pretrainer import HEPAPretrainer
+
+__all__ = [
+    "Split",
+    "SubsetSplit",
+    "label_units",
+    "protocol_event_predictor",
+    "protocol_pretrainer",
+    "run_cmapss",
+    "split_units",
+    "unit_windows",
+]
+
+
+@dataclass
+class Split:
+    train: np.ndarray
+    valid: np.ndarray
+    test: np.ndarray
+
+
+def split_units(units, seed, fractions=(0.6, 0.1, 0.3)):
+    """Split unit ids by a seeded permutation into train/valid/test (60/10/30 by default)."""
+    units = np.sort(np.asarray(units))
+    order = np.random.default_rng(seed).permutation(units)
+    n_train = int(round(fractions[0] * len(units)))
+    n_valid = int(round(fractions[1] * len(units)))
+    return Split(order[:n_train], order[n_train : n_train + n_valid], order[n_train + n_valid :])
+
+
+def unit_windows(frame, units, *, stride, min_history=MIN_HISTORY, feature_cols=CMAPSS_SENSORS):
+    """Windows (X, y, groups) of ``feature_cols`` for the given units, in the order of ``units``."""
+    rank = {unit: i for i, unit in enumerate(units)}
+    part = frame[frame["unit"].isin(rank)].copy()
+    part["_order"] = part["unit"].map(rank)
+    part = part.sort_values(["_order", "cycle"], kind="stable")
+    return cmapss_windows(part, context_length=CONTEXT_LENGTH, stride=stride, min_history=min_history,
+                          feature_cols=feature_cols)
+
+
+def label_units(train_units, fraction):
+    """The first ``ceil(fraction * n)`` units of the seeded training list, at least one."""
+    n = max(1, math.ceil(fraction * len(train_units) - 1e-9))
+    return train_units[:n]
+
+
+class SubsetSplit:
+    """Windows of one subset under one seed's unit split, with or without the setting channels.
+
+    ``X_pre`` holds one window per training unit (its whole history, up to
+    512 cycles) for pretraining; ``X_train``/``X_valid`` the stride-4
+    windows of the training and validation units; ``X_test`` the stride-1
+    windows of the test units; ``X_nasa`` the window ending at each unit's
+    last cycle in NASA's truncated test file, with its true RUL in
+    ``rul_nasa``. With ``regime`` the three setting channels are kept and a
+    :class:`RegimeNormalizer` fitted on the pretraining windows (training
+    units only) normalises every part. ``frame`` replaces the training file
+    (for tests of the protocol).
+    """
+
+    def __init__(self, subset, seed, *, regime, frame=None):
+        self.subset, self.seed, self.regime = subset, seed, regime
+        columns = (*SETTINGS, *CMAPSS_SENSORS) if regime else CMAPSS_SENSORS
+        if frame is None:
+            frame = load_cmapss(subset, stride=CONTEXT_LENGTH).frame
+        self.split = split_units(frame["unit"].unique(), seed)
+        windows = lambda units, **kw: unit_windows(frame, units, feature_cols=columns, **kw)  # noqa: E731
+        self.X_pre, _, _ = windows(self.split.train, stride=CONTEXT_LENGTH, min_history=1)
+        self.X_train, self.y_train, self.g_train = windows(self.split.train, stride=TRAIN_STRIDE)
+        self.X_valid, self.y_valid, _ = windows(self.split.valid, stride=TRAIN_STRIDE)
+        self.X_test, self.y_test, _ = windows(self.split.test, stride=TEST_STRIDE)
+        test = load_cmapss(subset, split="test", stride=CONTEXT_LENGTH)
+        last = test.frame.groupby("unit").tail(1)
+        self.X_nasa, _, nasa_units = cmapss_windows(
+            test.frame, context_length=CONTEXT_LENGTH, stride=10**6, min_history=1, feature_cols=columns
+        )
+        rul = dict(zip(last["unit"], last["rul"]))
+        self.rul_nasa = np.array([rul[u] for u in nasa_units], dtype=float)
+        self.regime_normalizer = None
+        if regime:
+            self.regime_normalizer = RegimeNormalizer(
+                setting_channels=[0, 1, 2], n_regimes=N_REGIMES[subset], random_state=seed
+            ).fit(self.X_pre)
+            for name in ("X_pre", "X_train", "X_valid", "X_test", "X_nasa"):
+                setattr(self, name, self.regime_normalizer.transform(getattr(self, name)))
+
+    def train_mask(self, fraction):
+        """Which training windows belong to the labelled units of ``fraction``."""
+        return np.isin(self.g_train, label_units(self.split.train, fraction))
+
+
+def protocol_pretrainer(pretrain_epochs, *, device, seed, verbose=0, **params):
+    """The protocol's pretrainer: global z-score, 40 cuts per unit and epoch, fixed epochs; ``params`` override."""
+    return HEPAPretrainer(
+        norm="global", max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, early_stopping=False,
+        device=device, random_state=seed, verbose=verbose, **params,
+    )
+
+
+def protocol_event_predictor(finetune_epochs, *, device, seed, verbose=0, **params):
+    """The protocol's event predictor: K = 150 and fixed epochs (no early stopping); ``params`` override."""
+    return HEPAEventPredictor(
+        K=K, max_epochs=finetune_epochs, early_stopping=False, device=device, random_state=seed,
+        verbose=verbose, **params,
+    )
+
+
+def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto",
+               verbose=0, log=print):
+    """Pretrain on the training units, finetune the event predictor, score the held-out units.
+
+    Pretraining sees one window per training unit (its whole history, up to
+    512 steps) and draws 40 (cut, Δt) pairs from it per epoch; finetuning
+    uses stride-4 windows with >= 128 steps of history and a fixed number of
+    epochs (no early stopping), as in the reference protocol.
+
+    Returns
+    -------
+    result : dict
+        ``h_auroc`` on the test units, ``valid_h_auroc`` on the validation
+        units, window counts and wall times per stage.
+    """
+    data = SubsetSplit(subset, seed, regime=False)
+    log(f"{subset} seed {seed}: units train/valid/test {len(data.split.train)}/{len(data.split.valid)}/"
+        f"{len(data.split.test)}, windows finetune {len(data.X_train)}, test {len(data.X_test)}")
+
+    timings = {}
+    start = time.perf_counter()
+    pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, verbose=verbose).fit(data.X_pre)
+    timings["pretrain_s"] = time.perf_counter() - start
+    log(f"pretrained {pretrain_epochs} epochs in {timings['pretrain_s']:.1f} s, "
+        f"final loss {pretrainer.history_[-1, 'train_loss']:.4f}")
+
+    start = time.perf_counter()
+    E_train, E_valid, E_test = (pretrainer.transform(X) for X in (data.X_train, data.X_valid, data.X_test))
+    timings["embed_s"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    predictor = protocol_event_predictor(finetune_epochs, device=device, seed=seed, verbose=verbose)
+    predictor.fit(E_train, data.y_train)
+    timings["finetune_s"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    surface = predictor.predict_proba(E_test)
+    timings["predict_s"] = time.perf_counter() - start
+    result = {
+        "subset": subset,
+        "seed": seed,
+        "pretrain_epochs": pretrain_epochs,
+        "finetune_epochs": finetune_epochs,
+        "n_pretrain_windows": len(data.X_pre),
+        "cuts_per_window": CUTS_PER_UNIT,
+        "n_finetune_windows": len(data.X_train),
+        "n_test_windows": len(data.X_test),
+        "n_embedded_windows": len(data.X_train) + len(data.X_valid) + len(data.X_test),
+        "valid_h_auroc": h_auroc(data.y_valid, predictor.predict_proba(E_valid)),
+        "h_auroc": h_auroc(data.y_test, surface),
+        **timings,
+    }
+    result["total_s"] = sum(timings.values())
+    return result

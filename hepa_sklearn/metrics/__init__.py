@@ -1,0 +1,30 @@
+"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event; scorers."""
+
+from ..surface import expected_time_to_event, label_surface
+from ._calibration import brier_decomposition, expected_calibration_error
+from ._ranking import (
+    SurfaceScoreMixin,
+    h_auroc,
+    h_auroc_scorer,
+    per_horizon_auroc,
+    pooled_auprc,
+    pooled_auroc,
+)
+from ._summary import monotonicity_violation_rate, rul_rmse, surface_metrics
+
+# label_surface and expected_time_to_event live in hepa_sklearn.surface; they stay
+# importable from here, where earlier versions defined them
+__all__ = [
+    "label_surface",
+    "per_horizon_auroc",
+    "h_auroc",
+    "h_auroc_scorer",
+    "pooled_auroc",
+    "pooled_auprc",
+    "expected_calibration_error",
+    "brier_decomposition",
+    "monotonicity_violation_rate",
+    "expected_time_to_event",
+    "rul_rmse",
+    "surface_metrics",
+]

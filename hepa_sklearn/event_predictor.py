@@ -77,12 +77,8 @@ class HEPAEventPredictor(SurfaceNetEstimator):
     def __init__(
         self,
         *,
-        K=150,
-        hidden=256,
-        head="mlp",
-        loss="bce",
-        pos_weight="auto",
-        init_from=None,
+        # the surface model and its loss (paper §3.2)
+        K=150, hidden=256, head="mlp", loss="bce", pos_weight="auto", init_from=None,
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
         max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2,
         early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,

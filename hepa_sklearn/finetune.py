@@ -77,11 +77,8 @@ class HEPAFinetuner(SurfaceNetEstimator):
         self,
         pretrainer,
         *,
-        K=150,
-        hidden=256,
-        head="mlp",
-        loss="bce",
-        pos_weight="auto",
+        # the surface model and its loss (paper §3.2)
+        K=150, hidden=256, head="mlp", loss="bce", pos_weight="auto",
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
         max_epochs=30, batch_size=64, lr=3e-4, weight_decay=1e-2,
         early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,

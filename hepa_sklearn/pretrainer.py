@@ -158,21 +158,11 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
     def __init__(
         self,
         *,
-        d_model=256,
-        n_layers=2,
-        n_heads=4,
-        dim_feedforward=256,
-        patch_size=16,
-        dropout=0.1,
-        max_horizon=150,
-        predictor_hidden=256,
-        sigreg_weight=0.1,
-        n_projections=256,
-        regularizer="sigreg",
-        target="shared",
-        ema_momentum=0.996,
-        cuts_per_window=1,
-        norm="revin",
+        # the encoder (paper §3.1)
+        d_model=256, n_layers=2, n_heads=4, dim_feedforward=256, patch_size=16, dropout=0.1,
+        # the pretraining objective (paper §3.1) and its variants
+        max_horizon=150, predictor_hidden=256, sigreg_weight=0.1, n_projections=256, regularizer="sigreg",
+        target="shared", ema_momentum=0.996, cuts_per_window=1, norm="revin",
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
         max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2,
         early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,

@@ -8,6 +8,7 @@ from sklearn.model_selection import KFold
 from sklearn.utils.validation import check_is_fitted
 
 from .._docs import fill_doc
+from .._base import store_parameters
 from .._validation import NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, check_windows
 from ..metrics import SurfaceScoreMixin
 from ..surface import check_survival_y
@@ -129,23 +130,12 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
     def __init__(
         self,
         *,
-        K=150,
-        n_last=30,
-        max_iter=200,
-        learning_rate=0.1,
-        max_leaf_nodes=31,
-        min_samples_leaf=20,
-        l2_regularization=0.0,
+        K=150, n_last=30,
+        # passed to HistGradientBoostingRegressor
+        max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=20, l2_regularization=0.0,
         random_state=None,
     ):
-        self.K = K
-        self.n_last = n_last
-        self.max_iter = max_iter
-        self.learning_rate = learning_rate
-        self.max_leaf_nodes = max_leaf_nodes
-        self.min_samples_leaf = min_samples_leaf
-        self.l2_regularization = l2_regularization
-        self.random_state = random_state
+        store_parameters(self, locals())
 
     _parameter_constraints = {
         "K": [POSITIVE_INT],

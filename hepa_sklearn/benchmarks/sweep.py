@@ -28,7 +28,7 @@ from .cache import read_cached, write_cached
 from .protocol import SubsetSplit, label_units, protocol_event_predictor, protocol_pretrainer
 from .results import append_record, environment, read_results
 
-__all__ = ["ABLATIONS", "METHODS", "Method", "evaluate", "pretrain", "run_cell", "run_sweep"]
+__all__ = ["ABLATIONS", "METHODS", "Method", "evaluate", "fit_calibrators", "pretrain", "run_cell", "run_sweep"]
 
 DEFAULT_RESULTS = "cmapss_results.jsonl"
 
@@ -101,6 +101,17 @@ def pretrain(data, method, *, pretrain_epochs, device, seed, cache_dir=None):
     return pretrainer, seconds
 
 
+def fit_calibrators(P_valid, y_valid):
+    """Isotonic and Platt calibrators fitted on the validation units' surface; the error text where one cannot fit."""
+    calibrators = {}
+    for method in ("isotonic", "sigmoid"):
+        try:
+            calibrators[method] = SurfaceCalibrator(method=method).fit(P_valid, y_valid)
+        except ValueError as exc:  # e.g. a surface anti-correlated with the validation labels
+            calibrators[method] = str(exc)
+    return calibrators
+
+
 def evaluate(model_surface, data, fraction_fit_seconds):
     """All metrics of one fitted model: test units, validation units, calibration, NASA test split."""
     start = time.perf_counter()
@@ -110,13 +121,12 @@ def evaluate(model_surface, data, fraction_fit_seconds):
     P_nasa = model_surface(data.X_nasa)
     result = surface_metrics(data.y_test, P_test, cap=RUL_CAP)
     result["valid_h_auroc"] = h_auroc(data.y_valid, P_valid)
-    for method in ("isotonic", "sigmoid"):
-        try:
-            calibrated = SurfaceCalibrator(method=method).fit(P_valid, data.y_valid).predict_proba(P_test)
-            result[f"ece_{method}"] = expected_calibration_error(data.y_test, calibrated)
-        except ValueError as exc:  # e.g. a surface anti-correlated with the validation labels
+    for method, calibrator in fit_calibrators(P_valid, data.y_valid).items():
+        if isinstance(calibrator, str):
             result[f"ece_{method}"] = float("nan")
-            result[f"ece_{method}_error"] = str(exc)
+            result[f"ece_{method}_error"] = calibrator
+        else:
+            result[f"ece_{method}"] = expected_calibration_error(data.y_test, calibrator.predict_proba(P_test))
     y_nasa = make_survival_y(np.ones(len(data.rul_nasa), bool), data.rul_nasa)
     result["nasa_rmse"] = rul_rmse(y_nasa, expected_time_to_event(P_nasa), cap=RUL_CAP)
     result["fit_s"] = fraction_fit_seconds

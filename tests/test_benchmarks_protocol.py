@@ -1,0 +1,99 @@
+"""The C-MAPSS protocol itself, on real units: disjoint splits, label subsets inside the training units, no test leakage."""
+
+import numpy as np
+import pytest
+import torch
+
+from hepa_sklearn.benchmarks.protocol import SubsetSplit, label_units, protocol_event_predictor, split_units
+from hepa_sklearn.benchmarks.sweep import METHODS, Method, fit_calibrators, pretrain, run_cell
+from hepa_sklearn.datasets import load_cmapss
+from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS
+
+FRACTIONS = (1.0, 0.1, 0.05, 0.02, 0.01)
+# the protocol's pretraining with a small encoder, so one pretraining epoch takes about a second
+SMALL_ENCODER = dict(d_model=32, n_heads=2, dim_feedforward=32, predictor_hidden=32, n_projections=32)
+
+
+@pytest.mark.parametrize("subset", SUBSETS)
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_unit_split_is_a_disjoint_60_10_30_partition(subset, seed):
+    units = load_cmapss(subset, stride=512).frame["unit"].unique()
+    split = split_units(units, seed)
+    parts = [set(split.train), set(split.valid), set(split.test)]
+    assert not (parts[0] & parts[1] or parts[0] & parts[2] or parts[1] & parts[2])
+    assert set.union(*parts) == set(units)
+    assert (len(split.train), len(split.valid)) == (round(0.6 * len(units)), round(0.1 * len(units)))
+
+
+def test_label_subsets_are_nested_prefixes_of_the_training_units():
+    split = split_units(np.arange(1, 101), 3)
+    subsets = [label_units(split.train, fraction) for fraction in FRACTIONS]
+    assert [len(units) for units in subsets] == [60, 6, 3, 2, 1]  # ceil(f * 60), at least one
+    for larger, smaller in zip(subsets, subsets[1:]):
+        assert set(smaller) <= set(larger) <= set(split.train)
+
+
+@pytest.fixture(scope="module")
+def fd001_split():
+    return SubsetSplit("FD001", 0, regime=False)
+
+
+def test_labelled_windows_come_from_labelled_training_units_only(fd001_split):
+    data = fd001_split
+    for fraction in FRACTIONS:
+        groups = np.unique(data.g_train[data.train_mask(fraction)])
+        assert set(groups) == set(label_units(data.split.train, fraction))
+    assert len(data.X_pre) == len(data.split.train)  # one whole-history window per training unit
+
+
+def _perturbed_test_units(subset, seed):
+    """The training file with every test unit's sensors and settings replaced by noise."""
+    frame = load_cmapss(subset, stride=512).frame.copy()
+    test = frame["unit"].isin(split_units(frame["unit"].unique(), seed).test)
+    columns = ["setting1", "setting2", "setting3", *CMAPSS_SENSORS]
+    noise = np.random.default_rng(1).normal(size=(int(test.sum()), len(columns)))
+    frame.loc[test, columns] = frame.loc[test, columns].to_numpy() * 3.0 + 100.0 * noise
+    return frame
+
+
+@pytest.mark.parametrize("method", ["hepa", "hepa-regime"])
+def test_test_units_change_no_fitted_statistic_weight_or_calibrator(method):
+    """Pretraining, normalisation, finetuning and calibration see the same data whatever the test units hold."""
+    torch.set_num_threads(1)
+    subset = "FD002" if method == "hepa-regime" else "FD001"
+    spec = Method("hepa", regime=METHODS[method].regime, pretrain=SMALL_ENCODER)
+    runs = []
+    for frame in (None, _perturbed_test_units(subset, 0)):
+        data = SubsetSplit(subset, 0, regime=spec.regime, frame=frame)
+        pretrainer, _ = pretrain(data, spec, pretrain_epochs=1, device="cpu", seed=0)
+        predictor = protocol_event_predictor(1, device="cpu", seed=0, hidden=32)
+        predictor.fit(pretrainer.transform(data.X_train), data.y_train)
+        P_valid = predictor.predict_proba(pretrainer.transform(data.X_valid))
+        runs.append((data, pretrainer, predictor, fit_calibrators(P_valid, data.y_valid)))
+    (data_a, pre_a, pred_a, cal_a), (data_b, pre_b, pred_b, cal_b) = runs
+    assert not np.array_equal(data_a.X_test, data_b.X_test, equal_nan=True)  # the perturbation reached the test part
+    np.testing.assert_array_equal(pre_a.channel_loc_, pre_b.channel_loc_)
+    np.testing.assert_array_equal(pre_a.channel_scale_, pre_b.channel_scale_)
+    if spec.regime:
+        for name in ("regime_centers_", "regime_mean_", "regime_std_", "global_mean_", "global_std_"):
+            np.testing.assert_array_equal(getattr(data_a.regime_normalizer, name),
+                                          getattr(data_b.regime_normalizer, name))
+    for first, second in ((pre_a, pre_b), (pred_a, pred_b)):
+        state_a, state_b = first.net_.module_.state_dict(), second.net_.module_.state_dict()
+        assert all(torch.equal(state_a[key], state_b[key]) for key in state_a)
+    isotonic_a, isotonic_b = cal_a["isotonic"].calibrator_, cal_b["isotonic"].calibrator_
+    np.testing.assert_array_equal(isotonic_a.X_thresholds_, isotonic_b.X_thresholds_)
+    np.testing.assert_array_equal(isotonic_a.y_thresholds_, isotonic_b.y_thresholds_)
+    assert cal_a["sigmoid"].calibrator_.coef_ == pytest.approx(cal_b["sigmoid"].calibrator_.coef_, abs=0)
+
+
+def test_a_cell_scores_validation_and_nasa_units_the_same_whatever_the_test_units_hold():
+    torch.set_num_threads(1)
+    cells = []
+    for frame in (None, _perturbed_test_units("FD001", 0)):
+        data = SubsetSplit("FD001", 0, regime=False, frame=frame)
+        cells.append(run_cell(data, METHODS["gbm"], 0.1, seed=0, pretrain_epochs=1, finetune_epochs=1,
+                              device="cpu", cache_dir=None))
+    assert cells[0]["valid_h_auroc"] == cells[1]["valid_h_auroc"]
+    assert cells[0]["nasa_rmse"] == cells[1]["nasa_rmse"]
+    assert cells[0]["h_auroc"] != cells[1]["h_auroc"]

@@ -54,32 +54,35 @@ def get_data_home(data_home=None):
     return data_home
 
 
-def _missing_file_message(path, url, fetch_name=None):
+def _missing_file_message(path, url, fetch_name=None, plain_too=False):
     path = Path(path)
+    name = path.name
+    if plain_too:
+        name += f" (or {path.name[: -len('.gz')]})"
     where = f"Put the file in {path.parent}"
     if url is not None:
         where += f" (download it from {url})"
     if fetch_name is not None:
         where += f", or call {fetch_name}(data_home=...) to download it"
-    return f"Data file {path.name} not found in {path.parent}. {where}."
+    return f"Data file {name} not found in {path.parent}. {where}."
 
 
 def dataset_file(data_home, directory, name, *, url=None, fetch_name=None):
-    """Path of ``name`` (or of ``name`` without its ``.gz``) in ``data_home/directory``.
+    """Path of ``name`` in ``data_home/directory``; for a ``name.gz``, the plain ``name`` will do.
 
-    Data files may be kept gzipped or not; the loaders read both. A missing
+    Text files may be kept gzipped or not; the loaders read both. A missing
     file raises ``FileNotFoundError`` saying where to put it and where to get it.
     """
     folder = Path(get_data_home(data_home)) / directory
     candidates = [folder / name]
     if name.endswith(".gz"):
         candidates.append(folder / name[: -len(".gz")])
-    else:
-        candidates.append(folder / f"{name}.gz")
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    raise FileNotFoundError(_missing_file_message(folder / name, url, fetch_name))
+    raise FileNotFoundError(
+        _missing_file_message(folder / name, url, fetch_name, plain_too=name.endswith(".gz"))
+    )
 
 
 def _download(url, temporary, *, gzip_output, path):

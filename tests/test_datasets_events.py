@@ -251,7 +251,9 @@ def test_vix_train_labels_stop_at_the_part_end():
 
 
 def test_batadal_attacks_split_and_scaling():
-    normal_path, event_path = _require("BATADAL/training_dataset_1.csv.gz", "BATADAL/BATADAL_dataset04.csv.gz")
+    normal_path, event_path = _require(
+        "BATADAL/training_dataset_1.csv.gz", "BATADAL/BATADAL_dataset04.csv.gz"
+    )
     data = load_batadal(data_home=normal_path.parents[1], split="test", context_length=16, stride=64)
     raw = pd.read_csv(event_path)
     raw.columns = raw.columns.str.strip()
@@ -373,7 +375,7 @@ def test_descr_states_event_split_and_parameters():
     (path,) = _require("VIX/VIX_History.csv.gz")
     data = load_vix(data_home=path.parents[1], split="valid", context_length=32, stride=8)
     for text in ("crossing of 25 from below", "60/10/30", "split=valid", "context_length=32",
-                 "stride=8", f"{data.X.shape[0]} windows"):
+                 "stride=8", f"windows: {data.X.shape[0]}"):
         assert text in data.DESCR
 
 

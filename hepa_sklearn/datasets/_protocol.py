@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from ..windows import make_survival_y, make_windows
+from ..windows import make_windows
 
 #: The parts every loader can return windows of, in time order.
 PARTS = ("train", "valid", "test")
@@ -146,13 +146,13 @@ def part_windows(frame, table, feature_names, part, *, values, context_length, s
         y_parts.append(y)
         group_parts.append(np.full(X.shape[0], unit))
     if not X_parts:
+        where = "any unit" if part is None else f"the {part} part"
         raise ValueError(
-            f"no window ends in the {part} part with min_history={min_history}: every unit's "
-            f"part ends before row {min_history}. Lower min_history."
+            f"no window ends in {where} with min_history={min_history}: every unit's rows there "
+            f"end before row {min_history}. Lower min_history."
         )
-    y = np.concatenate(y_parts)
     groups = np.concatenate(group_parts).astype(str)
-    return np.concatenate(X_parts), make_survival_y(y["event"], y["time"]), groups
+    return np.concatenate(X_parts), np.concatenate(y_parts), groups
 
 
 def _describe(table, *, split, context_length, stride, min_history, normalize, n_rows, n_windows):
@@ -160,7 +160,7 @@ def _describe(table, *, split, context_length, stride, min_history, normalize, n
     lines = [
         f"This bunch: split={split}, context_length={context_length}, stride={stride}, "
         f"min_history={min_history}, normalize={normalize}.",
-        f"It holds {table['unit'].nunique()} units, {n_rows} rows and {n_windows} windows.",
+        f"Units: {table['unit'].nunique()}; rows: {n_rows}; windows: {n_windows}.",
         "Rows and events (onsets) per part:",
     ]
     for part, counts in per_part.iterrows():
@@ -181,7 +181,6 @@ def load_events(
     scaling_part,
     scaling_kind,
     description,
-    **extra,
 ):
     """Assemble a loader's Bunch from its long frame and its table of parts.
 
@@ -227,5 +226,4 @@ def load_events(
         offset=offset,
         scale=scale,
         DESCR=descr,
-        **extra,
     )

@@ -1,4 +1,4 @@
-"""Reader for SMAP (NASA soil-moisture satellite telemetry, telemanom layout) with anomaly onsets as events."""
+"""Reader for SMAP (NASA satellite telemetry, telemanom layout) with anomaly onsets as events."""
 
 import json
 

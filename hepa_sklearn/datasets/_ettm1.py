@@ -10,7 +10,7 @@ __all__ = ["load_ettm1", "fetch_ettm1"]
 
 K = 200  # horizons 1..200: the paper's K for every dataset but C-MAPSS and TEP (§3.3)
 CONTEXT_LENGTH = 512  # the paper's context for ETTm1 (appendix table of datasets)
-# Keeps the windows of the whole series at about 60 MB of float32 (4,323 windows).
+# Keeps the windows of the whole series at about 60 MB of float32 (4,324 windows).
 STRIDE = 16
 MIN_HISTORY = CONTEXT_LENGTH
 SPLIT_PERCENT = (60, 80)  # 60/20/20 chronological (DATASETS.md)

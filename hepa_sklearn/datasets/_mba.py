@@ -1,0 +1,245 @@
+"""Loader for MBA (MIT-BIH supraventricular ECG, TranAD copy) with annotated beats as events."""
+
+import numpy as np
+import pandas as pd
+
+from ._home import dataset_file, fetch_files, read_cached
+from ._protocol import PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
+
+__all__ = ["load_mba", "fetch_mba"]
+
+K = 200  # horizons 1..200: the paper's K for every dataset but C-MAPSS and TEP (§3.3)
+CONTEXT_LENGTH = 100  # the paper's context for MBA (appendix table of datasets)
+# Every sample ends a window: the whole record gives 7,581 windows, 6 MB of float32.
+STRIDE = 1
+MIN_HISTORY = CONTEXT_LENGTH
+SPLIT_PERCENT = (60, 70)  # 60/70/100 % cumulative chronological split (DATASETS.md)
+GAP_ROWS = 200  # samples left out before the valid and the test part (DATASETS.md)
+BEAT_HALF_WIDTH = 20  # samples labelled on each side of an annotated beat (DATASETS.md)
+
+FEATURES = ("ECG1", "ECG2")
+DIRECTORY = "MBA"
+SIGNAL_FILE = "test.xlsx"
+LABEL_FILE = "labels.xlsx"
+UNIT = "MBA"
+# Public copies of the files, at the commit read for the project's data,
+# with the SHA-256 of each file. train.xlsx is byte-identical to test.xlsx
+# (data/SOURCES.md), so only test.xlsx is read.
+_BASE_URL = (
+    "https://raw.githubusercontent.com/imperial-qore/TranAD/"
+    "7ffb98d0c18189cc3d9ab732b4cb0278200a0af0/data/MBA/"
+)
+FILES = {
+    SIGNAL_FILE: (
+        f"{_BASE_URL}test.xlsx",
+        "bf2de57b5736ba59c2844a0725c7cc7b631cd8ef527571226c908260defed00d",
+    ),
+    LABEL_FILE: (
+        f"{_BASE_URL}labels.xlsx",
+        "59a92961c16a05aa83fd146c77d7ce7a8f773ad8657834454e6467326fa4191c",
+    ),
+}
+
+DESCR = """\
+MBA: MIT-BIH supraventricular arrhythmia ECG (TranAD copy)
+==========================================================
+
+A 7,680-sample excerpt of two ECG leads (ECG1, ECG2, in mV) from the
+MIT-BIH Supraventricular Arrhythmia Database (S. D. Greenwald, MIT 1990;
+PhysioNet), as distributed with TranAD (S. Tuli et al., VLDB 2022), with
+65 beat annotations (41 N, 18 V, 6 F). One unit, two channels. The
+distribution's train.xlsx and test.xlsx are identical; test.xlsx is read.
+
+Event: an annotated beat. ``label`` is True within 20 samples either side
+of each annotated sample (41 samples, both ends included) and an event
+(``event``) is the first labelled sample of each such segment, 20 samples
+before the annotation. The annotations lie at least 75 samples apart, so
+the 65 segments never merge: 65 events. The column ``annotation`` holds
+the beat type (N, V, F) at annotated samples and "" elsewhere.
+
+Split: chronological, the part boundaries at 60 % and 70 % of the
+samples; the valid and the test part each start 200 samples after the
+boundary, those samples belonging to no part. Windows end inside the
+requested part; their context may reach back into earlier samples, and
+their labels never look past the part's last sample. Scaling: per-channel
+minimum and range of the training samples (``offset``, ``scale``), applied
+to ``X`` when normalize=True.
+"""
+
+_OPENPYXL_MESSAGE = "load_mba needs openpyxl to read .xlsx files: pip install 'hepa-sklearn[data]'"
+
+
+def _require_openpyxl():
+    try:
+        import openpyxl  # noqa: F401  (the engine pandas uses for .xlsx)
+    except ImportError as exc:
+        raise ImportError(_OPENPYXL_MESSAGE) from exc
+
+
+def _read_signal(path):
+    # The second header row holds the units, "(mV)".
+    return pd.read_excel(path, skiprows=[1], engine="openpyxl")
+
+
+def _read_labels(path):
+    return pd.read_excel(path, engine="openpyxl")
+
+
+def _frame(data_home):
+    signal_path = dataset_file(data_home, DIRECTORY, SIGNAL_FILE, url=FILES[SIGNAL_FILE][0],
+                               fetch_name="fetch_mba")
+    label_path = dataset_file(data_home, DIRECTORY, LABEL_FILE, url=FILES[LABEL_FILE][0],
+                              fetch_name="fetch_mba")
+    _require_openpyxl()
+    signal = read_cached(_read_signal, signal_path)
+    annotations = read_cached(_read_labels, label_path)
+    missing = [column for column in FEATURES if column not in signal.columns]
+    if missing or not {"Sample", "#"} <= set(annotations.columns):
+        raise ValueError(
+            f"{signal_path} needs the columns {list(FEATURES)} and {label_path} the columns "
+            "'Sample' and '#'; are they the TranAD MBA files?"
+        )
+    n_rows = len(signal)
+    frame = pd.DataFrame({"unit": UNIT, "step": np.arange(n_rows, dtype=np.int64)})
+    for column in FEATURES:
+        frame[column] = signal[column].to_numpy(dtype=np.float64)
+    samples = annotations["Sample"].to_numpy(dtype=np.int64)
+    if samples.min() < 0 or samples.max() >= n_rows:
+        raise ValueError(f"{label_path} annotates samples outside 0..{n_rows - 1} of {signal_path}.")
+    annotation = np.full(n_rows, "", dtype=object)
+    annotation[samples] = annotations["#"].astype(str).to_numpy()
+    frame["annotation"] = annotation
+    label = np.zeros(n_rows, dtype=bool)
+    for sample in samples:
+        label[max(0, sample - BEAT_HALF_WIDTH) : sample + BEAT_HALF_WIDTH + 1] = True
+    frame["label"] = label
+    frame["event"] = unit_onsets(frame)
+    return frame
+
+
+def load_mba(
+    *,
+    data_home=None,
+    split=None,
+    context_length=CONTEXT_LENGTH,
+    stride=STRIDE,
+    min_history=MIN_HISTORY,
+    normalize=True,
+):
+    """Load the MBA ECG record with annotated beats as events.
+
+    Reads ``MBA/test.xlsx`` and ``MBA/labels.xlsx`` from the data home (use
+    :func:`fetch_mba` to download them); reading ``.xlsx`` needs the
+    optional dependency openpyxl (``pip install 'hepa-sklearn[data]'``).
+    The record is split in time at 60 % and 70 % of its samples with 200
+    samples left out before the valid and the test part.
+
+    Parameters
+    ----------
+    data_home : str or path-like, default=None
+        Data home, see :func:`get_data_home`.
+    split : {"train", "valid", "test"} or None, default=None
+        Part whose windows to return. None returns windows over the whole
+        record with labels that look across part boundaries.
+    context_length : int, default=100
+        Samples per window; history shorter than this is left-padded with NaN.
+    stride : int, default=1
+        Samples between consecutive window ends, counted back from the
+        part's last sample.
+    min_history : int, default=100
+        Minimum number of observed samples in a window.
+    normalize : bool, default=True
+        Scale ``X`` by the training samples' per-channel minimum and range
+        (min-max scaling). The frame always keeps the raw values.
+
+    Returns
+    -------
+    data : :class:`~sklearn.utils.Bunch`
+        With the fields:
+
+        frame : DataFrame
+            One row per sample: ``unit``, ``step``, ``ECG1``, ``ECG2``,
+            ``annotation`` (beat type or ""), ``label`` (within 20 samples
+            of an annotated beat, bool), ``event`` (segment onset, bool) and
+            ``split`` (``"train"``, ``"valid"``, ``"test"`` or ``"gap"``).
+        X : ndarray of shape (n_windows, 2, context_length), float32
+        y : structured ndarray of shape (n_windows,)
+            Fields ``event`` (bool) and ``time`` (float): samples from the
+            window's end to the next segment onset in the part, or to the
+            part's last sample when censored.
+        groups : ndarray of shape (n_windows,), str
+            Unit of each window (a single unit, ``"MBA"``).
+        feature_names : list of str
+            ``["ECG1", "ECG2"]``.
+        splits : DataFrame
+            One row per part: ``unit``, ``split``, ``start``, ``stop`` (row
+            positions, stop excluded), ``n_rows``, ``n_events``.
+        offset, scale : ndarray of shape (2,)
+            Per-channel minimum and range of the training samples.
+        DESCR : str
+            Description of the data, the event, the split and the
+            parameters used.
+
+    Raises
+    ------
+    ImportError
+        openpyxl is not installed.
+
+    See Also
+    --------
+    fetch_mba : Download missing files, then load them.
+
+    References
+    ----------
+    S. Tuli, G. Casale and N. R. Jennings, "TranAD: Deep Transformer
+    Networks for Anomaly Detection in Multivariate Time Series Data",
+    PVLDB 15(6), 2022.
+
+    Examples
+    --------
+    >>> from hepa_sklearn.datasets import load_mba
+    >>> data = load_mba(split="test")  # doctest: +SKIP
+    >>> data.X.shape[1:]  # doctest: +SKIP
+    (2, 100)
+    """
+    frame = _frame(data_home)
+    bounds = chronological_bounds(len(frame), SPLIT_PERCENT, GAP_ROWS)
+    table = split_table([(UNIT, part, *bounds[part]) for part in PARTS])
+    return load_events(
+        frame,
+        table,
+        FEATURES,
+        split=check_split(split, PARTS),
+        context_length=context_length,
+        stride=stride,
+        min_history=min_history,
+        normalize=normalize,
+        scaling_part="train",
+        scaling_kind="minmax",
+        description=DESCR,
+    )
+
+
+def fetch_mba(*, data_home=None, download_if_missing=True, **load_params):
+    """Download the missing MBA files into the data home, then load them.
+
+    ``test.xlsx`` and ``labels.xlsx`` come from the TranAD repository on
+    GitHub and are checked against their SHA-256 before they are kept in
+    ``MBA/`` as they are.
+
+    Parameters
+    ----------
+    data_home : str or path-like, default=None
+        Data home, see :func:`get_data_home`.
+    download_if_missing : bool, default=True
+        If False, raise ``OSError`` instead of downloading a missing file.
+    **load_params
+        Passed to :func:`load_mba`.
+
+    Returns
+    -------
+    data : :class:`~sklearn.utils.Bunch`
+        As returned by :func:`load_mba`.
+    """
+    fetch_files(FILES, DIRECTORY, data_home=data_home, download_if_missing=download_if_missing)
+    return load_mba(data_home=data_home, **load_params)

@@ -97,7 +97,7 @@ def test_event_surface_without_times_uses_window_index(plt, tmp_path):
 
 
 def test_event_surface_leaves_out_marks_with_nothing_to_mark(plt):
-    y = make_survival_y([False, False], [9, 8])
+    y = make_survival_y([False, False], [9, 0])  # censored beyond K = 4, and with no known cell
     display = EventSurfaceDisplay.from_predictions(y, UNIT_PROBA[:2], times=[0, 1])
     assert display.event_markers_ is None
     assert display.censor_markers_ is None
@@ -116,7 +116,9 @@ def test_event_surface_picks_one_unit(plt, embedded):
     assert_array_equal(np.asarray(single.mesh_.get_array()), proba[:20].T)
 
 
-def test_event_surface_from_estimator_predicts_the_unit_only(plt, embedded, event_predictor, tmp_path):
+def test_event_surface_from_estimator_predicts_the_unit_only(
+    plt, embedded, event_predictor, tmp_path
+):
     E, y, groups = embedded
     display = EventSurfaceDisplay.from_estimator(event_predictor, E, y, groups=groups, unit=9)
     render(display, tmp_path, "estimator")
@@ -197,7 +199,8 @@ def test_horizon_auroc_from_estimators(plt, embedded, event_predictor, tiny_even
     other = HEPAEventPredictor(**{**tiny_event_params, "random_state": 1}).fit(E, y)
     display = HorizonAUROCDisplay.from_estimator({"seed 0": event_predictor, "seed 1": other}, E, y)
     for name, model in (("seed 0", event_predictor), ("seed 1", other)):
-        assert_allclose(display.lines_[name].get_ydata(), per_horizon_auroc(y, model.predict_proba(E)))
+        expected = per_horizon_auroc(y, model.predict_proba(E))
+        assert_allclose(display.lines_[name].get_ydata(), expected)
     alone = HorizonAUROCDisplay.from_estimator(event_predictor, E, y)
     assert list(alone.lines_) == ["HEPAEventPredictor"]
 

@@ -22,11 +22,9 @@ def _unit_rows(groups, unit, n_samples):
     units = np.unique(groups)
     if unit is None:
         if units.size > 1:
-            raise ValueError(
-                f"groups holds {units.size} units; pick the one to draw with unit=..."
-            )
+            raise ValueError(f"groups holds {units.size} units; pick the one to draw with unit=...")
         return None
-    if unit not in units:
+    if unit not in units.tolist():
         shown = ", ".join(repr(u) for u in units[:10].tolist())
         more = ", ..." if units.size > 10 else ""
         raise ValueError(f"unknown unit {unit!r}: groups holds {shown}{more}.")
@@ -34,7 +32,7 @@ def _unit_rows(groups, unit, n_samples):
 
 
 def _rows_of(values, what, rows, n_samples):
-    """``values`` cut to the mask ``rows`` (None keeps all), after checking it has a row per window."""
+    """``values`` cut to the mask ``rows`` (None keeps all), once checked to have a row per window."""
     if values is None:
         return None
     values = np.asarray(values)
@@ -51,6 +49,7 @@ def _title(name, unit):
 
 
 def _check_times(times, n_samples):
+    """``times`` as floats after checking: one finite entry per window, strictly increasing."""
     times = np.asarray(times, dtype=float)
     if times.shape != (n_samples,):
         raise ValueError(
@@ -70,9 +69,7 @@ def _cell_edges(centres):
     if centres.size == 1:
         return np.array([centres[0] - 0.5, centres[0] + 0.5])
     middle = (centres[1:] + centres[:-1]) / 2
-    return np.concatenate(
-        [[2 * centres[0] - middle[0]], middle, [2 * centres[-1] - middle[-1]]]
-    )
+    return np.concatenate([[2 * centres[0] - middle[0]], middle, [2 * centres[-1] - middle[-1]]])
 
 
 class EventSurfaceDisplay:
@@ -82,9 +79,9 @@ class EventSurfaceDisplay:
     happens within ``Δt`` steps of window ``t``'s end. Three marks read the
     surface against the truth: for each window whose event falls within the
     ``K`` horizons, a point at its time to event (cells from there up are
-    positive); for each censored window, a point where its observation ends
-    (cells above are unknown); and, with ``times``, a vertical line at each
-    event's time.
+    positive); for each window censored within the horizons (``1 <=
+    time < K``), a point where its observation ends (cells above are
+    unknown); and, with ``times``, a vertical line at each event's time.
 
     Build it with :meth:`from_estimator` or :meth:`from_predictions`; the
     constructor only stores its arguments.
@@ -111,7 +108,7 @@ class EventSurfaceDisplay:
         within ``K`` steps; None when there is none.
     censor_markers_ : matplotlib Line2D or None
         Points ``(time of window, y["time"])`` of the windows censored
-        before ``K`` steps; None when there is none.
+        within the horizons, ``1 <= y["time"] < K``; None when there is none.
     event_lines_ : matplotlib LineCollection or None
         Vertical lines at the event times ``times + y["time"]`` of the
         windows with an event; None without ``times`` or events.
@@ -181,7 +178,8 @@ class EventSurfaceDisplay:
                 x[hit], time[hit], linestyle="none", marker="o", markersize=4,
                 markerfacecolor="white", markeredgecolor="black", label="time to event",
             )
-        cut = ~event & (time < K)
+        # a window censored at 0 (its observation ends with it) has no known cell and no point to draw
+        cut = ~event & (time >= 1) & (time < K)
         self.censor_markers_ = None
         if cut.any():
             (self.censor_markers_,) = ax.plot(
@@ -202,7 +200,8 @@ class EventSurfaceDisplay:
         ax.set_ylim(0.5, K + 0.5)
         if self.name is not None:
             ax.set_title(self.name)
-        if any(a is not None for a in (self.event_markers_, self.censor_markers_, self.event_lines_)):
+        marks = (self.event_markers_, self.censor_markers_, self.event_lines_)
+        if any(mark is not None for mark in marks):
             ax.legend(loc="upper left", fontsize="small", framealpha=0.8)
         self.ax_, self.figure_ = ax, figure
         return self

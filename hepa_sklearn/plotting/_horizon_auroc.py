@@ -144,7 +144,8 @@ class HorizonAUROCDisplay:
         -------
         display : HorizonAUROCDisplay
         """
-        surfaces = {name: check_surface(y, p)[2] for name, p in _named(proba, "proba", "surface").items()}
+        named = _named(proba, "proba", "surface")
+        surfaces = {name: check_surface(y, surface)[2] for name, surface in named.items()}
         widths = {name: p.shape[1] for name, p in surfaces.items()}
         if len(set(widths.values())) > 1:
             raise ValueError(
@@ -154,7 +155,10 @@ class HorizonAUROCDisplay:
         horizons = np.arange(1, K + 1) if horizons is None else check_horizons(horizons, K)
         display = cls(
             horizons=horizons,
-            auroc={name: per_horizon_auroc(y, p, horizons=horizons) for name, p in surfaces.items()},
+            auroc={
+                name: per_horizon_auroc(y, surface, horizons=horizons)
+                for name, surface in surfaces.items()
+            },
             prevalence=known_prevalence(y, K)[horizons - 1],
         )
         return display.plot(ax=ax)

@@ -21,7 +21,8 @@ def reliability_table(y, proba, horizons, n_bins):
     """
     labels, known = label_surface(y, proba.shape[1])
     shape = (horizons.size, n_bins)
-    counts, mean_predicted, observed_rate = np.zeros(shape), np.full(shape, np.nan), np.full(shape, np.nan)
+    counts = np.zeros(shape, dtype=int)
+    mean_predicted, observed_rate = np.full(shape, np.nan), np.full(shape, np.nan)
     for row, horizon in enumerate(horizons):
         mask = known[:, horizon - 1]
         count, forecast, outcome = _binned_forecasts(
@@ -31,7 +32,7 @@ def reliability_table(y, proba, horizons, n_bins):
         counts[row] = count
         mean_predicted[row, filled] = forecast[filled] / count[filled]
         observed_rate[row, filled] = outcome[filled] / count[filled]
-    return counts.astype(int), mean_predicted, observed_rate
+    return counts, mean_predicted, observed_rate
 
 
 class SurfaceReliabilityDisplay:
@@ -115,9 +116,12 @@ class SurfaceReliabilityDisplay:
             [0, 1], [0, 1], color="black", linestyle=":", linewidth=1, label="perfectly calibrated"
         )
         self.lines_ = []
-        for horizon, predicted, observed in zip(self.horizons, self.mean_predicted, self.observed_rate):
+        curves = zip(self.horizons, self.mean_predicted, self.observed_rate)
+        for horizon, predicted, observed in curves:
             filled = ~np.isnan(predicted)
-            (line,) = ax.plot(predicted[filled], observed[filled], marker="o", label=f"Δt = {horizon}")
+            (line,) = ax.plot(
+                predicted[filled], observed[filled], marker="o", label=f"Δt = {horizon}"
+            )
             self.lines_.append(line)
         ax.set_xlabel("mean predicted probability")
         ax.set_ylabel("observed event rate (known cells)")
@@ -131,7 +135,9 @@ class SurfaceReliabilityDisplay:
         return self
 
     @classmethod
-    def from_predictions(cls, y, proba, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None):
+    def from_predictions(
+        cls, y, proba, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None
+    ):
         """Draw the reliability diagram of a predicted surface.
 
         Parameters
@@ -168,7 +174,9 @@ class SurfaceReliabilityDisplay:
         return display.plot(ax=ax)
 
     @classmethod
-    def from_estimator(cls, estimator, X, y, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None):
+    def from_estimator(
+        cls, estimator, X, y, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None
+    ):
         """Draw the reliability diagram of the surface a fitted estimator predicts for ``X``.
 
         Parameters

@@ -10,7 +10,8 @@ from ._common import axes_and_figure
 
 def _column(records, key):
     """``record[key]`` of every epoch as floats, NaN where the epoch has none."""
-    return np.array([np.nan if record.get(key) is None else record[key] for record in records], dtype=float)
+    values = [np.nan if record.get(key) is None else record[key] for record in records]
+    return np.array(values, dtype=float)
 
 
 class TrainingHistoryDisplay:
@@ -47,7 +48,7 @@ class TrainingHistoryDisplay:
     collapse_markers_ : matplotlib Line2D or None
         Red crosses on the training loss of the collapsed epochs; None when
         no epoch collapsed.
-    collapse_spans_ : list of matplotlib Polygon
+    collapse_spans_ : list of matplotlib patches
         A red band over each collapsed epoch.
     ax_ : matplotlib Axes
     figure_ : matplotlib Figure
@@ -96,7 +97,9 @@ class TrainingHistoryDisplay:
         self.valid_line_ = None
         if self.valid_loss is not None:
             (self.valid_line_,) = ax.plot(epochs, self.valid_loss, marker=".", label="valid loss")
-        collapsed = np.zeros(epochs.shape, bool) if self.collapse is None else np.asarray(self.collapse, bool)
+        collapsed = np.zeros(epochs.shape, bool)
+        if self.collapse is not None:
+            collapsed = np.asarray(self.collapse, bool)
         self.collapse_spans_ = [
             ax.axvspan(epoch - 0.5, epoch + 0.5, color="tab:red", alpha=0.15, linewidth=0)
             for epoch in epochs[collapsed]
@@ -151,7 +154,7 @@ class TrainingHistoryDisplay:
                 raise ValueError(f"epoch {position} of history has no 'train_loss'.")
         has_valid = any(record.get("valid_loss") is not None for record in records)
         display = cls(
-            epochs=np.array([record.get("epoch", position) for position, record in enumerate(records, start=1)]),
+            epochs=np.array([record.get("epoch", n) for n, record in enumerate(records, start=1)]),
             train_loss=_column(records, "train_loss"),
             valid_loss=_column(records, "valid_loss") if has_valid else None,
             collapse=np.array([bool(record.get("collapse", False)) for record in records]),
@@ -180,7 +183,8 @@ class TrainingHistoryDisplay:
         """
         try:
             history = estimator.history_
-        except NotFittedError:  # an AttributeError too, but its own message (fit first) is the right one
+        except NotFittedError:
+            # also an AttributeError, but its own message (fit first) is the one to give
             raise
         except AttributeError as exc:
             raise TypeError(

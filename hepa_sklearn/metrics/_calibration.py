@@ -9,7 +9,7 @@ from ._ranking import known_cells
 # Paper App. "Calibration": ECE and the Murphy decomposition use 10 equal-width bins.
 CALIBRATION_BINS = 10
 
-def _binned_forecasts(labels, scores, n_bins):
+def binned_forecasts(labels, scores, n_bins):
     """Cell count, forecast sum and outcome sum of each equal-width bin on [0, 1].
 
     Bin ``b`` holds ``b / n_bins <= p < (b + 1) / n_bins``; ``p = 1`` goes in
@@ -54,7 +54,7 @@ def expected_calibration_error(y_true, proba, *, n_bins=CALIBRATION_BINS):
     if labels.size == 0:
         return float("nan")
     # n_b |p̄_b - ō_b| = |Σ p - Σ o| within each bin
-    _, forecast, outcome = _binned_forecasts(labels, scores, n_bins)
+    _, forecast, outcome = binned_forecasts(labels, scores, n_bins)
     return float(np.abs(forecast - outcome).sum() / labels.size)
 
 
@@ -104,7 +104,7 @@ def brier_decomposition(y_true, proba, *, n_bins=CALIBRATION_BINS):
     if labels.size == 0:
         return dict.fromkeys(names, float("nan"))
     n_cells = labels.size
-    count, forecast, outcome = _binned_forecasts(labels, scores, n_bins)
+    count, forecast, outcome = binned_forecasts(labels, scores, n_bins)
     filled = count > 0
     count, forecast, outcome = count[filled], forecast[filled], outcome[filled]
     mean_forecast = forecast / count

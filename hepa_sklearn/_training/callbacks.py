@@ -4,7 +4,7 @@ import warnings
 
 from skorch.callbacks import Callback, EarlyStopping, GradientNormClipping, LRScheduler, PassthroughScoring
 
-GRADIENT_CLIP = 1.0  # reference protocol: gradient-norm clipping at 1.0 (PAPER_NOTES §2)
+GRADIENT_CLIP = 1.0  # reference protocol: gradient-norm clipping at 1.0 (the paper, §3.1)
 
 # Spread below this is reported as collapse: evenly spread predictions give
 # about 1, and SIGReg-trained C-MAPSS models stay above 0.3 (measured).

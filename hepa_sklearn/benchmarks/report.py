@@ -11,7 +11,7 @@ from scipy import stats
 from .results import read_results
 from .sweep import ABLATIONS, DEFAULT_RESULTS, METHODS
 
-# h-AUROC of the authors' implementation, 100% labels, 5 seeds (its README, PAPER_NOTES §5)
+# h-AUROC of the authors' implementation, 100% labels, 5 seeds (its README)
 REFERENCE = {"FD001": (0.918, 0.008), "FD002": (0.661, 0.007), "FD003": (0.960, 0.003), "FD004": (0.627, 0.008)}
 # Targets of this project at 100% labels, mean of 5 seeds
 TARGET = {"FD001": 0.93, "FD002": 0.70, "FD003": 0.965, "FD004": 0.66}
@@ -170,7 +170,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     lines = [
         "# C-MAPSS benchmark",
         "",
-        "Protocol (PAPER_NOTES §5): the run-to-failure training units of each subset are split "
+        "Protocol (the authors' reference implementation): the run-to-failure training units of each subset are split "
         "60/10/30 into train/validation/test units by a seeded permutation; windows of up to 512 "
         "cycles with at least 128 cycles of history, stride 4 for train and validation, stride 1 "
         "for test; K = 150; global per-channel z-score learned on the training units. HEPA pretrains "

@@ -79,7 +79,7 @@ METHODS = {
 }
 
 
-# the paper's ablations (PAPER_NOTES §3), compared with "hepa" on FD001 and FD003
+# the paper's ablations (§4.4), compared with "hepa" on FD001 and FD003
 ABLATIONS = ("hepa-vicreg", "hepa-ema", "hepa-linear", "hepa-e2e", "hepa-nll")
 
 

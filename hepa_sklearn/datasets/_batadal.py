@@ -13,10 +13,10 @@ CONTEXT_LENGTH = 512  # the paper's context for BATADAL (appendix table of datas
 # The training part of dataset04 (2,506 hours) then ends 499 windows.
 STRIDE = 4
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (60, 70)  # dataset04 split 60/10/30 chronological (DATASETS.md)
-GAP_ROWS = 48  # hours left out before the valid and the test part (DATASETS.md)
+SPLIT_PERCENT = (60, 70)  # dataset04 split 60/10/30 chronological (the paper's benchmark protocol)
+GAP_ROWS = 48  # hours left out before the valid and the test part (the paper's benchmark protocol)
 # training_dataset_1.csv starts with the attack-free year (BATADAL "dataset03",
-# 2014-01-06 00 to 2015-01-06 00): its first 8,761 rows (data/SOURCES.md).
+# 2014-01-06 00 to 2015-01-06 00): its first 8,761 rows (as published).
 NORMAL_ROWS = 8761
 
 FEATURES = (
@@ -99,7 +99,7 @@ def _unit_frame(path, unit, n_rows=None):
         frame[column] = raw[column].to_numpy(dtype=np.float64)
     flag = raw["ATT_FLAG"].to_numpy()
     frame["ATT_FLAG"] = flag
-    # -999, BATADAL's "attack status unknown", counts as no attack (DATASETS.md)
+    # -999, BATADAL's "attack status unknown", counts as no attack (the paper's benchmark protocol)
     frame["label"] = flag == 1
     return frame
 

@@ -13,9 +13,9 @@ CONTEXT_LENGTH = 512  # the paper's context for Beijing-AQ (appendix table of da
 # Keeps the windows of all stations at about 175 MB of float32 (6,480 windows).
 STRIDE = 64
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (70, 85)  # per-station 70/15/15 chronological (DATASETS.md)
-GAP_ROWS = 24  # hours left out before the valid and the test part (DATASETS.md)
-PM25_THRESHOLD = 250.0  # µg/m³: an hour above it is a PM2.5 episode (DATASETS.md)
+SPLIT_PERCENT = (70, 85)  # per-station 70/15/15 chronological (the paper's benchmark protocol)
+GAP_ROWS = 24  # hours left out before the valid and the test part (the paper's benchmark protocol)
+PM25_THRESHOLD = 250.0  # µg/m³: an hour above it is a PM2.5 episode (the paper's benchmark protocol)
 
 #: The twelve monitoring stations, each one unit.
 BEIJING_STATIONS = (

@@ -35,7 +35,7 @@ SETTINGS = ("setting1", "setting2", "setting3")
 # Operating conditions per subset, as given with the data (see DESCR)
 N_REGIMES = {"FD001": 1, "FD002": 6, "FD003": 1, "FD004": 6}
 
-# The evaluation protocol (PAPER_NOTES §5): contexts of up to 512 cycles, windows
+# The evaluation protocol (the authors' reference implementation): contexts of up to 512 cycles, windows
 # with >= 128 cycles of history, stride 4 for training and validation windows and 1
 # for test windows, K = 150 horizons, 40 (cut, Δt) pairs per training unit and
 # pretraining epoch.

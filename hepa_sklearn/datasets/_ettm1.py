@@ -13,11 +13,11 @@ CONTEXT_LENGTH = 512  # the paper's context for ETTm1 (appendix table of dataset
 # Keeps the windows of the whole series at about 60 MB of float32 (4,324 windows).
 STRIDE = 16
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (60, 80)  # 60/20/20 chronological (DATASETS.md)
-GAP_ROWS = 200  # rows left out before the valid and the test part (DATASETS.md)
+SPLIT_PERCENT = (60, 80)  # 60/20/20 chronological (the paper's benchmark protocol)
+GAP_ROWS = 200  # rows left out before the valid and the test part (the paper's benchmark protocol)
 # Spike score: (OT - rolling mean) / rolling std over a causal 7-day window of
 # 672 15-minute steps, once 168 steps (42 hours) are present; a spike is a
-# score above 2 (DATASETS.md).
+# score above 2 (the paper's benchmark protocol).
 SPIKE_WINDOW = 672
 SPIKE_MIN_PERIODS = 168
 SPIKE_THRESHOLD = 2.0

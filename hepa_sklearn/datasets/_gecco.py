@@ -14,7 +14,7 @@ CONTEXT_LENGTH = 512  # the paper's context for GECCO (appendix table of dataset
 # keeps their windows near 160 MB of float32.
 STRIDE = 16
 MIN_HISTORY = CONTEXT_LENGTH
-# DATASETS.md gives no split for GECCO; the series is split as MBA's:
+# The paper's protocol gives no split for GECCO; the series is split as MBA's:
 # boundaries at 60 % and 70 %, 200 rows left out before the valid and the
 # test part.
 SPLIT_PERCENT = (60, 70)

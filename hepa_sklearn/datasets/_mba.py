@@ -13,9 +13,9 @@ CONTEXT_LENGTH = 100  # the paper's context for MBA (appendix table of datasets)
 # Every sample ends a window: the whole record gives 7,581 windows, 6 MB of float32.
 STRIDE = 1
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (60, 70)  # 60/70/100 % cumulative chronological split (DATASETS.md)
-GAP_ROWS = 200  # samples left out before the valid and the test part (DATASETS.md)
-BEAT_HALF_WIDTH = 20  # samples labelled on each side of an annotated beat (DATASETS.md)
+SPLIT_PERCENT = (60, 70)  # 60/70/100 % cumulative chronological split (the paper's benchmark protocol)
+GAP_ROWS = 200  # samples left out before the valid and the test part (the paper's benchmark protocol)
+BEAT_HALF_WIDTH = 20  # samples labelled on each side of an annotated beat (the paper's benchmark protocol)
 
 FEATURES = ("ECG1", "ECG2")
 DIRECTORY = "MBA"
@@ -24,7 +24,7 @@ LABEL_FILE = "labels.xlsx"
 UNIT = "MBA"
 # Public copies of the files, at the commit read for the project's data,
 # with the SHA-256 of each file. train.xlsx is byte-identical to test.xlsx
-# (data/SOURCES.md), so only test.xlsx is read.
+# (as published), so only test.xlsx is read.
 _BASE_URL = (
     "https://raw.githubusercontent.com/imperial-qore/TranAD/"
     "7ffb98d0c18189cc3d9ab732b4cb0278200a0af0/data/MBA/"

@@ -14,7 +14,7 @@ CONTEXT_LENGTH = 100  # the paper's context for PSM (appendix table of datasets)
 # a stride of 16 keeps their windows near 140 MB of float32.
 STRIDE = 16
 MIN_HISTORY = CONTEXT_LENGTH
-# DATASETS.md gives no split for PSM; the labelled test series is split as
+# The paper's protocol gives no split for PSM; the labelled test series is split as
 # MBA's: boundaries at 60 % and 70 %, 200 rows left out before the valid and
 # the test part.
 SPLIT_PERCENT = (60, 70)

@@ -16,7 +16,7 @@ CONTEXT_LENGTH = 100  # the paper's context for SMAP (appendix table of datasets
 # files together); a stride of 32 keeps their windows near 175 MB of float32.
 STRIDE = 32
 MIN_HISTORY = CONTEXT_LENGTH
-# DATASETS.md gives no split for SMAP; each channel's labelled test series is
+# The paper's protocol gives no split for SMAP; each channel's labelled test series is
 # split as MBA's: boundaries at 60 % and 70 %, 200 rows left out before the
 # valid and the test part.
 SPLIT_PERCENT = (60, 70)

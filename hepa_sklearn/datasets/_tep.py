@@ -16,9 +16,9 @@ STRIDE = 16
 # allowed to end with little history; 16 steps fill one patch of the encoder
 # (P=16, paper §3.1).
 MIN_HISTORY = 16
-SPLIT_FRACTIONS = (0.6, 0.1, 0.3)  # test runs split like C-MAPSS units (DATASETS.md)
+SPLIT_FRACTIONS = (0.6, 0.1, 0.3)  # test runs split like C-MAPSS units (the paper's benchmark protocol)
 # The test runs switch the fault on after 8 simulated hours, at sample 160
-# (3-minute samples; DATASETS.md and the Braatz data description).
+# (3-minute samples; the paper's protocol and the Braatz data description).
 FAULT_ONSET = 160
 N_FAULTS = 21
 

@@ -13,10 +13,10 @@ CONTEXT_LENGTH = 512  # the paper's context for VIX (appendix table of datasets)
 # Every trading day ends a window: the whole series gives 8,155 windows, 67 MB of float32.
 STRIDE = 1
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (60, 70)  # 60/10/30 chronological (DATASETS.md)
-# DATASETS.md names no gap for VIX; labels are cut at each part's end anyway.
+SPLIT_PERCENT = (60, 70)  # 60/10/30 chronological (the paper's benchmark protocol)
+# The paper's protocol names no gap for VIX; labels are cut at each part's end anyway.
 GAP_ROWS = 0
-REGIME_THRESHOLD = 25.0  # CLOSE level whose crossing from below is the event (DATASETS.md)
+REGIME_THRESHOLD = 25.0  # CLOSE level whose crossing from below is the event (the paper's benchmark protocol)
 
 FEATURES = ("OPEN", "HIGH", "LOW", "CLOSE")
 DIRECTORY = "VIX"

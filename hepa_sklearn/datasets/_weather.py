@@ -13,12 +13,12 @@ CONTEXT_LENGTH = 512  # the paper's context for Weather (appendix table of datas
 # Keeps the windows of the whole series at about 140 MB of float32 (3,262 windows).
 STRIDE = 16
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (70, 85)  # 70/15/15 chronological (DATASETS.md)
-GAP_ROWS = 200  # rows left out before the valid and the test part (DATASETS.md)
+SPLIT_PERCENT = (70, 85)  # 70/15/15 chronological (the paper's benchmark protocol)
+GAP_ROWS = 200  # rows left out before the valid and the test part (the paper's benchmark protocol)
 # Heat spike: (T - rolling mean) / rolling std over a causal 7-day window of
-# 1008 10-minute steps, above 3 (DATASETS.md). DATASETS.md gives no
+# 1008 10-minute steps, above 3 (the paper's benchmark protocol). The paper's protocol gives no
 # min_periods here; a quarter of the window (252 steps, 42 hours) is the
-# ratio DATASETS.md gives for ETTm1 (168 of 672).
+# ratio the protocol gives for ETTm1 (168 of 672).
 SPIKE_WINDOW = 1008
 SPIKE_MIN_PERIODS = 252
 SPIKE_THRESHOLD = 3.0

@@ -46,7 +46,7 @@ class SIGReg(nn.Module):
     n_projections : int, default=256
         Number of random unit directions per call.
     n_knots : int, default=17
-        Trapezoid knots on [-3, 3] (PAPER_NOTES §2).
+        Trapezoid knots on [-3, 3] (the paper, §3.1).
     """
 
     def __init__(self, n_projections=256, n_knots=17):

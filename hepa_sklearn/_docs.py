@@ -16,10 +16,23 @@ y_true : structured ndarray with fields ``event`` and ``time``""",
 y_true : structured ndarray with fields ``event`` and ``time``
 proba : array-like of shape (n_samples, K)
     Probabilities in [0, 1].""",
-    "surface_scores": """\
+    "surface_probabilities_binned": """\
 y_true : structured ndarray with fields ``event`` and ``time``
 proba : array-like of shape (n_samples, K)
-    Scores; any finite values (only their order matters).""",
+    Probabilities in [0, 1].
+n_bins : int, default=10
+    Equal-width bins on [0, 1].""",
+    "pooled_score": """\
+Parameters
+----------
+y_true : structured ndarray with fields ``event`` and ``time``
+proba : array-like of shape (n_samples, K)
+    Scores; any finite values (only their order matters).
+
+Returns
+-------
+score : float
+    NaN when the known cells hold fewer than two classes.""",
     "window_shape_attributes": """\
 n_features_in_ : int
     Number of channels seen in ``fit``.

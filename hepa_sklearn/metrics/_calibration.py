@@ -35,8 +35,7 @@ def expected_calibration_error(y_true, proba, *, n_bins=CALIBRATION_BINS):
 
     Parameters
     ----------
-    %(surface_probabilities)s
-    n_bins : int, default=10
+    %(surface_probabilities_binned)s
 
     Returns
     -------
@@ -80,8 +79,7 @@ def brier_decomposition(y_true, proba, *, n_bins=CALIBRATION_BINS):
 
     Parameters
     ----------
-    %(surface_probabilities)s
-    n_bins : int, default=10
+    %(surface_probabilities_binned)s
 
     Returns
     -------

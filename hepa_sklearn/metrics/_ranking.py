@@ -106,14 +106,7 @@ class SurfaceScoreMixin:
 def pooled_auroc(y_true, proba):
     """ROC AUC over all known cells of the surface pooled across horizons.
 
-    Parameters
-    ----------
-    %(surface_scores)s
-
-    Returns
-    -------
-    auroc : float
-        NaN when the known cells hold fewer than two classes.
+    %(pooled_score)s
 
     Examples
     --------
@@ -135,14 +128,7 @@ def pooled_auprc(y_true, proba):
     Uses ``sklearn.metrics.average_precision_score``: the mean of the precision
     at each positive's threshold, weighted by the recall gained there.
 
-    Parameters
-    ----------
-    %(surface_scores)s
-
-    Returns
-    -------
-    auprc : float
-        NaN when the known cells hold fewer than two classes.
+    %(pooled_score)s
     """
     labels, scores = known_cells(y_true, proba)
     if np.unique(labels).size < 2:

@@ -13,10 +13,6 @@ import numpy as np
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-# The authors' implementation on a 2-core machine, one FD001 run of the reference
-# protocol (figures given with the speed issue of this project).
-REFERENCE = {"wall_s": 24 * 60, "cpu_s": 1784, "peak_rss_mb": 690}
-
 
 def _one_run(args):
     """Child process: one full protocol run, printed as one JSON line."""
@@ -186,13 +182,8 @@ def run(args):
         "",
         "| | wall s | CPU s | peak RSS MB | held-out h-AUROC |",
         "|---|---|---|---|---|",
-        f"| reference implementation | {REFERENCE['wall_s']} | {REFERENCE['cpu_s']} | "
-        f"{REFERENCE['peak_rss_mb']} | 0.918 (5 seeds, its README) |",
         f"| hepa_sklearn | {median('wall_s'):.1f} | {median('cpu_s'):.1f} | "
         f"{median('peak_rss_mb'):.0f} | {median('h_auroc'):.4f} |",
-        f"| ratio (reference / ours) | {REFERENCE['wall_s'] / median('wall_s'):.1f}x | "
-        f"{REFERENCE['cpu_s'] / median('cpu_s'):.1f}x | "
-        f"{REFERENCE['peak_rss_mb'] / median('peak_rss_mb'):.1f}x | |",
         "",
         "Per stage (median s): " + ", ".join(
             f"{stage} {median(stage + '_s'):.1f}" for stage in ("pretrain", "embed", "finetune", "predict")

@@ -65,6 +65,73 @@ random_state : int, RandomState instance or None, default={random_state}
     sampling); a fixed value gives identical results on CPU.
 verbose : int, default={verbose}
     Print skorch's per-epoch table when positive.""",
+    # The event-benchmark loaders and fetchers: their ``{field}`` names are
+    # filled from each dataset's spec by ``datasets._event_dataset.dataset_doc``.
+    "event_loader_parameters": """\
+Parameters
+----------
+data_home : str or path-like, default=None
+    Data home, see :func:`get_data_home`.
+split : {split_choices} or None, default=None
+    Part whose windows to return. None returns windows over every unit
+    whole, with labels that look across part boundaries.
+context_length : int, default={context_length}
+    Window length in {step}s; history shorter than this is left-padded
+    with NaN.
+stride : int, default={stride}
+    Distance in {step}s between consecutive window ends, counted back
+    from each unit's last row in the part.
+min_history : int, default={min_history}
+    Minimum number of observed {step}s in a window.
+normalize : bool, default=True
+    Scale ``X`` by the per-channel {statistics}
+    of the ``"{scaling_part}"`` rows. The frame keeps the unscaled values.""",
+    # the dataset's own ``frame`` field follows the fragment in its docstring
+    "event_loader_returns": """\
+Returns
+-------
+data : :class:`~sklearn.utils.Bunch`
+    With the fields:
+
+    X : ndarray of shape (n_windows, {n_channels}, context_length), float32
+    y : structured ndarray of shape (n_windows,)
+        Fields ``event`` (bool) and ``time`` (float): {step}s from the
+        window's end to the next {event} in the part, or to the part's
+        last row when censored.
+    groups : ndarray of shape (n_windows,), str
+        Unit of each window.
+    feature_names : list of str
+        The channels of ``X``, in order.
+    splits : DataFrame
+        One row per (unit, part): ``unit``, ``split``, ``start``, ``stop``
+        (row positions within the unit, stop excluded), ``n_rows``,
+        ``n_events``.
+    offset, scale : ndarray of shape ({n_channels},)
+        Per-channel {statistics} of the ``"{scaling_part}"``
+        rows (a constant channel gets scale 1).
+    DESCR : str
+        Description of the data, the event, the split and the parameters
+        used.""",
+    "event_fetch": """\
+Each missing file is downloaded from a public copy on GitHub, pinned to
+one commit, and checked against the SHA-256 of its uncompressed content
+before it is kept in ``{directory}/`` of the data home (gzipped where its
+name ends in ``.gz``). Files already there, plain or gzipped, are used as
+they are.
+
+Parameters
+----------
+data_home : str or path-like, default=None
+    Data home, see :func:`get_data_home`.
+download_if_missing : bool, default=True
+    If False, raise ``OSError`` instead of downloading a missing file.
+**load_params
+    Passed to :func:`{loader}`.
+
+Returns
+-------
+data : :class:`~sklearn.utils.Bunch`
+    As returned by :func:`{loader}`.""",
 }
 
 

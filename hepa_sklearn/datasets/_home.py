@@ -85,6 +85,13 @@ def dataset_file(data_home, directory, name, *, url=None, fetch_name=None):
     )
 
 
+def check_columns(table, columns, path, what):
+    """Raise ``ValueError`` naming the ``columns`` that ``table``, read from ``path``, lacks."""
+    missing = [column for column in columns if column not in table.columns]
+    if missing:
+        raise ValueError(f"{path} lacks the column(s) {missing}; is it {what}?")
+
+
 def _download(url, temporary, *, gzip_output, path):
     """Stream ``url`` into ``temporary``; return the SHA-256 of the uncompressed bytes."""
     digest = hashlib.sha256()

@@ -3,8 +3,9 @@
 import numpy as np
 import pandas as pd
 
-from ._home import dataset_file, fetch_files, read_cached
-from ._protocol import PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
+from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
+from ._home import dataset_file, read_cached
+from ._protocol import unit_frame
 
 __all__ = ["load_mba", "fetch_mba"]
 
@@ -13,11 +14,12 @@ CONTEXT_LENGTH = 100  # the paper's context for MBA (appendix table of datasets)
 # Every sample ends a window: the whole record gives 7,581 windows, 6 MB of float32.
 STRIDE = 1
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (60, 70)  # 60/70/100 % cumulative chronological split (the paper's benchmark protocol)
-GAP_ROWS = 200  # samples left out before the valid and the test part (the paper's benchmark protocol)
-BEAT_HALF_WIDTH = 20  # samples labelled on each side of an annotated beat (the paper's benchmark protocol)
 
 FEATURES = ("ECG1", "ECG2")
+# 60/70/100 % cumulative chronological split, 200 samples left out before the
+# valid and the test part (the paper's benchmark protocol).
+SPLIT = ChronologicalSplit((60, 70), gap=200)
+BEAT_HALF_WIDTH = 20  # samples labelled on each side of an annotated beat (the paper's benchmark protocol)
 DIRECTORY = "MBA"
 SIGNAL_FILE = "test.xlsx"
 LABEL_FILE = "labels.xlsx"
@@ -59,11 +61,7 @@ the beat type (N, V, F) at annotated samples and "" elsewhere.
 
 Split: chronological, the part boundaries at 60 % and 70 % of the
 samples; the valid and the test part each start 200 samples after the
-boundary, those samples belonging to no part. Windows end inside the
-requested part; their context may reach back into earlier samples, and
-their labels never look past the part's last sample. Scaling: per-channel
-minimum and range of the training samples (``offset``, ``scale``), applied
-to ``X`` when normalize=True.
+boundary, those samples belonging to no part.
 """
 
 _OPENPYXL_MESSAGE = "load_mba needs openpyxl to read .xlsx files: pip install 'hepa-sklearn[data]'"
@@ -100,9 +98,7 @@ def _frame(data_home):
             "'Sample' and '#'; are they the TranAD MBA files?"
         )
     n_rows = len(signal)
-    frame = pd.DataFrame({"unit": UNIT, "step": np.arange(n_rows, dtype=np.int64)})
-    for column in FEATURES:
-        frame[column] = signal[column].to_numpy(dtype=np.float64)
+    frame = unit_frame(UNIT, signal[list(FEATURES)])
     samples = annotations["Sample"].to_numpy(dtype=np.int64)
     if samples.min() < 0 or samples.max() >= n_rows:
         raise ValueError(f"{label_path} annotates samples outside 0..{n_rows - 1} of {signal_path}.")
@@ -113,72 +109,34 @@ def _frame(data_home):
     for sample in samples:
         label[max(0, sample - BEAT_HALF_WIDTH) : sample + BEAT_HALF_WIDTH + 1] = True
     frame["label"] = label
-    frame["event"] = unit_onsets(frame)
     return frame
 
 
-def load_mba(
-    *,
-    data_home=None,
-    split=None,
-    context_length=CONTEXT_LENGTH,
-    stride=STRIDE,
-    min_history=MIN_HISTORY,
-    normalize=True,
-):
+SPEC = EventDataset(
+    "mba", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="sample", event="segment onset", scaling="minmax"
+)
+
+
+@dataset_doc(SPEC)
+def load_mba(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
+             min_history=MIN_HISTORY, normalize=True):
     """Load the MBA ECG record with annotated beats as events.
 
     Reads ``MBA/test.xlsx`` and ``MBA/labels.xlsx`` from the data home (use
     :func:`fetch_mba` to download them); reading ``.xlsx`` needs the
     optional dependency openpyxl (``pip install 'hepa-sklearn[data]'``).
-    The record is split in time at 60 % and 70 % of its samples with 200
-    samples left out before the valid and the test part.
+    The record is one unit, split in time at 60 % and 70 % of its samples
+    with 200 samples left out before the valid and the test part; it is
+    scaled by min-max scaling.
 
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    split : {"train", "valid", "test"} or None, default=None
-        Part whose windows to return. None returns windows over the whole
-        record with labels that look across part boundaries.
-    context_length : int, default=100
-        Samples per window; history shorter than this is left-padded with NaN.
-    stride : int, default=1
-        Samples between consecutive window ends, counted back from the
-        part's last sample.
-    min_history : int, default=100
-        Minimum number of observed samples in a window.
-    normalize : bool, default=True
-        Scale ``X`` by the training samples' per-channel minimum and range
-        (min-max scaling). The frame always keeps the raw values.
+    %(event_loader_parameters)s
 
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        With the fields:
-
+    %(event_loader_returns)s
         frame : DataFrame
             One row per sample: ``unit``, ``step``, ``ECG1``, ``ECG2``,
             ``annotation`` (beat type or ""), ``label`` (within 20 samples
             of an annotated beat, bool), ``event`` (segment onset, bool) and
             ``split`` (``"train"``, ``"valid"``, ``"test"`` or ``"gap"``).
-        X : ndarray of shape (n_windows, 2, context_length), float32
-        y : structured ndarray of shape (n_windows,)
-            Fields ``event`` (bool) and ``time`` (float): samples from the
-            window's end to the next segment onset in the part, or to the
-            part's last sample when censored.
-        groups : ndarray of shape (n_windows,), str
-            Unit of each window (a single unit, ``"MBA"``).
-        feature_names : list of str
-            ``["ECG1", "ECG2"]``.
-        splits : DataFrame
-            One row per part: ``unit``, ``split``, ``start``, ``stop`` (row
-            positions, stop excluded), ``n_rows``, ``n_events``.
-        offset, scale : ndarray of shape (2,)
-            Per-channel minimum and range of the training samples.
-        DESCR : str
-            Description of the data, the event, the split and the
-            parameters used.
 
     Raises
     ------
@@ -187,7 +145,7 @@ def load_mba(
 
     See Also
     --------
-    fetch_mba : Download missing files, then load them.
+    fetch_mba : Download the missing MBA files, then load them.
 
     References
     ----------
@@ -202,44 +160,13 @@ def load_mba(
     >>> data.X.shape[1:]  # doctest: +SKIP
     (2, 100)
     """
-    frame = _frame(data_home)
-    bounds = chronological_bounds(len(frame), SPLIT_PERCENT, GAP_ROWS)
-    table = split_table([(UNIT, part, *bounds[part]) for part in PARTS])
-    return load_events(
-        frame,
-        table,
-        FEATURES,
-        split=check_split(split, PARTS),
-        context_length=context_length,
-        stride=stride,
-        min_history=min_history,
-        normalize=normalize,
-        scaling_part="train",
-        scaling_kind="minmax",
-        description=DESCR,
-    )
+    return load_dataset(SPEC, data_home, split, context_length, stride, min_history, normalize)
 
 
+@dataset_doc(SPEC)
 def fetch_mba(*, data_home=None, download_if_missing=True, **load_params):
     """Download the missing MBA files into the data home, then load them.
 
-    ``test.xlsx`` and ``labels.xlsx`` come from the TranAD repository on
-    GitHub and are checked against their SHA-256 before they are kept in
-    ``MBA/`` as they are.
-
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If False, raise ``OSError`` instead of downloading a missing file.
-    **load_params
-        Passed to :func:`load_mba`.
-
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        As returned by :func:`load_mba`.
+    %(event_fetch)s
     """
-    fetch_files(FILES, DIRECTORY, data_home=data_home, download_if_missing=download_if_missing)
-    return load_mba(data_home=data_home, **load_params)
+    return fetch_dataset(SPEC, FILES, load_mba, data_home, download_if_missing, load_params)

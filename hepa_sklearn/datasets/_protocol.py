@@ -1,5 +1,6 @@
-"""The event-benchmark protocol the dataset loaders share: onsets, splits, scaling, windows."""
+"""The event-benchmark protocol the loaders share: frames, spikes, onsets, splits, scaling, windows."""
 
+from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
@@ -40,6 +41,42 @@ def unit_onsets(frame, label_col="label", unit_col="unit"):
     # a new unit starts a new series: its first row is never an onset
     event[1:] &= units[1:] == units[:-1]
     return event
+
+
+def unit_frame(unit, channels, **columns):
+    """One unit's frame: ``unit``, ``step`` (0, 1, ...), the ``columns`` given, then the channels.
+
+    ``channels`` is a DataFrame whose columns, in order, become the channels,
+    as float64.
+    """
+    frame = pd.DataFrame({"unit": unit, "step": np.arange(len(channels), dtype=np.int64), **columns})
+    for name in channels.columns:
+        frame[name] = channels[name].to_numpy(dtype=np.float64)
+    return frame
+
+
+@dataclass(frozen=True)
+class RollingSpike:
+    """An event label: one channel's causal rolling z-score above a threshold.
+
+    The score of a row is the channel minus its mean over the ``window``
+    rows ending at that row, divided by their standard deviation (pandas
+    rolling, ``min_periods`` rows needed, the row itself included, so the
+    score never looks ahead).
+    """
+
+    channel: str
+    window: int
+    min_periods: int
+    threshold: float
+
+    def label(self, frame):
+        """Add the columns ``spike_score`` and ``label`` (score above the threshold) to ``frame``."""
+        values = frame[self.channel]
+        rolling = values.rolling(self.window, min_periods=self.min_periods)
+        frame["spike_score"] = (values - rolling.mean()) / rolling.std()
+        frame["label"] = (frame["spike_score"] > self.threshold).to_numpy()
+        return frame
 
 
 def chronological_bounds(n_rows, cut_percent, gap):
@@ -217,13 +254,6 @@ def load_events(
         n_windows=X.shape[0],
     )
     return Bunch(
-        frame=frame,
-        X=X,
-        y=y,
-        groups=groups,
-        feature_names=list(feature_names),
-        splits=table,
-        offset=offset,
-        scale=scale,
-        DESCR=descr,
+        frame=frame, X=X, y=y, groups=groups, feature_names=list(feature_names),
+        splits=table, offset=offset, scale=scale, DESCR=descr,
     )

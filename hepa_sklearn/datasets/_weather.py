@@ -3,8 +3,9 @@
 import numpy as np
 import pandas as pd
 
-from ._home import dataset_file, fetch_files, read_cached
-from ._protocol import PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
+from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
+from ._home import dataset_file, read_cached
+from ._protocol import RollingSpike, unit_frame
 
 __all__ = ["load_weather", "fetch_weather"]
 
@@ -13,19 +14,6 @@ CONTEXT_LENGTH = 512  # the paper's context for Weather (appendix table of datas
 # Keeps the windows of the whole series at about 140 MB of float32 (3,262 windows).
 STRIDE = 16
 MIN_HISTORY = CONTEXT_LENGTH
-SPLIT_PERCENT = (70, 85)  # 70/15/15 chronological (the paper's benchmark protocol)
-GAP_ROWS = 200  # rows left out before the valid and the test part (the paper's benchmark protocol)
-# Heat spike: (T - rolling mean) / rolling std over a causal 7-day window of
-# 1008 10-minute steps, above 3 (the paper's benchmark protocol). The paper's protocol gives no
-# min_periods here; a quarter of the window (252 steps, 42 hours) is the
-# ratio the protocol gives for ETTm1 (168 of 672).
-SPIKE_WINDOW = 1008
-SPIKE_MIN_PERIODS = 252
-SPIKE_THRESHOLD = 3.0
-SPIKE_CHANNEL = "T (degC)"
-# The station writes -9999 where a sensor gave no value (81 cells of wv, max.
-# PAR and OT in this file); they are read as missing.
-MISSING_CODE = -9999.0
 
 # The file's header spells the units of SWDR and PAR with replacement
 # characters (their micro and squared signs were lost upstream); the names
@@ -37,6 +25,17 @@ FEATURES = (
     "wv (m/s)", "max. wv (m/s)", "wd (deg)", "rain (mm)", "raining (s)", "SWDR (W/m2)",
     "PAR (umol/m2/s)", "max. PAR (umol/m2/s)", "Tlog (degC)", "OT",
 )
+# 70/15/15 chronological, 200 rows left out before the valid and the test
+# part (the paper's benchmark protocol).
+SPLIT = ChronologicalSplit((70, 85), gap=200)
+# A heat spike: T's z-score over a causal 7-day window of 1008 10-minute
+# steps, above 3 (the paper's benchmark protocol). The paper's protocol gives
+# no min_periods here; a quarter of the window (252 steps, 42 hours) is the
+# ratio the protocol gives for ETTm1 (168 of 672).
+SPIKE = RollingSpike("T (degC)", window=1008, min_periods=252, threshold=3.0)
+# The station writes -9999 where a sensor gave no value (81 cells of wv, max.
+# PAR and OT in this file); they are read as missing.
+MISSING_CODE = -9999.0
 DIRECTORY = "Weather"
 FILE = "weather.csv.gz"
 UNIT = "weather"
@@ -68,12 +67,8 @@ included, so the score never looks ahead); ``label`` is True where the
 score exceeds 3 and an event (``event``) is the first step of each run of
 labelled steps. The score is in the column ``spike_score``.
 
-Split: chronological 70/15/15 of the rows; the valid and the test part
-each start 200 rows after the boundary, those rows belonging to no part.
-Windows end inside the requested part; their context may reach back into
-earlier rows, and their labels never look past the part's last row.
-Scaling: per-channel mean and standard deviation of the training rows
-(``offset``, ``scale``), applied to ``X`` when normalize=True.
+Split: chronological 70/15/15 of the rows, with 200 rows left out (in no
+part) before the valid and before the test part.
 """
 
 
@@ -91,83 +86,35 @@ def _frame(data_home):
         )
     values = raw.iloc[:, 1:].to_numpy(dtype=np.float64, copy=True)
     values[values == MISSING_CODE] = np.nan
-    frame = pd.DataFrame(values, columns=list(FEATURES))
-    frame.insert(0, "unit", UNIT)
-    frame.insert(1, "step", np.arange(len(frame), dtype=np.int64))
-    frame.insert(2, "date", raw["date"])
-    temperature = frame[SPIKE_CHANNEL]
-    rolling = temperature.rolling(SPIKE_WINDOW, min_periods=SPIKE_MIN_PERIODS)
-    frame["spike_score"] = (temperature - rolling.mean()) / rolling.std()
-    frame["label"] = (frame["spike_score"] > SPIKE_THRESHOLD).to_numpy()
-    frame["event"] = unit_onsets(frame)
-    return frame
+    channels = pd.DataFrame(values, columns=list(FEATURES))
+    return SPIKE.label(unit_frame(UNIT, channels, date=raw["date"]))
 
 
-def load_weather(
-    *,
-    data_home=None,
-    split=None,
-    context_length=CONTEXT_LENGTH,
-    stride=STRIDE,
-    min_history=MIN_HISTORY,
-    normalize=True,
-):
+SPEC = EventDataset("weather", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="step", event="spike onset")
+
+
+@dataset_doc(SPEC)
+def load_weather(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
+                 min_history=MIN_HISTORY, normalize=True):
     """Load the Jena weather series with heat spikes as events, as a frame and as windows.
 
     Reads ``Weather/weather.csv.gz`` (or ``weather.csv``) from the data home;
-    use :func:`fetch_weather` to download it. The series is split in time
-    70/15/15 with 200 rows left out before the valid and the test part.
+    use :func:`fetch_weather` to download it. The series is one unit, split
+    in time 70/15/15 with 200 rows left out before the valid and the test
+    part.
 
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    split : {"train", "valid", "test"} or None, default=None
-        Part whose windows to return. None returns windows over the whole
-        series with labels that look across part boundaries.
-    context_length : int, default=512
-        Steps per window; history shorter than this is left-padded with NaN.
-    stride : int, default=16
-        Steps between consecutive window ends, counted back from the part's
-        last row.
-    min_history : int, default=512
-        Minimum number of observed steps in a window.
-    normalize : bool, default=True
-        Scale ``X`` by the training rows' per-channel mean and standard
-        deviation. The frame always keeps the raw values.
+    %(event_loader_parameters)s
 
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        With the fields:
-
+    %(event_loader_returns)s
         frame : DataFrame
             One row per step: ``unit``, ``step``, ``date``, the 21 channels,
             ``spike_score``, ``label`` (heat spike, bool), ``event`` (spike
             onset, bool) and ``split`` (``"train"``, ``"valid"``,
             ``"test"`` or ``"gap"``).
-        X : ndarray of shape (n_windows, 21, context_length), float32
-        y : structured ndarray of shape (n_windows,)
-            Fields ``event`` (bool) and ``time`` (float): steps from the
-            window's end to the next spike onset in the part, or to the
-            part's last row when censored.
-        groups : ndarray of shape (n_windows,), str
-            Unit of each window (a single unit, ``"weather"``).
-        feature_names : list of str
-            The channels of ``X``, in order.
-        splits : DataFrame
-            One row per part: ``unit``, ``split``, ``start``, ``stop``
-            (row positions within the unit, stop excluded), ``n_rows``,
-            ``n_events``.
-        offset, scale : ndarray of shape (21,)
-            Per-channel mean and standard deviation of the training rows.
-        DESCR : str
-            Description of the data, the event, the split and the
-            parameters used.
 
     See Also
     --------
-    fetch_weather : Download the file if missing, then load it.
+    fetch_weather : Download the Weather file if it is missing, then load it.
 
     References
     ----------
@@ -179,48 +126,16 @@ def load_weather(
     --------
     >>> from hepa_sklearn.datasets import load_weather
     >>> data = load_weather(split="valid", stride=512)  # doctest: +SKIP
-    >>> data.X.shape[1:]  # doctest: +SKIP
-    (21, 512)
+    >>> data.feature_names[:2]  # doctest: +SKIP
+    ['p (mbar)', 'T (degC)']
     """
-    frame = _frame(data_home)
-    bounds = chronological_bounds(len(frame), SPLIT_PERCENT, GAP_ROWS)
-    table = split_table([(UNIT, part, *bounds[part]) for part in PARTS])
-    return load_events(
-        frame,
-        table,
-        FEATURES,
-        split=check_split(split, PARTS),
-        context_length=context_length,
-        stride=stride,
-        min_history=min_history,
-        normalize=normalize,
-        scaling_part="train",
-        scaling_kind="zscore",
-        description=DESCR,
-    )
+    return load_dataset(SPEC, data_home, split, context_length, stride, min_history, normalize)
 
 
+@dataset_doc(SPEC)
 def fetch_weather(*, data_home=None, download_if_missing=True, **load_params):
     """Download the Weather file into the data home if it is missing, then load it.
 
-    The file comes from a public GitHub copy (:data:`URL`) and is checked
-    against the SHA-256 of its uncompressed content before it is kept as
-    ``Weather/weather.csv.gz``.
-
-    Parameters
-    ----------
-    data_home : str or path-like, default=None
-        Data home, see :func:`get_data_home`.
-    download_if_missing : bool, default=True
-        If False, raise ``OSError`` instead of downloading a missing file.
-    **load_params
-        Passed to :func:`load_weather`.
-
-    Returns
-    -------
-    data : :class:`~sklearn.utils.Bunch`
-        As returned by :func:`load_weather`.
+    %(event_fetch)s
     """
-    fetch_files({FILE: (URL, SHA256)}, DIRECTORY, data_home=data_home,
-                download_if_missing=download_if_missing)
-    return load_weather(data_home=data_home, **load_params)
+    return fetch_dataset(SPEC, {FILE: (URL, SHA256)}, load_weather, data_home, download_if_missing, load_params)

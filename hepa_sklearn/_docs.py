@@ -33,6 +33,9 @@ Returns
 -------
 score : float
     NaN when the known cells hold fewer than two classes.""",
+    "plot_ax": """\
+ax : matplotlib Axes, default=None
+    Axes to draw on; None makes a new figure.""",
     "window_shape_attributes": """\
 n_features_in_ : int
     Number of channels seen in ``fit``.

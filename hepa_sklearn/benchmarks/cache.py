@@ -12,6 +12,7 @@ code from it.
 import hashlib
 import json
 import os
+from functools import cache
 from importlib import resources
 
 from .._version import __version__
@@ -23,8 +24,9 @@ __all__ = ["code_digest", "cache_key", "read_cached", "write_cached"]
 _NOT_IN_TRAINING = ("benchmarks/report.py", "benchmarks/speed.py", "benchmarks/memory.py", "cli.py", "plotting.py")
 
 
+@cache
 def code_digest():
-    """SHA-256 over the package's Python sources that take part in pretraining, in path order."""
+    """SHA-256 over the package's Python sources that take part in pretraining, in path order (read once per process)."""
     root = resources.files("hepa_sklearn")
     digest = hashlib.sha256()
     paths = []

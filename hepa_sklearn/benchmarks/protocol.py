@@ -3,6 +3,7 @@
 import math
 import time
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -74,9 +75,8 @@ class SubsetSplit:
     ``X_pre`` holds one window per training unit (its whole history, up to
     512 cycles) for pretraining; ``X_train``/``X_valid`` the stride-4
     windows of the training and validation units; ``X_test`` the stride-1
-    windows of the test units; ``X_nasa`` the window ending at each unit's
-    last cycle in NASA's truncated test file, with its true RUL in
-    ``rul_nasa``. With ``regime`` the three setting channels are kept and a
+    windows of the test units; ``nasa`` the window ending at each unit's
+    last cycle in NASA's truncated test file, with its true RUL. With ``regime`` the three setting channels are kept and a
     :class:`RegimeNormalizer` fitted on the pretraining windows (training
     units only) normalises every part. ``frame`` replaces the training file
     (for tests of the protocol).
@@ -93,20 +93,27 @@ class SubsetSplit:
         self.X_train, self.y_train, self.g_train = windows(self.split.train, stride=TRAIN_STRIDE)
         self.X_valid, self.y_valid, _ = windows(self.split.valid, stride=TRAIN_STRIDE)
         self.X_test, self.y_test, _ = windows(self.split.test, stride=TEST_STRIDE)
-        test = load_cmapss(subset, split="test", stride=CONTEXT_LENGTH)
-        last = test.frame.groupby("unit").tail(1)
-        self.X_nasa, _, nasa_units = cmapss_windows(
-            test.frame, context_length=CONTEXT_LENGTH, stride=10**6, min_history=1, feature_cols=columns
-        )
-        rul = dict(zip(last["unit"], last["rul"]))
-        self.rul_nasa = np.array([rul[u] for u in nasa_units], dtype=float)
+        self.columns = columns
         self.regime_normalizer = None
         if regime:
             self.regime_normalizer = RegimeNormalizer(
                 setting_channels=[0, 1, 2], n_regimes=N_REGIMES[subset], random_state=seed
             ).fit(self.X_pre)
-            for name in ("X_pre", "X_train", "X_valid", "X_test", "X_nasa"):
+            for name in ("X_pre", "X_train", "X_valid", "X_test"):
                 setattr(self, name, self.regime_normalizer.transform(getattr(self, name)))
+
+    @cached_property
+    def nasa(self):
+        """``(X, rul)`` of NASA's truncated test file, read on first use (the demo never needs it)."""
+        test = load_cmapss(self.subset, split="test", stride=CONTEXT_LENGTH)
+        last = test.frame.groupby("unit").tail(1)
+        X, _, units = cmapss_windows(
+            test.frame, context_length=CONTEXT_LENGTH, stride=10**6, min_history=1, feature_cols=self.columns
+        )
+        rul = dict(zip(last["unit"], last["rul"]))
+        if self.regime_normalizer is not None:
+            X = self.regime_normalizer.transform(X)
+        return X, np.array([rul[u] for u in units], dtype=float)
 
     def train_mask(self, fraction):
         """Which training windows belong to the labelled units of ``fraction``."""

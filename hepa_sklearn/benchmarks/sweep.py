@@ -118,7 +118,8 @@ def evaluate(model_surface, data, fraction_fit_seconds):
     P_test = model_surface(data.X_test)
     predict_s = time.perf_counter() - start
     P_valid = model_surface(data.X_valid)
-    P_nasa = model_surface(data.X_nasa)
+    X_nasa, rul_nasa = data.nasa
+    P_nasa = model_surface(X_nasa)
     result = surface_metrics(data.y_test, P_test, cap=RUL_CAP)
     result["valid_h_auroc"] = h_auroc(data.y_valid, P_valid)
     for method, calibrator in fit_calibrators(P_valid, data.y_valid).items():
@@ -127,7 +128,7 @@ def evaluate(model_surface, data, fraction_fit_seconds):
             result[f"ece_{method}_error"] = calibrator
         else:
             result[f"ece_{method}"] = expected_calibration_error(data.y_test, calibrator.predict_proba(P_test))
-    y_nasa = make_survival_y(np.ones(len(data.rul_nasa), bool), data.rul_nasa)
+    y_nasa = make_survival_y(np.ones(len(rul_nasa), bool), rul_nasa)
     result["nasa_rmse"] = rul_rmse(y_nasa, expected_time_to_event(P_nasa), cap=RUL_CAP)
     result["fit_s"] = fraction_fit_seconds
     result["predict_s"] = predict_s

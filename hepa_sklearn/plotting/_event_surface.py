@@ -3,6 +3,8 @@
 import numpy as np
 
 from ..surface import check_survival_y
+from .._base import store_parameters
+from .._docs import fill_doc
 from ._common import axes_and_figure, check_labelled_surface, predict_surface
 
 
@@ -138,18 +140,15 @@ class EventSurfaceDisplay:
     """
 
     def __init__(self, *, proba, y, times=None, name=None):
-        self.proba = proba
-        self.y = y
-        self.times = times
-        self.name = name
+        store_parameters(self, locals())
 
+    @fill_doc
     def plot(self, ax=None, *, cmap="viridis", colorbar=True):
         """Draw the heatmap and the event marks.
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; None makes a new figure.
+        %(plot_ax)s
         cmap : str or matplotlib Colormap, default="viridis"
             Colour map of the probabilities, fixed to the range [0, 1].
         colorbar : bool, default=True

@@ -5,6 +5,8 @@ import numpy as np
 from .._validation import POSITIVE_INT, validate_params
 from ..metrics._calibration import CALIBRATION_BINS, binned_forecasts
 from ..surface import label_surface
+from .._base import store_parameters
+from .._docs import fill_doc
 from ._common import axes_and_figure, check_horizons, check_labelled_surface, predict_surface
 
 # The quarter points of 1..K: short, middle and long horizons in one diagram.
@@ -93,19 +95,15 @@ class SurfaceReliabilityDisplay:
     """
 
     def __init__(self, *, horizons, mean_predicted, observed_rate, counts, name=None):
-        self.horizons = horizons
-        self.mean_predicted = mean_predicted
-        self.observed_rate = observed_rate
-        self.counts = counts
-        self.name = name
+        store_parameters(self, locals())
 
+    @fill_doc
     def plot(self, ax=None):
         """Draw one reliability curve per horizon and the diagonal.
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; None makes a new figure.
+        %(plot_ax)s
 
         Returns
         -------

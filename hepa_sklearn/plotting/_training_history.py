@@ -5,6 +5,8 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
+from .._base import store_parameters
+from .._docs import fill_doc
 from ._common import axes_and_figure
 
 
@@ -70,19 +72,15 @@ class TrainingHistoryDisplay:
     """
 
     def __init__(self, *, epochs, train_loss, valid_loss=None, collapse=None, name=None):
-        self.epochs = epochs
-        self.train_loss = train_loss
-        self.valid_loss = valid_loss
-        self.collapse = collapse
-        self.name = name
+        store_parameters(self, locals())
 
+    @fill_doc
     def plot(self, ax=None):
         """Draw the loss curves and mark the collapsed epochs.
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; None makes a new figure.
+        %(plot_ax)s
 
         Returns
         -------

@@ -1,9 +1,11 @@
 """Base class of the torch-backed estimators: shared parameters and their constraints, seeding, net construction, chunked inference, history, persistence hook."""
 
+import copy
 from dataclasses import fields
 
 import numpy as np
 import torch
+from skorch.callbacks import Callback
 from skorch.history import History
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
@@ -47,6 +49,34 @@ def registered_estimator(name):
     return _REGISTRY[name]
 
 
+def user_callbacks(callbacks, own):
+    """Fresh copies of the user's skorch callbacks as ``(name, callback)`` pairs, named as skorch names them.
+
+    Each fit gets deep copies, so state a callback keeps from one fit never
+    leaks into the next (or into a clone). A name that one of the
+    estimator's own callbacks already has is refused, since skorch would
+    replace that callback.
+    """
+    if not callbacks:
+        return []
+    taken = {name for name, _ in own}
+    pairs = []
+    for item in callbacks:
+        name, callback = item if isinstance(item, tuple) else (type(item).__name__, item)
+        if not isinstance(callback, Callback):
+            raise TypeError(
+                f"callbacks must hold skorch callbacks or (name, callback) pairs; got {type(callback).__name__}."
+            )
+        if name in taken:
+            raise ValueError(
+                f"callback name {name!r} is already used by the estimator's own callbacks {sorted(taken)}; "
+                "pass it as a (name, callback) pair with another name."
+            )
+        taken.add(name)
+        pairs.append((name, copy.deepcopy(callback)))
+    return pairs
+
+
 class TorchEstimator(BaseEstimator):
     """What every torch-backed estimator of the package shares; a subclass holds only what differs.
 
@@ -80,10 +110,11 @@ class TorchEstimator(BaseEstimator):
         "precision": [StrOptions(set(PRECISIONS))],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
+        "callbacks": [None, list, tuple],
     }
     _fitted_attributes = ("n_features_in_",)
     _nested_parameters = ()
-    _transient_parameters = ()
+    _transient_parameters = ("callbacks",)
     # rows per chunk in transform/predict_proba: memory stays bounded by the chunk; at
     # K = 150 and width 256 a chunk of event-model activations is 20 MB
     _inference_chunk = 128
@@ -110,6 +141,7 @@ class TorchEstimator(BaseEstimator):
         """
         device = resolve_device(self.device)
         net = self._build_net(fitted, device, seed)
+        net.callbacks = [*net.callbacks, *user_callbacks(self.callbacks, net.callbacks)]
         with seeded_torch(seed, device):
             net.initialize()
             if prepare is not None:

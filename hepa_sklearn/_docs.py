@@ -67,7 +67,14 @@ random_state : int, RandomState instance or None, default={random_state}
     Seeds everything random in ``fit`` (initial weights, shuffling,
     sampling); a fixed value gives identical results on CPU.
 verbose : int, default={verbose}
-    Print skorch's per-epoch table when positive.""",
+    Print skorch's per-epoch table when positive.
+callbacks : list of skorch callbacks or (name, callback) pairs, default=None
+    Added to the estimator's own callbacks (schedule, clipping, early
+    stopping), for example ``skorch.callbacks.ProgressBar()``,
+    ``Checkpoint`` or ``TensorBoard``. Each ``fit`` trains with fresh
+    copies, so the objects passed here are never changed; read what a
+    callback recorded from ``net_.callbacks_``. Not stored by
+    :func:`~hepa_sklearn.persistence.save`.""",
     # The event-benchmark loaders and fetchers: their ``{field}`` names are
     # filled from each dataset's spec by ``datasets._event_dataset.dataset_doc``.
     "event_loader_parameters": """\

@@ -1,4 +1,4 @@
-"""Command line: ``hepa demo``, ``hepa benchmark speed|cmapss|memory`` and ``hepa report``.
+"""Command line: ``hepa demo``, ``hepa benchmark speed|cmapss|snapshots|memory`` and ``hepa report``.
 
 Every file a command writes is named by an argument whose default lies in the
 current directory.
@@ -66,7 +66,7 @@ def build_parser():
     demo.add_argument("--verbose", type=int, default=0)
     demo.set_defaults(handler=_demo)
 
-    from .benchmarks import report, speed, sweep
+    from .benchmarks import report, snapshots, speed, sweep
 
     benchmark = commands.add_parser("benchmark", help="benchmarks")
     suites = benchmark.add_subparsers(dest="suite", required=True)
@@ -81,6 +81,12 @@ def build_parser():
     )
     sweep.add_arguments(cmapss)
     cmapss.set_defaults(handler=_run(sweep))
+
+    snapshot_parser = suites.add_parser(
+        "snapshots", help="encoder snapshots over pretraining: held-out JEPA loss against h-AUROC (resumable)"
+    )
+    snapshots.add_arguments(snapshot_parser)
+    snapshot_parser.set_defaults(handler=_run(snapshots))
 
     memory = suites.add_parser(
         "memory", help="peak memory of transform + predict_proba against the number of windows",

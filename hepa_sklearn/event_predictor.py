@@ -82,7 +82,7 @@ class HEPAEventPredictor(SurfaceNetEstimator):
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
         max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2,
         early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
-        device="auto", precision="auto", random_state=None, verbose=0,
+        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
         store_parameters(self, locals())
 
@@ -91,7 +91,7 @@ class HEPAEventPredictor(SurfaceNetEstimator):
         "init_from": "no_validation",  # checked in fit, where a fitted pretrainer is needed
     }
     _fitted_attributes = ("n_features_in_", "pos_weight_", "horizons_", "horizon_scale_")
-    _transient_parameters = ("init_from",)
+    _transient_parameters = ("init_from", "callbacks")
     _check_input = check_embeddings
 
     def _initial_predictor(self, d_model):

@@ -73,7 +73,8 @@ class SubsetSplit:
     """Windows of one subset under one seed's unit split, with or without the setting channels.
 
     ``X_pre`` holds one window per training unit (its whole history, up to
-    512 cycles) for pretraining; ``X_train``/``X_valid`` the stride-4
+    512 cycles) for pretraining and ``X_pre_valid`` the same for the
+    validation units (held-out pretraining loss); ``X_train``/``X_valid`` the stride-4
     windows of the training and validation units; ``X_test`` the stride-1
     windows of the test units; ``nasa`` the window ending at each unit's
     last cycle in NASA's truncated test file, with its true RUL. With ``regime`` the three setting channels are kept and a
@@ -90,6 +91,7 @@ class SubsetSplit:
         self.split = split_units(frame["unit"].unique(), seed)
         windows = lambda units, **kw: unit_windows(frame, units, feature_cols=columns, **kw)  # noqa: E731
         self.X_pre, _, _ = windows(self.split.train, stride=CONTEXT_LENGTH, min_history=1)
+        self.X_pre_valid, _, _ = windows(self.split.valid, stride=CONTEXT_LENGTH, min_history=1)
         self.X_train, self.y_train, self.g_train = windows(self.split.train, stride=TRAIN_STRIDE)
         self.X_valid, self.y_valid, _ = windows(self.split.valid, stride=TRAIN_STRIDE)
         self.X_test, self.y_test, _ = windows(self.split.test, stride=TEST_STRIDE)
@@ -99,7 +101,7 @@ class SubsetSplit:
             self.regime_normalizer = RegimeNormalizer(
                 setting_channels=[0, 1, 2], n_regimes=N_REGIMES[subset], random_state=seed
             ).fit(self.X_pre)
-            for name in ("X_pre", "X_train", "X_valid", "X_test"):
+            for name in ("X_pre", "X_pre_valid", "X_train", "X_valid", "X_test"):
                 setattr(self, name, self.regime_normalizer.transform(getattr(self, name)))
 
     @cached_property

@@ -1,0 +1,248 @@
+"""The snapshot study: does a lower held-out pretraining loss give a better event predictor?
+
+One pretraining run per (subset, seed, method) keeps copies of the encoder
+at chosen epochs (0 is the untrained encoder). Each copy is scored without
+labels on the validation units (the JEPA loss ε at fixed draws, and
+representation diagnostics), then finetuned the standard way on all
+labelled training windows and scored on the validation and test units.
+The paper reports ε and h-AUROC falling and rising together over snapshots
+(FD001 Spearman ρ = −0.87); :func:`summarise` computes the same ρ.
+
+Every finished snapshot is appended to a JSON-lines file, and a rerun skips
+the ones already there.
+"""
+
+import copy
+import time
+from datetime import datetime, timezone
+
+import numpy as np
+import torch
+from scipy.stats import spearmanr
+from skorch.callbacks import Callback
+from sklearn.linear_model import RidgeCV
+
+from ..datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
+from ..metrics import h_auroc
+from .protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
+from .results import append_record, environment, read_results
+
+__all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "pretrain_with_snapshots", "representation_diagnostics",
+           "run_snapshots", "summarise", "with_state"]
+
+DEFAULT_RESULTS = "snapshot_results.jsonl"
+SNAPSHOT_EPOCHS = (0, 1, 3, 8, 25)  # and the last epoch
+
+
+class EncoderSnapshots(Callback):
+    """Keep a CPU copy of the whole JEPA module's weights after each epoch in ``epochs`` (0: before training)."""
+
+    def __init__(self, epochs):
+        self.epochs = epochs
+
+    def initialize(self):
+        self.states_ = {}
+        return self
+
+    def _keep(self, net, epoch):
+        if epoch in self.epochs:
+            self.states_[epoch] = {k: v.detach().cpu().clone() for k, v in net.module_.state_dict().items()}
+
+    def on_train_begin(self, net, **kwargs):
+        self._keep(net, 0)
+
+    def on_epoch_end(self, net, **kwargs):
+        self._keep(net, len(net.history))
+
+
+def pretrain_with_snapshots(X, *, epochs, pretrain_epochs, device, seed, **params):
+    """The protocol's pretrainer fitted on ``X`` and its weights at ``epochs`` (a dict epoch -> state)."""
+    snapshots = ("snapshots", EncoderSnapshots(set(epochs) | {pretrain_epochs}))
+    pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, callbacks=[snapshots], **params)
+    pretrainer.fit(X)
+    return pretrainer, dict(pretrainer.net_.callbacks_)["snapshots"].states_
+
+
+def with_state(pretrainer, state):
+    """A copy of the fitted ``pretrainer`` whose module holds the weights ``state``."""
+    snapshot = copy.deepcopy(pretrainer)
+    snapshot.net_.module_.load_state_dict(state)
+    return snapshot
+
+
+def effective_rank(E):
+    """exp(entropy) of the normalised singular values of the centred embeddings: 1 at collapse, up to d."""
+    s = np.linalg.svd(E - E.mean(axis=0), compute_uv=False)
+    p = s / s.sum()
+    p = p[p > 0]
+    return float(np.exp(-(p * np.log(p)).sum()))
+
+
+def representation_diagnostics(pretrainer, data, E_train, E_valid):
+    """Label-free and label-based views of one encoder, none of them on test units.
+
+    ``eps_valid``/``eps_train``: the JEPA loss at fixed draws on the
+    validation units' and training units' pretraining windows (its terms
+    too); ``rank_valid``: effective rank of the validation embeddings;
+    ``probe_r2_valid``: R² on validation windows of a ridge regression from
+    ``h_t`` to the capped time to event, fitted on training windows.
+    """
+    out = {}
+    for part, X in (("valid", data.X_pre_valid), ("train", data.X_pre)):
+        terms = pretrainer.pretraining_loss(X, cuts_per_window=CUTS_PER_UNIT)
+        out[f"eps_{part}"] = terms.pop("loss")
+        out.update({f"eps_{part}_{name}": value for name, value in terms.items() if name != "n_pairs"})
+    out["rank_valid"] = effective_rank(E_valid.astype(np.float64))
+    target = lambda y: np.minimum(y["time"], RUL_CAP)  # noqa: E731
+    probe = RidgeCV(alphas=np.logspace(-3, 3, 13)).fit(E_train, target(data.y_train))
+    out["probe_r2_valid"] = float(probe.score(E_valid, target(data.y_valid)))
+    return out
+
+
+def _snapshot_record(pretrainer, state, data, *, seed, finetune_epochs, device):
+    encoder = with_state(pretrainer, state)
+    start = time.perf_counter()
+    E_train, E_valid, E_test = (encoder.transform(X) for X in (data.X_train, data.X_valid, data.X_test))
+    record = representation_diagnostics(encoder, data, E_train, E_valid)
+    predictor = protocol_event_predictor(finetune_epochs, device=device, seed=seed).fit(E_train, data.y_train)
+    record["valid_h_auroc"] = h_auroc(data.y_valid, predictor.predict_proba(E_valid))
+    record["h_auroc"] = h_auroc(data.y_test, predictor.predict_proba(E_test))
+    record["cell_s"] = time.perf_counter() - start
+    return record
+
+
+def cell_key(record):
+    return (record["subset"], record["seed"], record["method"], record["epoch"], record["pretrain_epochs"],
+            record["finetune_epochs"])
+
+
+def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, pretrain_epochs=50,
+                  finetune_epochs=30, device="auto", results=DEFAULT_RESULTS, command=None, log=print):
+    """Run every missing (subset, seed, method) of the study; returns the new records."""
+    from .sweep import METHODS  # the methods' pretraining parameters
+
+    epochs = sorted({*epochs, pretrain_epochs})
+    if any(not 0 <= e <= pretrain_epochs for e in epochs):
+        raise ValueError(f"snapshot epochs must lie in [0, {pretrain_epochs}], got {epochs}.")
+    unknown = [m for m in methods if m not in METHODS or METHODS[m].kind != "hepa"]
+    if unknown:
+        raise ValueError(f"methods {unknown} have no pretrained encoder to snapshot.")
+    done = {cell_key(r) for r in read_results(results)}
+    env, records = environment(), []
+    for subset in subsets:
+        for seed in seeds:
+            for name in methods:
+                method = METHODS[name]
+                missing = [e for e in epochs
+                           if (subset, seed, name, e, pretrain_epochs, finetune_epochs) not in done]
+                if not missing:
+                    continue
+                data = SubsetSplit(subset, seed, regime=method.regime)
+                start = time.perf_counter()
+                pretrainer, states = pretrain_with_snapshots(
+                    data.X_pre, epochs=missing, pretrain_epochs=pretrain_epochs, device=device, seed=seed,
+                    **method.pretrain,
+                )
+                pretrain_s = time.perf_counter() - start
+                log(f"{subset} seed {seed} {name}: pretrained {pretrain_epochs} epochs in {pretrain_s:.0f} s", flush=True)
+                for epoch in missing:
+                    result = _snapshot_record(pretrainer, states[epoch], data, seed=seed,
+                                              finetune_epochs=finetune_epochs, device=device)
+                    record = {
+                        "subset": subset, "seed": seed, "method": name, "epoch": epoch,
+                        "pretrain_epochs": pretrain_epochs, "finetune_epochs": finetune_epochs, "device": device,
+                        **result, "pretrain_s": pretrain_s,
+                        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                        "command": command, **env,
+                    }
+                    append_record(results, record)
+                    records.append(record)
+                    log(f"  epoch {epoch:>3}: eps_valid {record['eps_valid']:.4f}, probe R2 "
+                        f"{record['probe_r2_valid']:.3f}, rank {record['rank_valid']:.1f}, valid h-AUROC "
+                        f"{record['valid_h_auroc']:.4f}, test h-AUROC {record['h_auroc']:.4f}", flush=True)
+    return records
+
+
+def summarise(records, x="eps_valid", y="h_auroc"):
+    """Spearman ρ between ``x`` and ``y`` over the snapshots of each (subset, method, seed), and pooled per subset.
+
+    Returns a list of dicts ``{subset, method, seed, n, rho, p}``; ``seed``
+    is ``"all"`` for the pooled row, which ranks every snapshot of the
+    subset together.
+    """
+    groups = {}
+    for r in records:
+        groups.setdefault((r["subset"], r["method"]), {}).setdefault(r["seed"], []).append(r)
+    rows = []
+    for (subset, method), by_seed in sorted(groups.items()):
+        pooled = []
+        for seed, part in sorted(by_seed.items()):
+            pooled += part
+            rows.append(_rho_row(subset, method, seed, part, x, y))
+        rows.append(_rho_row(subset, method, "all", pooled, x, y))
+    return rows
+
+
+def _rho_row(subset, method, seed, part, x, y):
+    a, b = np.array([r[x] for r in part], float), np.array([r[y] for r in part], float)
+    rho, p = spearmanr(a, b) if len(part) > 2 else (float("nan"), float("nan"))
+    return {"subset": subset, "method": method, "seed": seed, "n": len(part), "rho": float(rho), "p": float(p)}
+
+
+def plot_snapshots(records, path, x="eps_valid", y="h_auroc"):
+    """Scatter of ``y`` against ``x`` per subset, snapshots of one seed joined in epoch order; saved to ``path``."""
+    from ..plotting._common import pyplot
+
+    plt = pyplot()
+    subsets = sorted({r["subset"] for r in records})
+    fig, axes = plt.subplots(1, len(subsets), figsize=(4.5 * len(subsets), 4), squeeze=False)
+    for ax, subset in zip(axes[0], subsets):
+        part = [r for r in records if r["subset"] == subset]
+        for (method, seed) in sorted({(r["method"], r["seed"]) for r in part}):
+            line = sorted((r for r in part if r["method"] == method and r["seed"] == seed), key=lambda r: r["epoch"])
+            xs, ys = [r[x] for r in line], [r[y] for r in line]
+            ax.plot(xs, ys, "o-", label=f"{method} seed {seed}", alpha=0.8)
+            for r in line:
+                ax.annotate(str(r["epoch"]), (r[x], r[y]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        ax.set(title=subset, xlabel=f"{x} (held-out JEPA loss)" if x == "eps_valid" else x, ylabel=f"test {y}")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def add_arguments(parser):
+    from .sweep import METHODS
+
+    parser.add_argument("--subsets", nargs="+", default=["FD001", "FD003"])
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    parser.add_argument("--methods", nargs="+", default=["hepa"],
+                        choices=sorted(m for m, spec in METHODS.items() if spec.kind == "hepa"))
+    parser.add_argument("--epochs", nargs="+", type=int, default=list(SNAPSHOT_EPOCHS),
+                        help="snapshot epochs besides the last (0: the untrained encoder)")
+    parser.add_argument("--pretrain-epochs", type=int, default=50)
+    parser.add_argument("--finetune-epochs", type=int, default=30)
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    parser.add_argument("--results", default=DEFAULT_RESULTS, help="JSON-lines file, appended snapshot by snapshot")
+    parser.add_argument("--figure", default=None, help="PNG of held-out ε against test h-AUROC (needs matplotlib)")
+
+
+def run(args):
+    from .sweep import _command
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    run_snapshots(
+        subsets=args.subsets, seeds=args.seeds, methods=args.methods, epochs=args.epochs,
+        pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
+        results=args.results, command=_command(), log=lambda message, **kw: print(message, flush=True),
+    )
+    records = [r for r in read_results(args.results)
+               if r["pretrain_epochs"] == args.pretrain_epochs and r["finetune_epochs"] == args.finetune_epochs]
+    for row in summarise(records):
+        print(f"{row['subset']} {row['method']} seed {row['seed']}: Spearman rho(eps_valid, h-AUROC) = "
+              f"{row['rho']:+.2f} (p {row['p']:.3f}, {row['n']} snapshots)")
+    if args.figure:
+        print(f"figure: {plot_snapshots(records, args.figure)}")

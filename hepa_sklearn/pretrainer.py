@@ -109,6 +109,10 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
     regularizer : {"sigreg", "vicreg"}, default="sigreg"
         Collapse regulariser on the predictions: SIGReg (the paper) or a
         VICReg-style variance + covariance term (the authors' code).
+    regularize : {"predictions", "context", "both"}, default="predictions"
+        What the regulariser keeps spread out: the predictions ĥ (the
+        paper), the context representations h_t that ``transform`` returns,
+        or both (the mean of the two terms).
     target : {"shared", "ema"}, default="shared"
         Target path: the context encoder's own weights, trained by both paths
         (the paper), or an EMA copy without gradient.
@@ -164,6 +168,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         d_model=256, n_layers=2, n_heads=4, dim_feedforward=256, patch_size=16, dropout=0.1,
         # the pretraining objective (paper §3.1) and its variants
         max_horizon=150, predictor_hidden=256, sigreg_weight=0.1, n_projections=256, regularizer="sigreg",
+        regularize="predictions",
         target="shared", ema_momentum=0.996, cuts_per_window=1, norm="revin",
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
         max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2,
@@ -185,6 +190,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         "sigreg_weight": [UNIT],
         "n_projections": [POSITIVE_INT],
         "regularizer": [StrOptions({"sigreg", "vicreg"})],
+        "regularize": [StrOptions({"predictions", "context", "both"})],
         "target": [StrOptions({"shared", "ema"})],
         "ema_momentum": [UNIT],
         "cuts_per_window": [POSITIVE_INT],
@@ -242,6 +248,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
                 "criterion__alpha": config.sigreg_weight,
                 "criterion__n_projections": config.n_projections,
                 "criterion__regularizer": self.regularizer,
+                "criterion__regularize": self.regularize,
             },
             device=device,
             collate=(CutSampler(patch, horizon, seed), CutSampler(patch, horizon, seed, fixed=True)),

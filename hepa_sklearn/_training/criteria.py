@@ -11,17 +11,20 @@ from ..nn.sigreg import SIGReg, VarianceCovariance
 
 
 class JEPACriterion(nn.Module):
-    """JEPA loss on the module's ``(predicted, target, weight)`` output.
+    """JEPA loss on the module's ``(predicted, target, weight, context)`` output.
 
     ``regularizer`` is ``"sigreg"`` (the paper) or ``"vicreg"`` (variance +
     covariance, the reference code's choice); its value is recorded under
-    its own name next to the L1 term.
+    its own name next to the L1 term. ``regularize`` says what it acts on:
+    the predictions ĥ (the paper), the context representations h_t, or the
+    mean of both terms.
     """
 
-    def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg"):
+    def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg", regularize="predictions"):
         super().__init__()
         self.alpha = alpha
         self.regularizer = regularizer
+        self.regularize = regularize
         if regularizer == "sigreg":
             self.regulariser = SIGReg(n_projections=n_projections)
         else:
@@ -29,9 +32,16 @@ class JEPACriterion(nn.Module):
         self.last_terms = {}
 
     def forward(self, y_pred, y_true=None):
-        predicted, target, weight = y_pred
+        predicted, target, weight, context = y_pred
         usable = weight > 0
-        regulariser = self.regulariser(predicted[usable]) if usable.sum() > 1 else predicted.new_zeros(())
+        if usable.sum() > 1:
+            regularised = {"predictions": (predicted,), "context": (context,), "both": (predicted, context)}
+            # criteria pickled before ``regularize`` existed acted on the predictions
+            parts = regularised[getattr(self, "regularize", "predictions")]
+            terms = [self.regulariser(part[usable]) for part in parts]
+            regulariser = sum(terms) / len(terms)
+        else:
+            regulariser = predicted.new_zeros(())
         loss, prediction = jepa_loss(predicted, target, regulariser, alpha=self.alpha, weight=weight)
         self.last_terms = {"l1": prediction.item(), self.regularizer: regulariser.item()}
         if usable.sum() > 1:

@@ -124,7 +124,7 @@ def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, 
     epochs = sorted({*epochs, pretrain_epochs})
     if any(not 0 <= e <= pretrain_epochs for e in epochs):
         raise ValueError(f"snapshot epochs must lie in [0, {pretrain_epochs}], got {epochs}.")
-    unknown = [m for m in methods if m not in METHODS or METHODS[m].kind != "hepa"]
+    unknown = [m for m in methods if m not in METHODS or METHODS[m].kind != "hepa" or METHODS[m].untrained]
     if unknown:
         raise ValueError(f"methods {unknown} have no pretrained encoder to snapshot.")
     done = {cell_key(r) for r in read_results(results)}
@@ -218,7 +218,7 @@ def add_arguments(parser):
     parser.add_argument("--subsets", nargs="+", default=["FD001", "FD003"])
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--methods", nargs="+", default=["hepa"],
-                        choices=sorted(m for m, spec in METHODS.items() if spec.kind == "hepa"))
+                        choices=sorted(m for m, spec in METHODS.items() if spec.kind == "hepa" and not spec.untrained))
     parser.add_argument("--epochs", nargs="+", type=int, default=list(SNAPSHOT_EPOCHS),
                         help="snapshot epochs besides the last (0: the untrained encoder)")
     parser.add_argument("--pretrain-epochs", type=int, default=50)

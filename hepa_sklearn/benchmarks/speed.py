@@ -77,7 +77,7 @@ def stage_flops(n_channels=14, context_length=512, history=206, K=150, batch=64)
     owner = torch.arange(batch) // 2 * 2  # two cuts per distinct window (FD001 batches: 64 cuts of ~40 windows)
     counts = {}
     with FlopCounterMode(display=False) as counter:
-        predicted, target, _ = model(x, owner, cut, dt, torch.ones(batch))
+        predicted, target, *_ = model(x, owner, cut, dt, torch.ones(batch))
         (predicted - target).square().mean().backward()
     counts["pretrain (fwd+bwd) per cut"] = counter.get_total_flops() / batch
     with torch.no_grad(), FlopCounterMode(display=False) as counter:

@@ -27,6 +27,7 @@ from ..surface import expected_time_to_event, make_survival_y
 from .cache import read_cached, write_cached
 from .protocol import SubsetSplit, label_units, protocol_event_predictor, protocol_pretrainer
 from .results import append_record, environment, read_results
+from .snapshots import pretrain_with_snapshots, with_state
 
 __all__ = ["ABLATIONS", "METHODS", "Method", "evaluate", "fit_calibrators", "pretrain", "run_cell", "run_sweep"]
 
@@ -41,21 +42,36 @@ class Method:
     ``"e2e"`` (pretrain, then encoder and head finetuned together) or
     ``"gbm"`` (the gradient-boosting baseline on raw windows).
     ``pretrain`` and ``finetune`` are extra estimator parameters; methods
-    with equal ``regime`` and ``pretrain`` share one pretrained encoder.
+    with equal ``regime``, ``untrained`` and ``pretrain`` share one
+    pretrained encoder. ``untrained`` keeps the encoder's initial weights
+    (same seed, architecture and input statistics, never pretrained).
     """
 
     kind: str
     regime: bool = False
+    untrained: bool = False
     pretrain: dict = field(default_factory=dict)
     finetune: dict = field(default_factory=dict)
     description: str = ""
 
     def pretrain_key(self):
-        return json.dumps({"regime": self.regime, **self.pretrain}, sort_keys=True)
+        return json.dumps({"regime": self.regime, "untrained": self.untrained, **self.pretrain}, sort_keys=True)
 
 
 METHODS = {
     "hepa": Method("hepa", description="HEPA pred-FT, global z-score (the paper's protocol)"),
+    "hepa-random": Method(
+        "hepa", untrained=True,
+        description="control: the hepa encoder at its initial weights (never pretrained), finetuned as hepa",
+    ),
+    "hepa-random-regime": Method(
+        "hepa", regime=True, untrained=True,
+        description="control: the hepa-regime encoder at its initial weights, finetuned as hepa-regime",
+    ),
+    "hepa-ctxreg": Method(
+        "hepa", pretrain={"regularize": "both"},
+        description="variant: SIGReg on the context representations h_t as well as on the predictions",
+    ),
     "hepa-regime": Method(
         "hepa", regime=True,
         description="HEPA pred-FT on per-operating-condition z-scores (RegimeNormalizer)",
@@ -89,6 +105,12 @@ def pretrain(data, method, *, pretrain_epochs, device, seed, cache_dir=None):
         "subset": data.subset, "seed": seed, "regime": method.regime, "pretrain_epochs": pretrain_epochs,
         "device": device, "params": method.pretrain,
     }
+    if method.untrained:
+        start = time.perf_counter()
+        pretrainer, states = pretrain_with_snapshots(
+            data.X_pre, epochs=[0], pretrain_epochs=1, device=device, seed=seed, **method.pretrain
+        )
+        return with_state(pretrainer, states[0]), time.perf_counter() - start
     name = f"pretrainer_{data.subset}_seed{seed}_{'regime' if method.regime else 'global'}_e{pretrain_epochs}"
     cached = read_cached(cache_dir, name, config) if cache_dir else None
     if cached is not None:

@@ -135,6 +135,7 @@ class JEPA(nn.Module):
         -------
         predicted, target : tensors (B, d_model)
         weight : tensor (B,), 0 where the sample must not count in the loss
+        context : tensor (B, d_model), the context representations h_t
         """
         if self.encoder.config.norm == "revin":
             h, has_context, loc, scale = self.context_state(x, cut)
@@ -145,7 +146,7 @@ class JEPA(nn.Module):
         target, has_target = self.target_state(x, cut, dt, loc, scale)
         predicted = self.predictor(h, dt)
         weight = usable * has_target * has_context
-        return predicted, target, weight.to(predicted.dtype)
+        return predicted, target, weight.to(predicted.dtype), h
 
 
 # Below this many rows per group, splitting a batch costs more in small

@@ -1,0 +1,176 @@
+"""Encoder snapshots, the held-out pretraining loss, user callbacks and the untrained-encoder control."""
+
+import numpy as np
+import pytest
+import torch
+from skorch.callbacks import Callback
+
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
+from hepa_sklearn.benchmarks.protocol import SubsetSplit
+from hepa_sklearn.benchmarks.snapshots import (
+    EncoderSnapshots,
+    effective_rank,
+    plot_snapshots,
+    pretrain_with_snapshots,
+    run_snapshots,
+    summarise,
+    with_state,
+)
+from hepa_sklearn.benchmarks.sweep import METHODS, Method, pretrain
+from hepa_sklearn.benchmarks.results import read_results
+from hepa_sklearn.persistence import load, save
+
+TINY = {"d_model": 16, "n_heads": 2, "dim_feedforward": 16, "predictor_hidden": 16, "max_horizon": 16}
+
+
+def windows(n=24, seed=0):
+    rng = np.random.default_rng(seed)
+    return np.cumsum(rng.normal(size=(n, 3, 64)), axis=2).astype("float32")
+
+
+class EpochRecorder(Callback):
+    def initialize(self):
+        self.epochs_ = []
+        return self
+
+    def on_epoch_end(self, net, **kwargs):
+        self.epochs_.append(len(net.history))
+
+
+def test_user_callbacks_run_on_copies_and_do_not_change_training():
+    X = windows()
+    recorder = EpochRecorder()
+    fitted = HEPAPretrainer(**TINY, max_epochs=2, random_state=0, callbacks=[recorder]).fit(X)
+    plain = HEPAPretrainer(**TINY, max_epochs=2, random_state=0).fit(X)
+    assert dict(fitted.net_.callbacks_)["EpochRecorder"].epochs_ == [1, 2]
+    assert not hasattr(recorder, "epochs_")  # the object passed in is never initialised or changed
+    np.testing.assert_array_equal(fitted.transform(X), plain.transform(X))
+
+
+def test_callbacks_on_the_event_predictor_and_named_pairs():
+    rng = np.random.default_rng(0)
+    E = rng.normal(size=(40, 8)).astype("float32")
+    from hepa_sklearn import make_survival_y
+
+    y = make_survival_y(np.ones(40, bool), rng.integers(1, 20, 40))
+    model = HEPAEventPredictor(K=10, hidden=16, max_epochs=2, random_state=0,
+                               callbacks=[("mine", EpochRecorder())]).fit(E, y)
+    assert dict(model.net_.callbacks_)["mine"].epochs_ == [1, 2]
+
+
+@pytest.mark.parametrize("callbacks, error, match", [
+    ([3], TypeError, "skorch callbacks"),
+    ([("lr_schedule", EpochRecorder())], ValueError, "'lr_schedule' is already used"),
+    ([EpochRecorder(), EpochRecorder()], ValueError, "'EpochRecorder' is already used"),
+])
+def test_bad_callbacks(callbacks, error, match):
+    with pytest.raises(error, match=match):
+        HEPAPretrainer(**TINY, max_epochs=1, callbacks=callbacks).fit(windows())
+
+
+def test_callbacks_are_not_saved(tmp_path):
+    fitted = HEPAPretrainer(**TINY, max_epochs=1, random_state=0, callbacks=[EpochRecorder()]).fit(windows())
+    save(fitted, tmp_path / "p.pt")
+    assert load(tmp_path / "p.pt").callbacks is None
+
+
+def test_pretraining_loss_is_reproducible_and_score_is_its_negative():
+    X = windows()
+    fitted = HEPAPretrainer(**TINY, max_epochs=2, random_state=0).fit(X)
+    first, second = fitted.pretraining_loss(X), fitted.pretraining_loss(X)
+    assert first == second
+    assert set(first) == {"loss", "l1", "sigreg", "n_pairs"}
+    assert first["n_pairs"] == 24  # one usable pair per window
+    assert first["loss"] == pytest.approx(0.9 * first["l1"] + 0.1 * first["sigreg"], rel=1e-5)
+    assert fitted.score(X) == -first["loss"]
+    assert fitted.pretraining_loss(X, cuts_per_window=3)["n_pairs"] == 72
+    assert fitted.pretraining_loss(X, seed=1) != first
+    with pytest.raises(ValueError, match="cuts_per_window must be an int >= 1"):
+        fitted.pretraining_loss(X, cuts_per_window=0)
+
+
+def test_pretraining_lowers_the_training_loss_measured_at_fixed_draws():
+    X = windows(48)
+    pretrainer, states = pretrain_with_snapshots(X, epochs=[0], pretrain_epochs=8, device="cpu", seed=0, **TINY)
+    untrained = with_state(pretrainer, states[0])
+    assert pretrainer.pretraining_loss(X)["loss"] < untrained.pretraining_loss(X)["loss"]
+
+
+@pytest.mark.parametrize("regularize", ["context", "both"])
+def test_regularizing_the_context_changes_training_and_is_recorded(regularize):
+    X = windows()
+    base = HEPAPretrainer(**TINY, max_epochs=1, random_state=0).fit(X)
+    other = HEPAPretrainer(**TINY, max_epochs=1, random_state=0, regularize=regularize).fit(X)
+    assert base.history_[-1, "train_sigreg"] != other.history_[-1, "train_sigreg"]
+    assert not np.array_equal(base.transform(X), other.transform(X))
+
+
+def test_snapshots_hold_the_weights_of_their_epoch():
+    X = windows()
+    pretrainer, states = pretrain_with_snapshots(X, epochs=[0, 1], pretrain_epochs=2, device="cpu", seed=0, **TINY)
+    assert sorted(states) == [0, 1, 2]
+    final = pretrainer.net_.module_.state_dict()
+    assert all(torch.equal(states[2][k], final[k]) for k in final)
+    assert not all(torch.equal(states[0][k], states[1][k]) for k in final)
+    # epoch 1 of a 2-epoch run equals a 1-epoch run only up to the LR schedule, so compare the start instead
+    copy = with_state(pretrainer, states[0])
+    assert copy is not pretrainer
+    np.testing.assert_array_equal(pretrainer.transform(X), pretrainer.transform(X))
+    assert not np.array_equal(copy.transform(X), pretrainer.transform(X))
+
+
+def test_snapshot_callback_ignores_epochs_not_asked_for():
+    callback = EncoderSnapshots({3}).initialize()
+    assert callback.states_ == {}
+
+
+def test_effective_rank_hand_cases():
+    rng = np.random.default_rng(0)
+    line = np.outer(rng.normal(size=200), np.ones(4))
+    assert effective_rank(line) == pytest.approx(1.0, abs=1e-6)
+    square = np.array([[1.0, 0], [-1, 0], [0, 1], [0, -1]])
+    assert effective_rank(square) == pytest.approx(2.0)
+
+
+def test_untrained_method_keeps_the_initial_weights():
+    data = SubsetSplit("FD001", 0, regime=False)
+    small = {**TINY, "max_horizon": 150}
+    untrained, _ = pretrain(data, Method("hepa", untrained=True, pretrain=small), pretrain_epochs=3,
+                            device="cpu", seed=0)
+    _, states = pretrain_with_snapshots(data.X_pre, epochs=[0], pretrain_epochs=1, device="cpu", seed=0, **small)
+    state = untrained.net_.module_.state_dict()
+    assert all(torch.equal(state[k], states[0][k]) for k in state)
+    assert METHODS["hepa-random"].untrained and not METHODS["hepa"].untrained
+    assert METHODS["hepa-random"].pretrain_key() != METHODS["hepa"].pretrain_key()
+
+
+def test_run_snapshots_writes_resumable_records_and_summarises(tmp_path, monkeypatch):
+    from hepa_sklearn.benchmarks import sweep
+
+    monkeypatch.setitem(sweep.METHODS, "tiny", Method("hepa", pretrain={**TINY, "max_horizon": 150}))
+    results = tmp_path / "snap.jsonl"
+    kwargs = dict(subsets=["FD001"], seeds=[0], methods=["tiny"], epochs=[0], pretrain_epochs=1,
+                  finetune_epochs=1, device="cpu", results=str(results), log=lambda *a, **k: None)
+    records = run_snapshots(**kwargs)
+    assert [r["epoch"] for r in records] == [0, 1]
+    for r in records:
+        assert 0 <= r["h_auroc"] <= 1 and 0 <= r["valid_h_auroc"] <= 1
+        assert r["eps_valid"] > 0 and r["rank_valid"] >= 1 and r["probe_r2_valid"] <= 1
+    assert run_snapshots(**kwargs) == []  # resumed: nothing left
+    assert len(read_results(results)) == 2
+    rows = summarise(read_results(results))
+    assert [row["seed"] for row in rows] == [0, "all"]
+    with pytest.raises(ValueError, match="snapshot epochs must lie in"):
+        run_snapshots(**{**kwargs, "epochs": [5]})
+    with pytest.raises(ValueError, match="no pretrained encoder"):
+        run_snapshots(**{**kwargs, "methods": ["gbm"]})
+    pytest.importorskip("matplotlib")
+    assert plot_snapshots(read_results(results), tmp_path / "snap.png").exists()
+
+
+def test_summarise_spearman_hand_case():
+    records = [{"subset": "S", "method": "m", "seed": 0, "epoch": e, "eps_valid": x, "h_auroc": y}
+               for e, x, y in [(0, 3.0, 0.5), (1, 2.0, 0.6), (2, 1.0, 0.7), (3, 0.5, 0.65)]]
+    rows = summarise(records)
+    assert rows[0]["rho"] == pytest.approx(-0.8)
+    assert rows[0]["n"] == 4

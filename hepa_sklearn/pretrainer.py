@@ -100,6 +100,10 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
     dropout : float, default=0.1
     max_horizon : int, default=150
         Largest Δt drawn in pretraining.
+    horizons : {"log-uniform", "uniform"}, default="log-uniform"
+        Distribution of Δt in pretraining: LogUniform[1, max_horizon] (the
+        paper; most targets are a few steps long) or uniform over
+        1..max_horizon (long targets as often as short ones).
     predictor_hidden : int, default=256
         Hidden width of the horizon predictor MLP.
     sigreg_weight : float, default=0.1
@@ -167,7 +171,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         # the encoder (paper §3.1)
         d_model=256, n_layers=2, n_heads=4, dim_feedforward=256, patch_size=16, dropout=0.1,
         # the pretraining objective (paper §3.1) and its variants
-        max_horizon=150, predictor_hidden=256, sigreg_weight=0.1, n_projections=256, regularizer="sigreg",
+        max_horizon=150, horizons="log-uniform", predictor_hidden=256, sigreg_weight=0.1, n_projections=256, regularizer="sigreg",
         regularize="predictions",
         target="shared", ema_momentum=0.996, cuts_per_window=1, norm="revin",
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
@@ -186,6 +190,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         "patch_size": [POSITIVE_INT],
         "dropout": [Interval(Real, 0, 1, closed="left")],
         "max_horizon": [POSITIVE_INT],
+        "horizons": [StrOptions({"log-uniform", "uniform"})],
         "predictor_hidden": [POSITIVE_INT],
         "sigreg_weight": [UNIT],
         "n_projections": [POSITIVE_INT],
@@ -251,7 +256,8 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
                 "criterion__regularize": self.regularize,
             },
             device=device,
-            collate=(CutSampler(patch, horizon, seed), CutSampler(patch, horizon, seed, fixed=True)),
+            collate=(CutSampler(patch, horizon, seed, horizons=self.horizons),
+                     CutSampler(patch, horizon, seed, fixed=True, horizons=self.horizons)),
             extra_scores=(*scores, "train_spread"),
             callbacks=callbacks,
         )
@@ -314,7 +320,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
             raise ValueError(f"cuts_per_window must be an int >= 1, got {repeats!r}.")
         net, criterion = self.net_, self.net_.criterion_
-        sampler = CutSampler(self.patch_size, self.max_horizon, seed, fixed=True)
+        sampler = CutSampler(self.patch_size, self.max_horizon, seed, fixed=True, horizons=self.horizons)
         dataset = WindowDataset(X, repeats)
         device = next(net.module_.parameters()).device
         net.module_.eval()

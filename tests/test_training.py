@@ -64,3 +64,17 @@ def test_tail_split_holds_out_the_last_fraction_in_order():
     assert list(train.indices) == list(range(8)) and list(valid.indices) == [8, 9]
     with pytest.raises(ValueError, match="validation_fraction"):
         TailSplit(0.99)(list(range(3)))
+
+
+def test_uniform_horizons_draw_long_targets_as_often_as_short_ones():
+    from hepa_sklearn._training import CutSampler
+
+    draws = {}
+    for horizons in ("log-uniform", "uniform"):
+        sampler = CutSampler(16, 150, seed=0, horizons=horizons)
+        cut, dt, _ = map(np.array, zip(*(sampler._draw(sampler.rng, 0, 1000) for _ in range(8000))))
+        draws[horizons] = dt[cut <= 1000 - 150]  # cuts with room for every horizon
+    uniform, log_uniform = draws["uniform"], draws["log-uniform"]
+    assert uniform.min() >= 1 and uniform.max() <= 150
+    assert abs(uniform.mean() - 75.5) < 3  # mean of Uniform{1..150}
+    assert np.median(log_uniform) < 20 < np.median(uniform)

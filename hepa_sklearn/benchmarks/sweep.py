@@ -72,6 +72,10 @@ METHODS = {
         "hepa", pretrain={"regularize": "both"},
         description="variant: SIGReg on the context representations h_t as well as on the predictions",
     ),
+    "hepa-uniform": Method(
+        "hepa", pretrain={"horizons": "uniform"},
+        description="variant: pretraining horizons Δt uniform on 1..150 instead of log-uniform",
+    ),
     "hepa-regime": Method(
         "hepa", regime=True,
         description="HEPA pred-FT on per-operating-condition z-scores (RegimeNormalizer)",

@@ -20,7 +20,14 @@ from .metrics import (
 )
 from .preprocessing import RegimeNormalizer
 from .pretrainer import HEPAPretrainer
-from .surface import expected_time_to_event, label_surface, make_survival_y, survival_function
+from .surface import (
+    cumulative_hazard,
+    expected_time_to_event,
+    label_surface,
+    make_survival_y,
+    restricted_mean_time_lost,
+    survival_function,
+)
 from .windows import make_windows
 
 __all__ = [
@@ -32,6 +39,7 @@ __all__ = [
     "SurfaceCalibrator",
     "TrainingDivergedError",
     "brier_decomposition",
+    "cumulative_hazard",
     "expected_calibration_error",
     "expected_time_to_event",
     "h_auroc",
@@ -43,6 +51,7 @@ __all__ = [
     "per_horizon_auroc",
     "pooled_auprc",
     "pooled_auroc",
+    "restricted_mean_time_lost",
     "rul_rmse",
     "summary_feature_names",
     "summary_features",

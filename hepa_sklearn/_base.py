@@ -24,6 +24,7 @@ from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_RE
 from .metrics import SurfaceScoreMixin
 from .nn.predictor import event_surface
 from .surface import expected_time_to_event, surface_targets
+from .survival import SurvivalMixin
 
 __all__ = ["SurfaceNetEstimator", "TorchEstimator", "registered_estimator", "store_parameters"]
 
@@ -210,8 +211,13 @@ class TorchEstimator(BaseEstimator):
         return tags
 
 
-class SurfaceNetEstimator(SurfaceScoreMixin, TorchEstimator):
+class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
     """A torch estimator whose net maps its input to K hazard logits: the surface, its loss and its outputs.
+
+    Besides ``predict_proba`` and ``predict``, it has scikit-survival's
+    prediction methods (``predict_survival_function``,
+    ``predict_cumulative_hazard_function``) and the risk score
+    ``predict_risk``, from :class:`~hepa_sklearn.survival.SurvivalMixin`.
 
     The subclass's net takes the module parameters of
     :meth:`_surface_net_params` (``hidden``, ``K``, ``kind``) and the

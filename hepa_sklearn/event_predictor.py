@@ -19,6 +19,12 @@ class HEPAEventPredictor(SurfaceNetEstimator):
     construction. Training minimises positive-weighted BCE on ``p`` over the
     known cells of the label surface (censored cells are ignored).
 
+    For scikit-survival's tools, ``predict_survival_function``,
+    ``predict_cumulative_hazard_function`` and the risk score
+    ``predict_risk`` (higher for an earlier event; ``predict`` stays the
+    expected time) read the same surface, see
+    :class:`~hepa_sklearn.survival.SurvivalMixin`.
+
     Parameters
     ----------
     K : int, default=150

@@ -35,6 +35,11 @@ class HEPAFinetuner(SurfaceNetEstimator):
     an encoder forward and backward pass per window and epoch. The
     pretrainer is copied, never modified.
 
+    Its outputs are those of :class:`HEPAEventPredictor`: the surface
+    (``predict_proba``), the expected time (``predict``), and
+    scikit-survival's survival function, cumulative hazard and risk score
+    (see :class:`~hepa_sklearn.survival.SurvivalMixin`).
+
     Parameters
     ----------
     pretrainer : HEPAPretrainer

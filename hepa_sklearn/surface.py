@@ -1,9 +1,10 @@
-"""The numpy side of the event surface: survival labels, label cells with their known mask, training targets, expected time, survival function.
+"""The numpy side of the event surface: survival labels, label cells with their known mask, training targets, and the survival quantities a surface implies.
 
 A surface ``P`` of shape (n_samples, K) holds ``P[i, k-1]`` = P(event within
 ``k`` steps of window ``i``'s end). The labels ``y`` are right-censored
 times in the layout of scikit-survival's ``Surv``: fields ``("event",
-bool)`` and ``("time", float)``.
+bool)`` and ``("time", float)``; any other two fields of these dtypes are
+read by position (see :func:`check_survival_y`).
 """
 
 import numpy as np
@@ -18,7 +19,9 @@ __all__ = [
     "check_surface",
     "surface_targets",
     "survival_function",
+    "cumulative_hazard",
     "expected_time_to_event",
+    "restricted_mean_time_lost",
 ]
 
 SURVIVAL_DTYPE = np.dtype([("event", bool), ("time", float)])
@@ -50,12 +53,85 @@ def make_survival_y(event, time):
     return y
 
 
+def _survival_fields(names):
+    """The names of the event and time fields: by name when they are ``event`` and ``time``, else by position."""
+    if len(names) != 2:
+        raise ValueError(
+            f"y must have exactly two fields, the event indicator and the time, got {len(names)}: "
+            f"{list(names)}. Build y with hepa_sklearn.make_survival_y(event, time)."
+        )
+    if set(names) == {"event", "time"}:
+        return "event", "time", False
+    return names[0], names[1], True
+
+
+def _event_indicator(values, name, by_position):
+    """The event field as bool: a bool field, or an integer field of 0 and 1 when named ``event``."""
+    if values.dtype == bool:
+        return values.astype(bool, copy=False)
+    if by_position:
+        raise TypeError(
+            f"y's first field {name!r} must be the boolean event indicator, got dtype {values.dtype}. "
+            "A survival y holds (event, time) in this order, as scikit-survival's Surv builds it; "
+            "name the fields 'event' and 'time' to give them in another order, or build y with "
+            "hepa_sklearn.make_survival_y(event, time)."
+        )
+    if not np.issubdtype(values.dtype, np.integer):
+        raise TypeError(f"y['event'] must be boolean (or integer 0/1), got dtype {values.dtype}.")
+    if values.size and not np.isin(values, (0, 1)).all():
+        raise ValueError(
+            f"y['event'] must hold 0 and 1 only, found {sorted(set(np.unique(values).tolist()) - {0, 1})[:5]}."
+        )
+    return values.astype(bool)
+
+
+def _time_values(values, name):
+    """The time field as float64; TypeError unless it holds real numbers."""
+    if values.dtype == bool or not (
+        np.issubdtype(values.dtype, np.integer) or np.issubdtype(values.dtype, np.floating)
+    ):
+        raise TypeError(f"y[{name!r}] (the time) must be numeric, got dtype {values.dtype}.")
+    return values.astype(float)
+
+
 def check_survival_y(y, n_samples=None):
     """Validate a survival target and return it as ``(event, time)`` arrays.
 
-    Accepts a structured array with fields ``event`` and ``time`` (the layout
-    of scikit-survival's ``Surv``). Raises ``TypeError`` or ``ValueError``
-    naming the problem otherwise.
+    ``y`` is a 1-D structured array of two fields, the event indicator and
+    the time to the event or to censoring. Fields named ``event`` and
+    ``time`` are read by name, in either order, and ``event`` may then also
+    be an integer field of 0 and 1. Any other two fields are read by
+    position, as scikit-survival reads them: the first must be boolean (the
+    event indicator) and the second numeric (the time), so scikit-survival's
+    ``Surv`` arrays and the targets of its datasets (``("Status",
+    "Survival_in_days")``, ``("fstat", "lenfol")``, ...) work as they are.
+
+    Parameters
+    ----------
+    y : structured ndarray of shape (n_samples,)
+    n_samples : int, default=None
+        The number of samples ``y`` must have; None checks nothing.
+
+    Returns
+    -------
+    event : ndarray of shape (n_samples,), bool
+    time : ndarray of shape (n_samples,), float64
+
+    Raises
+    ------
+    TypeError
+        When ``y`` is not structured or a field has the wrong dtype.
+    ValueError
+        When ``y`` has other than two fields, is not 1-D, or holds times that
+        are negative or not finite, or the wrong number of samples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([(True, 12.0), (False, 30.0)], dtype=[("Status", bool), ("Survival_in_days", float)])
+    >>> event, time = check_survival_y(y)
+    >>> event.tolist(), time.tolist()
+    ([True, False], [12.0, 30.0])
     """
     if y is None:
         raise ValueError(
@@ -65,23 +141,23 @@ def check_survival_y(y, n_samples=None):
     names = y.dtype.names
     if names is None:
         raise TypeError(
-            "y must be a structured array with fields ('event', bool) and ('time', float), "
-            f"got an array of dtype {y.dtype}. Build one with hepa_sklearn.windows.make_survival_y."
+            "y must be a structured array of two fields, the event indicator (bool) and the time "
+            f"(float), got an array of dtype {y.dtype}. Build one with hepa_sklearn.make_survival_y."
         )
-    missing = [field for field in ("event", "time") if field not in names]
-    if missing:
-        raise ValueError(f"y is missing the field(s) {missing}; it has {list(names)}.")
+    event_name, time_name, by_position = _survival_fields(names)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D, got shape {y.shape}.")
-    event = np.asarray(y["event"]).astype(bool)
-    try:
-        time = np.asarray(y["time"], dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"y['time'] must be numeric, got dtype {y['time'].dtype}.") from exc
+    for name in names:
+        if y[name].shape != y.shape:
+            raise ValueError(
+                f"y's field {name!r} must hold one value per sample, got shape {y[name].shape[1:]} per sample."
+            )
+    event = _event_indicator(np.asarray(y[event_name]), event_name, by_position)
+    time = _time_values(np.asarray(y[time_name]), time_name)
     if not np.all(np.isfinite(time)):
-        raise ValueError("y['time'] contains NaN or infinite values.")
+        raise ValueError(f"y[{time_name!r}] contains NaN or infinite values.")
     if np.any(time < 0):
-        raise ValueError(f"y['time'] must be non-negative, found minimum {time.min()}.")
+        raise ValueError(f"y[{time_name!r}] must be non-negative, found minimum {time.min()}.")
     if n_samples is not None and time.shape[0] != n_samples:
         raise ValueError(
             f"y has {time.shape[0]} samples but X has {n_samples}; they must match."
@@ -183,6 +259,34 @@ def survival_function(proba):
     return 1.0 - check_surface(proba, probabilities=True)
 
 
+def cumulative_hazard(proba):
+    """Cumulative hazard ``H(k) = -log P(T > k)`` for k = 1..K; ``inf`` where the surface reaches 1.
+
+    This is the continuous-time cumulative hazard of the survival function
+    :func:`survival_function`. For the discrete model behind the surface,
+    with conditional hazards ``λ_j``, it equals ``Σ_{j<=k} -log(1 - λ_j)``,
+    which is at least the sum of the hazards ``Σ_{j<=k} λ_j``.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n_samples, K)
+        Probabilities in [0, 1], ``proba[i, k-1]`` = P(event within k steps).
+
+    Returns
+    -------
+    hazard : ndarray of shape (n_samples, K), float64
+        Non-decreasing in ``k`` when the surface is.
+
+    Examples
+    --------
+    >>> cumulative_hazard([[0.0, 0.5, 1.0]]).round(4)
+    array([[0.    , 0.6931,    inf]])
+    """
+    survival = survival_function(proba)
+    with np.errstate(divide="ignore"):  # a surface at exactly 1 is a certain event: H = inf
+        return 0.0 - np.log(survival)  # 0.0 - rather than unary minus: H(k) = 0, not -0
+
+
 def expected_time_to_event(proba):
     """Expected time to event truncated at K: ``E[min(T, K)] = Σ_{k=0}^{K-1} P(T > k)``.
 
@@ -204,3 +308,34 @@ def expected_time_to_event(proba):
     array([1.5, 3. ])
     """
     return 1.0 + np.sum(survival_function(proba)[:, :-1], axis=1)
+
+
+def restricted_mean_time_lost(proba):
+    """Restricted mean time lost within the horizon, ``E[K - min(T, K)] = Σ_{k=1}^{K-1} P(T <= k)``: a risk score.
+
+    ``K`` minus :func:`expected_time_to_event`, in [0, K - 1]: higher means
+    an earlier expected event, which is the order scikit-survival's risk
+    scores follow, and the ranking is exactly the reverse of the expected
+    time's.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n_samples, K)
+        Probabilities in [0, 1], ``proba[i, k-1]`` = P(event within k steps).
+
+    Returns
+    -------
+    risk : ndarray of shape (n_samples,), float64
+
+    References
+    ----------
+    Andersen, P. K. (2013). Decomposition of number of life years lost
+    according to causes of death. Statistics in Medicine, 32(30), 5278-5285.
+
+    Examples
+    --------
+    >>> restricted_mean_time_lost([[0.5, 1.0, 1.0], [0.0, 0.0, 0.0]])
+    array([1.5, 0. ])
+    """
+    proba = check_surface(proba, probabilities=True)
+    return np.sum(proba[:, :-1], axis=1)

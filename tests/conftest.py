@@ -55,3 +55,29 @@ def fd001_subset():
     data = load_cmapss("FD001", context_length=64, stride=8)
     keep = np.isin(data.groups, np.unique(data.groups)[:N_UNITS])
     return data.X[keep], data.y[keep], data.groups[keep]
+
+
+@pytest.fixture(scope="session")
+def tiny_models():
+    """The tiny settings above for module-scoped fixtures, which cannot request the function-scoped ones."""
+    return {"pretrainer": dict(TINY_PRETRAINER), "event": dict(TINY_EVENT_PREDICTOR)}
+
+
+@pytest.fixture(scope="session")
+def fixed_surface():
+    """A class whose instances return a given surface from ``predict_proba``, with the survival methods."""
+    from sklearn.base import BaseEstimator
+
+    from hepa_sklearn.survival import SurvivalMixin
+
+    class FixedSurface(SurvivalMixin, BaseEstimator):
+        def __init__(self, surface=None):
+            self.surface = surface
+
+        def fit(self, X, y=None):
+            return self
+
+        def predict_proba(self, X):
+            return np.asarray(self.surface, dtype=float)[np.asarray(X, dtype=int).ravel()]
+
+    return FixedSurface

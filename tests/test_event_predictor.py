@@ -111,14 +111,15 @@ def _structured(fields, n=N):
     "y, error, match",
     [
         (np.ones(N), TypeError, "structured"),
-        (_structured([("event", bool), ("duration", float)]), ValueError, "missing"),
+        (_structured([("duration", float), ("status", bool)]), TypeError, "first field 'duration'"),
+        (_structured([("event", bool), ("time", float), ("unit", int)]), ValueError, "exactly two fields"),
         (make_survival_y(np.ones(N, bool), np.full(N, -1.0)), ValueError, "non-negative"),
         (Y[:-1], ValueError, "must match"),
         (make_survival_y(np.zeros(N, bool), 1 + np.arange(N) % 15), ValueError, "nothing to learn"),
         (make_survival_y(np.ones(N, bool), np.full(N, K + 5.0)), ValueError, "nothing to learn"),
         (None, ValueError, "y is required"),
     ],
-    ids=["plain", "missing-field", "negative-time", "length", "all-censored", "no-event-within-K", "none"],
+    ids=["plain", "time-first", "three-fields", "negative-time", "length", "all-censored", "no-event-within-K", "none"],
 )
 def test_bad_y(tiny_event_params, y, error, match):
     with pytest.raises(error, match=match):

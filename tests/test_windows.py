@@ -459,16 +459,52 @@ def test_label_surface_unstructured_y(y):
 
 
 @pytest.mark.parametrize(
-    "dtype, missing",
+    "dtype",
     [
-        ([("event", bool), ("duration", float)], "time"),
-        ([("status", bool), ("time", float)], "event"),
+        [("event", bool), ("duration", float)],
+        [("status", bool), ("time", float)],
+        [("Status", bool), ("Survival_in_days", float)],
+        [("fstat", bool), ("lenfol", int)],
     ],
 )
-def test_label_surface_missing_field(dtype, missing):
-    y = np.zeros(2, dtype=dtype)
-    with pytest.raises(ValueError, match=missing):
-        label_surface(y, 2)
+def test_label_surface_reads_other_field_names_by_position(dtype):
+    y = np.array([(True, 1.0), (False, 3.0)], dtype=dtype)
+    labels, known = label_surface(y, 2)
+    expected_labels, expected_known = label_surface(make_survival_y([True, False], [1.0, 3.0]), 2)
+    np.testing.assert_array_equal(labels, expected_labels)
+    np.testing.assert_array_equal(known, expected_known)
+
+
+@pytest.mark.parametrize(
+    "dtype, error, match",
+    [
+        ([("time", float), ("status", bool)], TypeError, "first field 'time' must be the boolean event"),
+        ([("status", np.uint8), ("duration", float)], TypeError, "first field 'status'"),
+        ([("status", bool), ("duration", "U3")], TypeError, "'duration'.*must be numeric"),
+        ([("status", bool), ("duration", bool)], TypeError, "must be numeric"),
+        ([("event", float), ("time", float)], TypeError, "y\\['event'\\] must be boolean"),
+        ([("event", bool), ("time", float), ("group", int)], ValueError, "exactly two fields, .* got 3"),
+        ([("event", bool)], ValueError, "exactly two fields"),
+        ([("event", bool), ("time", float, (2,))], ValueError, "one value per sample"),
+    ],
+    ids=["time-first", "integer-by-position", "text-time", "bool-time", "float-event", "three-fields",
+         "one-field", "subarray-time"],
+)
+def test_check_survival_y_bad_fields_name_the_problem(dtype, error, match):
+    with pytest.raises(error, match=match):
+        check_survival_y(np.zeros(2, dtype=dtype))
+
+
+def test_check_survival_y_named_integer_event_must_be_zero_or_one():
+    y = np.array([(2, 1.0), (0, 3.0)], dtype=[("event", int), ("time", float)])
+    with pytest.raises(ValueError, match="0 and 1 only, found \\[2\\]"):
+        check_survival_y(y)
+
+
+def test_check_survival_y_positional_errors_name_the_time_field():
+    y = np.array([(True, -1.0), (False, 2.0)], dtype=[("Status", bool), ("Survival_in_days", float)])
+    with pytest.raises(ValueError, match="y\\['Survival_in_days'\\] must be non-negative"):
+        check_survival_y(y)
 
 
 @pytest.mark.parametrize("bad_time, message", [(-1.0, "non-negative"), (nan, "NaN"), (np.inf, "NaN")])

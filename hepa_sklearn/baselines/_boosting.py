@@ -12,6 +12,7 @@ from .._base import store_parameters
 from .._validation import NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, check_windows
 from ..metrics import SurfaceScoreMixin
 from ..surface import check_survival_y
+from ..survival import SurvivalMixin
 from ._features import summary_features
 
 __all__ = ["GradientBoostingEventPredictor"]
@@ -31,7 +32,7 @@ SIGMA_FOLDS = 3
 
 
 @fill_doc
-class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
+class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
     """Log-normal event surface from gradient boosting on summary features.
 
     The baseline a scikit-learn user would try first: summarise the end of
@@ -48,6 +49,13 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
     calibration. (In float64, Φ reaches exactly 1 above ``z = 8.3``, and
     windows that far out tie; this is why σ is estimated out of fold, see
     ``sigma_``.)
+
+    The survival function, cumulative hazard and risk score that
+    scikit-survival's tools read come from
+    :class:`~hepa_sklearn.survival.SurvivalMixin`
+    (``predict_survival_function``, ``predict_cumulative_hazard_function``,
+    ``predict_risk``); the risk score falls as ``μ̂`` rises, so it ranks
+    windows in the reverse order of ``predict``.
 
     Training targets. A window with an observed event gets
     ``log(max(time, 1))``; a censored window with ``time >= K`` is known to

@@ -1,4 +1,4 @@
-"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event; scorers."""
+"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event; scorers, including scikit-survival's IPCW metrics."""
 
 from ..surface import expected_time_to_event, label_surface
 from ._calibration import brier_decomposition, expected_calibration_error
@@ -9,6 +9,12 @@ from ._ranking import (
     per_horizon_auroc,
     pooled_auprc,
     pooled_auroc,
+)
+from ._sksurv import (
+    concordance_ipcw_scorer,
+    cumulative_dynamic_auc_scorer,
+    make_sksurv_scorer,
+    neg_integrated_brier_scorer,
 )
 from ._summary import monotonicity_violation_rate, rul_rmse, surface_metrics
 
@@ -27,4 +33,8 @@ __all__ = [
     "expected_time_to_event",
     "rul_rmse",
     "surface_metrics",
+    "make_sksurv_scorer",
+    "concordance_ipcw_scorer",
+    "neg_integrated_brier_scorer",
+    "cumulative_dynamic_auc_scorer",
 ]

@@ -68,6 +68,10 @@ METHODS = {
         "hepa", regime=True, untrained=True,
         description="control: the hepa-regime encoder at its initial weights, finetuned as hepa-regime",
     ),
+    "hepa-random-e2e": Method(
+        "e2e", untrained=True,
+        description="control: hepa-e2e from the encoder's initial weights (end-to-end training, no pretraining)",
+    ),
     "hepa-ctxreg": Method(
         "hepa", pretrain={"regularize": "both"},
         description="variant: SIGReg on the context representations h_t as well as on the predictions",

@@ -1,5 +1,7 @@
 """HEPA event prediction for multivariate time series, as scikit-learn estimators."""
 
+import logging
+
 from ._training import TrainingDivergedError
 from ._version import __version__
 from .baselines import GradientBoostingEventPredictor, summary_feature_names, summary_features
@@ -21,7 +23,10 @@ from .metrics import (
 from .preprocessing import RegimeNormalizer
 from .pretrainer import HEPAPretrainer
 from .surface import expected_time_to_event, label_surface, make_survival_y, survival_function
-from .windows import make_windows
+from .windows import make_windows, surface_frame
+
+# a library only adds a NullHandler: where its messages go is the application's choice
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
     "GradientBoostingEventPredictor",
@@ -46,6 +51,7 @@ __all__ = [
     "rul_rmse",
     "summary_feature_names",
     "summary_features",
+    "surface_frame",
     "surface_metrics",
     "survival_function",
     "__version__",

@@ -15,14 +15,14 @@ LAYOUTS = ("long", "pd-multiindex", "np-list", "time-first-list")
 # what each layout reads, for the messages that point from one layout to another
 _LAYOUT_HELP = {
     "long": "a DataFrame with one row per (unit, step)",
-    "pd-multiindex": "a DataFrame indexed by (instance, time), sktime's and aeon's 'pd-multiindex'",
-    "np-list": "a list of (n_channels, n_timepoints) arrays, aeon's 'np-list'",
+    "pd-multiindex": "a DataFrame indexed by (instance, time) as in sktime and aeon",
+    "np-list": "a list of (n_channels, n_timepoints) arrays as in aeon",
     "time-first-list": "a list of (n_timepoints, n_columns) arrays",
 }
 
 
 def _layout_hint(*layouts):
-    return "; ".join(f"for {_LAYOUT_HELP[name]} pass layout={name!r}" for name in layouts)
+    return "; ".join(f"pass layout={name!r} for {_LAYOUT_HELP[name]}" for name in layouts)
 
 
 def _check_columns(frame, columns, what, noun="column"):
@@ -57,11 +57,11 @@ def _multiindex_units(frame, *, columns):
     """``(unit, part, time, None)`` per instance of a DataFrame indexed by (instance, time)."""
     index = frame.index
     if not isinstance(index, pd.MultiIndex) or index.nlevels != 2:
-        found = f"a {index.nlevels}-level MultiIndex" if isinstance(index, pd.MultiIndex) else type(index).__name__
+        found = f"a {index.nlevels}-level MultiIndex" if isinstance(index, pd.MultiIndex) else f"a {type(index).__name__}"
         raise ValueError(
             "layout='pd-multiindex' reads a DataFrame indexed by a 2-level MultiIndex (instance, time), "
-            f"one column per variable; frame has {found}. For {_LAYOUT_HELP['long']} with unit and "
-            "time columns pass layout='long' with unit_col and time_col."
+            f"one column per variable; frame has {found}. For {_LAYOUT_HELP['long']}, with unit and "
+            "time columns, pass layout='long' with unit_col and time_col."
         )
     _check_columns(frame, columns, "frame")
     if index.get_level_values(0).isna().any():

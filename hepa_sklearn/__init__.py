@@ -1,5 +1,7 @@
 """HEPA event prediction for multivariate time series, as scikit-learn estimators."""
 
+import logging
+
 from ._training import TrainingDivergedError
 from ._version import __version__
 from .baselines import GradientBoostingEventPredictor, summary_feature_names, summary_features
@@ -28,7 +30,10 @@ from .surface import (
     restricted_mean_time_lost,
     survival_function,
 )
-from .windows import make_windows
+from .windows import make_windows, surface_frame
+
+# a library only adds a NullHandler: where its messages go is the application's choice
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
     "GradientBoostingEventPredictor",
@@ -55,6 +60,7 @@ __all__ = [
     "rul_rmse",
     "summary_feature_names",
     "summary_features",
+    "surface_frame",
     "surface_metrics",
     "survival_function",
     "__version__",

@@ -1,6 +1,8 @@
 """Base class of the torch-backed estimators: shared parameters and their constraints, seeding, net construction, chunked inference, history, persistence hook."""
 
 import copy
+import logging
+import time
 from dataclasses import fields
 
 import numpy as np
@@ -13,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._training import (
     PRECISIONS,
+    TailSplit,
     TrainingConfig,
     check_finite_output,
     infer_in_chunks,
@@ -27,6 +30,8 @@ from .surface import expected_time_to_event, surface_targets
 from .survival import SurvivalMixin
 
 __all__ = ["SurfaceNetEstimator", "TorchEstimator", "registered_estimator", "store_parameters"]
+
+logger = logging.getLogger("hepa_sklearn")
 
 # every TorchEstimator subclass by class name: what persistence.load may rebuild
 _REGISTRY = {}
@@ -133,22 +138,33 @@ class TorchEstimator(BaseEstimator):
         """One seed for everything torch draws in ``fit``, from ``random_state``."""
         return check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
 
-    def _fit_net(self, fitted, X, y=None, *, seed, prepare=None):
+    def _fit_net(self, fitted, X, y=None, *, seed, prepare=None, groups=None):
         """Build the net for ``fitted``, train it on ``(X, y)`` and only then store the fitted state.
 
         ``prepare(net)`` runs on the initialised net before training (for
-        example to load starting weights). A failure in training leaves the
-        estimator as it was before ``fit``.
+        example to load starting weights). ``groups`` (checked, one label
+        per item of ``X``) makes early stopping hold out whole units. A
+        failure in training leaves the estimator as it was before ``fit``.
         """
         device = resolve_device(self.device)
         net = self._build_net(fitted, device, seed)
         net.callbacks = [*net.callbacks, *user_callbacks(self.callbacks, net.callbacks)]
+        if groups is not None and net.train_split is not None:
+            net.train_split = TailSplit(self.validation_fraction, groups)
+        name = type(self).__name__
+        logger.info(
+            "%s.fit: %d samples, at most %d epochs on %s%s", name, len(X), self.max_epochs, device,
+            ", validating on whole units" if groups is not None and self.early_stopping else "",
+        )
+        start = time.perf_counter()
         with seeded_torch(seed, device):
             net.initialize()
             if prepare is not None:
                 prepare(net)
             net.partial_fit(X, y)
-        self._set_fitted({"n_epochs_": report_interruption(self, net), **fitted}, net)
+        n_epochs = report_interruption(self, net)
+        logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)
+        self._set_fitted({"n_epochs_": n_epochs, **fitted}, net)
         return self
 
     def _set_fitted(self, fitted, net):

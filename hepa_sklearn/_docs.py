@@ -52,8 +52,9 @@ weight_decay : float, default={weight_decay}
     AdamW weight decay.
 early_stopping : bool, default={early_stopping}
     Hold out the last ``validation_fraction`` of the training samples
-    (input order) and stop when their loss has not improved for
-    ``n_iter_no_change`` epochs, keeping the best weights.
+    (input order), or of the units when ``fit`` gets ``groups``, and
+    stop when their loss has not improved for ``n_iter_no_change``
+    epochs, keeping the best weights.
 validation_fraction : float, default={validation_fraction}
 n_iter_no_change : int, default={n_iter_no_change}
 device : str, default={device!r}
@@ -67,14 +68,31 @@ random_state : int, RandomState instance or None, default={random_state}
     Seeds everything random in ``fit`` (initial weights, shuffling,
     sampling); a fixed value gives identical results on CPU.
 verbose : int, default={verbose}
-    Print skorch's per-epoch table when positive.
+    0: silent. 1: a progress bar on stderr with the epoch and the
+    current loss. 2 or more: skorch's per-epoch table of losses on
+    stdout. Whatever its value, the start and end of ``fit``, each
+    epoch's losses, early stopping and collapse are also logged to the
+    ``"hepa_sklearn"`` logger (:mod:`logging`), which has only a
+    ``NullHandler``: they appear once the application configures
+    logging, for example ``logging.basicConfig(level=logging.INFO)``.
 callbacks : list of skorch callbacks or (name, callback) pairs, default=None
     Added to the estimator's own callbacks (schedule, clipping, early
-    stopping), for example ``skorch.callbacks.ProgressBar()``,
-    ``Checkpoint`` or ``TensorBoard``. Each ``fit`` trains with fresh
+    stopping, logging, progress bar), for example
+    ``skorch.callbacks.Checkpoint`` or ``TensorBoard``. Each ``fit`` trains with fresh
     copies, so the objects passed here are never changed; read what a
     callback recorded from ``net_.callbacks_``. Not stored by
     :func:`~hepa_sklearn.persistence.save`.""",
+    "fit_groups": """\
+groups : array-like of shape (n_samples,), default=None
+    Unit label of each sample, for example the ``groups`` of
+    :func:`~hepa_sklearn.make_windows`. Only early stopping reads it:
+    its validation part is then every sample of the last
+    ``validation_fraction`` of the distinct units (at least one), in
+    order of first appearance, so no unit is on both sides of the
+    split. None (the default) holds out the last ``validation_fraction``
+    of the samples in input order. Inside a pipeline pass it as
+    ``pipe.fit(X, y, <step>__groups=groups)``; with metadata routing
+    enabled, request it with ``set_fit_request(groups=True)``.""",
     # The event-benchmark loaders and fetchers: their ``{field}`` names are
     # filled from each dataset's spec by ``datasets._event_dataset.dataset_doc``.
     "event_loader_parameters": """\

@@ -8,6 +8,7 @@ imports them, so a change in scikit-learn touches one file.
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 import scipy.sparse
 import torch
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
@@ -25,8 +26,10 @@ __all__ = [
     "UNIT",
     "WindowTransformerTags",
     "as_three_d",
+    "refuse_frame_as_windows",
     "check_windows",
     "check_embeddings",
+    "check_groups",
     "row_chunks",
 ]
 
@@ -62,6 +65,32 @@ def as_three_d(X):
             f"got {X.ndim}-D with shape {X.shape}."
         )
     return X
+
+
+def refuse_frame_as_windows(X):
+    """Raise TypeError for a DataFrame passed as windows: its layout cannot be told from its shape.
+
+    A 2-D frame may hold one window per row (columns = time steps) or one
+    time step per row (columns = channels), and a MultiIndex frame holds
+    whole series; reading either as windows would drop its labels and
+    could transpose it.
+    """
+    if not isinstance(X, pd.DataFrame):
+        return
+    if isinstance(X.index, pd.MultiIndex):
+        raise TypeError(
+            f"X is a DataFrame indexed by a {X.index.nlevels}-level MultiIndex: series in the "
+            "'pd-multiindex' layout of sktime and aeon, not windows. Cut them into windows first with "
+            "make_windows(X, layout='pd-multiindex', feature_cols=..., event_col=..., context_length=...)."
+        )
+    columns = list(X.columns[:4]) + (["..."] if X.shape[1] > 4 else [])
+    raise TypeError(
+        f"X is a 2-D DataFrame with columns {columns}, which reads two ways: one window per row with "
+        "the columns as time steps of one channel, or one time step per row with the columns as "
+        "channels of a series. For windows pass X.to_numpy(), shape (n_windows, n_timepoints); for "
+        "a series, cut it into windows with make_windows(X, layout='long', feature_cols=..., "
+        "event_col=..., context_length=...)."
+    )
 
 
 def _as_float32(X, name, inf_hint):
@@ -109,12 +138,13 @@ def _check_width(estimator, found, what):
 
 
 def check_windows(estimator, X, *, reset):
-    """Validate windows: (n, C, L) float32, or (n, L) read as one channel; NaN allowed, inf not.
+    """Validate windows: (n, C, L) float32, or (n, L) read as one channel; NaN allowed, inf not, no DataFrame.
 
     Without ``reset`` the channel count must match ``n_features_in_`` of the
     fitted estimator; ``fit`` stores the shape itself once every check passed,
     so a failed ``fit`` never leaves a half-updated estimator.
     """
+    refuse_frame_as_windows(X)
     X = as_three_d(_as_float32(X, "X", "mark missing values with NaN instead"))
     n, C, L = X.shape
     if n == 0 or C == 0 or L == 0:
@@ -142,6 +172,20 @@ def check_embeddings(estimator, E, *, reset):
     if not reset:
         _check_width(estimator, E.shape[1], ("E", "features"))
     return E
+
+
+def check_groups(groups, n_samples):
+    """Validate ``groups`` for ``fit``: None, or one label per sample (1-D, no missing value), as an ndarray."""
+    if groups is None:
+        return None
+    groups = np.asarray(groups)
+    if groups.ndim != 1:
+        raise ValueError(f"groups must be 1-D, one unit label per sample; got shape {groups.shape}.")
+    if groups.shape[0] != n_samples:
+        raise ValueError(f"groups has {groups.shape[0]} labels but there are {n_samples} samples; they must match.")
+    if pd.isna(groups).any():
+        raise ValueError("groups has missing values; every sample needs the label of its unit.")
+    return groups
 
 
 class WindowTransformerTags:

@@ -63,7 +63,7 @@ def build_parser():
     demo.add_argument("--finetune-epochs", type=int, default=30)
     demo.add_argument("--device", default="auto")
     demo.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
-    demo.add_argument("--verbose", type=int, default=0)
+    demo.add_argument("--verbose", type=int, default=0, help="1: progress bars, 2: per-epoch tables")
     demo.set_defaults(handler=_demo)
 
     from .benchmarks import report, snapshots, speed, sweep

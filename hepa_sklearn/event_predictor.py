@@ -5,7 +5,7 @@ import numpy as np
 from ._base import SurfaceNetEstimator, store_parameters
 from ._docs import fill_doc
 from ._training import HEPANet, SurfaceLoss, make_net
-from ._validation import check_embeddings
+from ._validation import check_embeddings, check_groups
 from .nn.predictor import EventModel
 
 
@@ -132,10 +132,23 @@ class HEPAEventPredictor(SurfaceNetEstimator):
             device=device,
         )
 
-    def fit(self, E, y):
-        """Train the predictor and hazard head on embeddings ``E`` (n, d) and survival ``y``."""
+    @fill_doc
+    def fit(self, E, y, groups=None):
+        """Train the predictor and hazard head on embeddings ``E`` (n, d) and survival ``y``.
+
+        Parameters
+        ----------
+        E : array-like of shape (n_samples, n_features)
+        y : structured ndarray with fields ``event`` and ``time``
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : HEPAEventPredictor
+        """
         self._validate_params()
         E = check_embeddings(self, E, reset=True)
+        groups = check_groups(groups, E.shape[0])
         packed, pos_weight = self._surface_targets(y, E.shape[0])
         source = self._initial_predictor(E.shape[1])
         fitted = {
@@ -149,4 +162,4 @@ class HEPAEventPredictor(SurfaceNetEstimator):
             if source is not None:
                 net.module_.predictor.load_state_dict(source.state_dict())
 
-        return self._fit_net(fitted, E, packed, seed=self._torch_seed(), prepare=start_from_source)
+        return self._fit_net(fitted, E, packed, seed=self._torch_seed(), prepare=start_from_source, groups=groups)

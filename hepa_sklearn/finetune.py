@@ -7,7 +7,7 @@ from torch import nn
 from ._base import SurfaceNetEstimator, store_parameters
 from ._docs import fill_doc
 from ._training import HEPANet, SurfaceLoss, make_net
-from ._validation import check_windows
+from ._validation import check_groups, check_windows
 from .nn.encoder import last_valid_state
 from .nn.predictor import EventModel
 
@@ -114,18 +114,31 @@ class HEPAFinetuner(SurfaceNetEstimator):
             device=device,
         )
 
-    def fit(self, X, y):
-        """Finetune on windows ``X`` (n, C, L) with survival labels ``y``."""
+    @fill_doc
+    def fit(self, X, y, groups=None):
+        """Finetune on windows ``X`` (n, C, L) with survival labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+        y : structured ndarray with fields ``event`` and ``time``
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : HEPAFinetuner
+        """
         self._validate_params()
         if getattr(self.pretrainer, "net_", None) is None:
             raise ValueError("pretrainer must be a fitted HEPAPretrainer (it has no net_).")
         X = check_windows(self, X, reset=True)
+        groups = check_groups(groups, X.shape[0])
         n_channels = self.pretrainer.encoder_.config.n_channels
         if X.shape[1] != n_channels:
             raise ValueError(f"X has {X.shape[1]} channels but the pretrainer was fitted on {n_channels}.")
         packed, pos_weight = self._surface_targets(y, X.shape[0])
         fitted = {"n_features_in_": X.shape[1], "n_timepoints_in_": X.shape[2], "pos_weight_": pos_weight}
-        return self._fit_net(fitted, X, packed, seed=self._torch_seed())
+        return self._fit_net(fitted, X, packed, seed=self._torch_seed(), groups=groups)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -14,7 +14,9 @@ from ._docs import fill_doc
 from ._stats import merge_moments, nan_mean_std
 from ._training.runtime import as_fp32, seeded_torch
 from ._training import CollapseMonitor, CutSampler, JEPACriterion, JEPANet, TargetEMA, WindowDataset, make_net
-from ._validation import POSITIVE_INT, UNIT, Interval, StrOptions, WindowTransformerTags, check_windows, row_chunks
+from ._validation import (
+    POSITIVE_INT, UNIT, Interval, StrOptions, WindowTransformerTags, check_groups, check_windows, row_chunks,
+)
 from .nn.encoder import NORM_MODES, EncoderConfig
 from .nn.jepa import JEPA
 
@@ -262,14 +264,28 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
             callbacks=callbacks,
         )
 
-    def fit(self, X, y=None):
+    @fill_doc
+    def fit(self, X, y=None, groups=None):
         """Pretrain on windows ``X`` (n_windows, n_channels, n_timepoints); ``y`` is ignored.
 
-        2-D ``X`` is read as single-channel windows (n_windows, n_timepoints).
-        NaN marks missing values and left padding.
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+            2-D ``X`` is read as single-channel windows (n_windows,
+            n_timepoints). NaN marks missing values and left padding.
+        y : None
+            Ignored.
+        %(fit_groups)s
+            Each window's label covers its ``cuts_per_window`` (cut, Δt)
+            pairs.
+
+        Returns
+        -------
+        self : HEPAPretrainer
         """
         self._check_hyperparameters()
         X = check_windows(self, X, reset=True)
+        groups = check_groups(groups, X.shape[0])
         check_pretrainable(X, self.patch_size)
         seed = self._torch_seed()
         if self.norm == "global":
@@ -283,7 +299,9 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
             "channel_loc_": channel_loc,
             "channel_scale_": channel_scale,
         }
-        return self._fit_net(fitted, WindowDataset(X, self.cuts_per_window), seed=seed)
+        if groups is not None:
+            groups = np.repeat(groups, self.cuts_per_window)  # item i of the dataset is window i // cuts_per_window
+        return self._fit_net(fitted, WindowDataset(X, self.cuts_per_window), seed=seed, groups=groups)
 
     @property
     def encoder_(self):

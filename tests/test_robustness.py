@@ -3,9 +3,11 @@
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAPretrainer, make_survival_y
+from hepa_sklearn import summary_features
 from hepa_sklearn import TrainingDivergedError
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
@@ -143,3 +145,35 @@ def test_a_single_window_without_early_stopping_trains_and_embeds():
 def test_baseline_rejects_infinite_windows_by_name():
     with pytest.raises(ValueError, match="X contains infinite values"):
         GradientBoostingEventPredictor(K=10).fit(np.where(X > 3, np.inf, X), Y)
+
+
+def wide_frame():
+    """Three sensors over 48 steps of one series: rows are steps, not windows."""
+    return pd.DataFrame(RNG.normal(size=(48, 3)), columns=["vibration", "temperature", "pressure"])
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [pretrainer(), GradientBoostingEventPredictor(K=10, max_iter=5)],
+    ids=["pretrainer", "boosting"],
+)
+def test_a_wide_frame_is_refused_not_read_as_one_channel(estimator):
+    # read as windows it would be 48 one-channel windows of 3 steps, the sensor names lost
+    with pytest.raises(TypeError, match=r"reads two ways.*X\.to_numpy\(\).*layout='long'"):
+        estimator.fit(wide_frame(), make_survival_y(np.ones(48, bool), np.ones(48)))
+    with pytest.raises(TypeError, match="layout='long'"):
+        summary_features(wide_frame())
+
+
+def test_a_multiindex_frame_is_refused_naming_its_layout():
+    frame = wide_frame().set_index(pd.MultiIndex.from_product([["u1", "u2"], range(24)]))
+    with pytest.raises(TypeError, match="layout='pd-multiindex'"):
+        pretrainer().fit(frame)
+
+
+def test_a_frame_of_windows_works_through_to_numpy():
+    windows = pd.DataFrame(X[:, 0, :])
+    pre = pretrainer().fit(windows.to_numpy())
+    assert pre.n_features_in_ == 1 and pre.n_timepoints_in_ == 48
+    with pytest.raises(TypeError, match="to_numpy"):
+        pre.transform(windows)

@@ -11,6 +11,7 @@ from hepa_sklearn.windows import (
     label_surface,
     make_survival_y,
     make_windows,
+    surface_frame,
 )
 
 nan = np.nan
@@ -233,6 +234,7 @@ def test_make_windows_list_of_arrays_matches_dataframe(stride, min_history):
     X_df, y_df, g_df = windows(frame, stride=stride, min_history=min_history)
     X_ls, y_ls, g_ls = make_windows(
         unit_arrays(),
+        layout="time-first-list",
         feature_cols=[0, 1],
         event_col=2,
         context_length=3,
@@ -247,7 +249,7 @@ def test_make_windows_list_of_arrays_matches_dataframe(stride, min_history):
 
 def test_make_windows_tuple_of_arrays_and_column_positions():
     X, _, _ = make_windows(
-        tuple(unit_arrays()), feature_cols=[1, 0], event_col=2, context_length=2
+        tuple(unit_arrays()), feature_cols=[1, 0], event_col=2, context_length=2, layout="time-first-list"
     )
     np.testing.assert_array_equal(X[0], [[nan, 20], [nan, 10]])
     np.testing.assert_array_equal(X[-1], [[41, 42], [31, 32]])
@@ -316,12 +318,204 @@ def test_make_windows_wrong_frame_type(frame):
 @pytest.mark.parametrize("kwargs", [dict(unit_col=0), dict(time_col=0)])
 def test_make_windows_list_input_rejects_unit_and_time_col(kwargs):
     with pytest.raises(ValueError, match="unit_col"):
-        make_windows(unit_arrays(), feature_cols=[0], event_col=2, context_length=2, **kwargs)
+        make_windows(
+            unit_arrays(), feature_cols=[0], event_col=2, context_length=2, layout="time-first-list", **kwargs
+        )
 
 
 def test_make_windows_list_input_rejects_non_2d_array():
     with pytest.raises(ValueError, match="2-D"):
-        make_windows([np.zeros(4)], feature_cols=[0], event_col=0, context_length=2)
+        make_windows([np.zeros(4)], feature_cols=[0], event_col=0, context_length=2, layout="time-first-list")
+
+
+# --------------------------------------------------------------------------
+# make_windows: layouts
+# --------------------------------------------------------------------------
+
+
+def aeon_series():
+    """Two units in aeon's np-list layout, (2 channels, 30 steps) each; channel 1 marks events."""
+    rng = np.random.default_rng(0)
+    arrays = []
+    for _ in range(2):
+        array = np.stack([rng.normal(size=30), np.zeros(30)]).astype(np.float32)
+        array[1, [9, 24]] = 1.0
+        arrays.append(array)
+    return arrays
+
+
+def test_make_windows_np_list_reads_channels_first():
+    arrays = aeon_series()
+    X, y, groups = make_windows(arrays, feature_cols=[0, 1], event_col=1, context_length=8, layout="np-list")
+    # 2 units of 30 steps with 2 channels each, not 2-step series of 30 columns
+    assert X.shape == (60, 2, 8)
+    np.testing.assert_array_equal(groups, [0] * 30 + [1] * 30)
+    np.testing.assert_array_equal(X[29, :, -1], arrays[0][:, -1])
+    np.testing.assert_array_equal(X[59], arrays[1][:, -8:])
+    np.testing.assert_array_equal(y["time"][:3], [9, 8, 7])
+
+
+def test_make_windows_np_list_equals_time_first_list_of_transposes():
+    arrays = aeon_series()
+    params = dict(feature_cols=[1, 0], event_col=1, context_length=5, stride=3, min_history=4)
+    X_a, y_a, g_a = make_windows(arrays, layout="np-list", **params)
+    X_t, y_t, g_t = make_windows([a.T for a in arrays], layout="time-first-list", **params)
+    np.testing.assert_array_equal(X_a, X_t)
+    np.testing.assert_array_equal(y_a, y_t)
+    np.testing.assert_array_equal(g_a, g_t)
+
+
+def multiindex_frame():
+    """The long frame as sktime's pd-multiindex: (instance, time) index, one column per variable."""
+    return long_frame().set_index(["unit", "t"])
+
+
+def test_make_windows_pd_multiindex_matches_long_layout():
+    X_l, y_l, g_l = windows()
+    X_m, y_m, g_m = make_windows(
+        multiindex_frame(), feature_cols=["a", "b"], event_col="ev", context_length=3, layout="pd-multiindex"
+    )
+    np.testing.assert_array_equal(X_m, X_l)
+    np.testing.assert_array_equal(y_m, y_l)
+    np.testing.assert_array_equal(g_m, g_l)
+
+
+def test_make_windows_pd_multiindex_round_trip():
+    frame = multiindex_frame()
+    X, _, groups, index = make_windows(
+        frame, feature_cols=["a", "b"], event_col="ev", context_length=3, stride=2,
+        layout="pd-multiindex", return_index=True,
+    )
+    keys = pd.MultiIndex.from_frame(index[["unit", "time"]])
+    # each window's last step is the frame row at its (instance, time)
+    np.testing.assert_array_equal(frame.loc[keys, ["a", "b"]].to_numpy(np.float32), X[:, :, -1])
+    np.testing.assert_array_equal(index["unit"], groups)
+    assert list(index["time"]) == [0, 2, 4, 0, 2]
+    surface = surface_frame(np.zeros((X.shape[0], 2)), index)
+    assert surface.index.isin(frame.index).all()
+
+
+def test_make_windows_pd_multiindex_sorts_time_and_keeps_datetimes():
+    frame = long_frame()
+    frame["t"] = pd.Timestamp("2024-01-01") + pd.to_timedelta(frame["t"], unit="h")
+    frame = frame.set_index(["unit", "t"])
+    _, _, _, index = make_windows(
+        frame, feature_cols=["a"], event_col="ev", context_length=2, layout="pd-multiindex", return_index=True
+    )
+    u1 = index[index["unit"] == "u1"]
+    assert u1["time"].is_monotonic_increasing
+    assert u1["time"].iloc[-1] == pd.Timestamp("2024-01-01 04:00")
+    np.testing.assert_array_equal(u1["step"], np.arange(5))
+
+
+@pytest.mark.parametrize(
+    "frame, kwargs, error, fix",
+    [
+        (unit_arrays(), {}, TypeError, "layout='np-list'"),
+        (unit_arrays(), {}, TypeError, "layout='time-first-list'"),
+        (multiindex_frame(), {}, ValueError, "layout='pd-multiindex'"),
+        (long_frame(), dict(layout="pd-multiindex"), ValueError, "layout='long'"),
+        (long_frame(), dict(layout="np-list"), TypeError, "layout='long'"),
+        (multiindex_frame(), dict(layout="time-first-list"), TypeError, "layout='pd-multiindex'"),
+        (unit_arrays(), dict(layout="pd-multiindex"), TypeError, "layout='np-list'"),
+    ],
+)
+def test_make_windows_refuses_input_of_another_layout(frame, kwargs, error, fix):
+    columns = dict(feature_cols=["a"], event_col="ev") if isinstance(frame, pd.DataFrame) else dict(
+        feature_cols=[0], event_col=2
+    )
+    with pytest.raises(error, match=fix):
+        make_windows(frame, context_length=2, **columns, **kwargs)
+
+
+def test_make_windows_pd_multiindex_refuses_unit_and_three_levels():
+    with pytest.raises(ValueError, match="unit_col and time_col must be None"):
+        make_windows(
+            multiindex_frame(), feature_cols=["a"], event_col="ev", unit_col="unit", context_length=2,
+            layout="pd-multiindex",
+        )
+    deep = long_frame().assign(site="x").set_index(["site", "unit", "t"])
+    with pytest.raises(ValueError, match="3-level MultiIndex"):
+        make_windows(deep, feature_cols=["a"], event_col="ev", context_length=2, layout="pd-multiindex")
+
+
+def test_make_windows_np_list_names_channels_in_errors():
+    with pytest.raises(ValueError, match=r"no channel\(s\) \[5\]"):
+        make_windows(aeon_series(), feature_cols=[0, 5], event_col=1, context_length=2, layout="np-list")
+    with pytest.raises(ValueError, match=r"\(n_channels, n_timepoints\)"):
+        make_windows([np.zeros(4)], feature_cols=[0], event_col=0, context_length=2, layout="np-list")
+
+
+@pytest.mark.parametrize("layout", ["wide", None, "np_list"])
+def test_make_windows_unknown_layout(layout):
+    with pytest.raises(ValueError, match="layout"):
+        windows(layout=layout)
+
+
+# --------------------------------------------------------------------------
+# make_windows: the window index and surface_frame
+# --------------------------------------------------------------------------
+
+
+def test_make_windows_index_long_layout_maps_rows_back():
+    frame = long_frame()
+    frame.index = [f"r{i}" for i in range(len(frame))]
+    X, _, groups, index = windows(frame, stride=2, return_index=True)
+    assert list(index.columns) == ["unit", "step", "time", "row"]
+    assert len(index) == X.shape[0]
+    np.testing.assert_array_equal(frame.loc[index["row"], ["a", "b"]].to_numpy(np.float32), X[:, :, -1])
+    np.testing.assert_array_equal(frame.loc[index["row"], "t"], index["time"])
+    np.testing.assert_array_equal(index["unit"], groups)
+    np.testing.assert_array_equal(index["step"], [0, 2, 4, 0, 2])
+
+
+def test_make_windows_index_without_time_is_the_step():
+    _, _, _, index = make_windows(
+        unit_arrays(), feature_cols=[0], event_col=2, context_length=2, min_history=2,
+        layout="time-first-list", return_index=True,
+    )
+    assert list(index.columns) == ["unit", "step", "time"]
+    np.testing.assert_array_equal(index["step"], [1, 2, 3, 4, 1, 2])
+    np.testing.assert_array_equal(index["time"], index["step"])
+
+
+def test_make_windows_default_returns_three_arrays():
+    assert len(windows()) == 3
+    assert len(windows(return_index=False)) == 3
+
+
+def test_surface_frame_wide_and_long():
+    _, _, _, index = windows(return_index=True)
+    P = np.linspace(0, 1, 8 * 3).reshape(8, 3)
+    wide = surface_frame(P, index)
+    assert wide.index.names == ["unit", "time"]
+    assert list(wide.columns) == [1, 2, 3] and wide.columns.name == "horizon"
+    assert wide.loc[("u1", 4), 2] == P[4, 1]
+    assert wide.loc[("u2", 0), 3] == P[5, 2]
+    long = surface_frame(P, index, form="long")
+    assert long.index.names == ["unit", "time", "horizon"]
+    assert list(long.columns) == ["probability"]
+    assert long.shape == (24, 1)
+    assert long.loc[("u2", 2, 1), "probability"] == P[7, 0]
+
+
+def test_surface_frame_accepts_a_multiindex():
+    keys = pd.MultiIndex.from_tuples([("a", 1), ("b", 1)])
+    frame = surface_frame([[0.1], [0.2]], keys)
+    assert frame.index.names == ["unit", "time"]
+    assert frame.loc[("b", 1), 1] == 0.2
+
+
+def test_surface_frame_errors():
+    _, _, _, index = windows(return_index=True)
+    with pytest.raises(ValueError, match="P has 3 rows but index has 8"):
+        surface_frame(np.zeros((3, 2)), index)
+    with pytest.raises(ValueError, match="no column"):
+        surface_frame(np.zeros((8, 2)), index.drop(columns="time"))
+    with pytest.raises(TypeError, match="return_index=True"):
+        surface_frame(np.zeros((8, 2)), np.arange(8))
+    with pytest.raises(ValueError, match="form"):
+        surface_frame(np.zeros((8, 2)), index, form="tidy")
 
 
 # --------------------------------------------------------------------------
@@ -561,6 +755,7 @@ def test_make_windows_matches_reference(series, context_length, stride, min_hist
         context_length=context_length,
         stride=stride,
         min_history=min_history,
+        layout="time-first-list",
     )
     if not reference:
         with pytest.raises(ValueError):
@@ -617,3 +812,53 @@ def test_label_surface_monotone(records, K):
     # positives are known; censored rows are never positive
     assert np.all(known[labels == 1])
     assert not labels[~ev].any()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    series=unit_series(),
+    n_channels=st.integers(1, 3),
+    context_length=st.integers(1, 5),
+    stride=st.integers(1, 3),
+    seed=st.integers(0, 2**16),
+)
+def test_make_windows_layouts_agree(series, n_channels, context_length, stride, seed):
+    """The same series in all four layouts gives the same windows, and the index finds each window's last step."""
+    lengths, events = series
+    rng = np.random.default_rng(seed)
+    names = [f"unit-{i}" for i in rng.permutation(len(lengths))]
+    steps = [rng.normal(size=(n, n_channels)) for n in lengths]
+    rows = [np.column_stack([values, ev]) for values, ev in zip(steps, events)]
+    features, event = list(range(n_channels)), n_channels
+    long = pd.concat(
+        [pd.DataFrame({"unit": name, "t": np.arange(len(r)) * 10, **{c: r[:, c] for c in range(n_channels + 1)}})
+         for name, r in zip(names, rows)],
+        ignore_index=True,
+    )
+    # rows shuffled within each unit; the units keep their order of first appearance
+    shuffled = long.groupby("unit", sort=False, group_keys=False).sample(frac=1.0, random_state=seed)
+    common = dict(feature_cols=features, event_col=event, context_length=context_length, stride=stride,
+                  return_index=True)
+    results = {
+        "long": make_windows(shuffled, unit_col="unit", time_col="t", **common),
+        "pd-multiindex": make_windows(shuffled.set_index(["unit", "t"]), layout="pd-multiindex", **common),
+        "np-list": make_windows([r.T for r in rows], layout="np-list", **common),
+        "time-first-list": make_windows(rows, layout="time-first-list", **common),
+    }
+    X, y, groups, index = results["time-first-list"]
+    for layout, (X_l, y_l, g_l, index_l) in results.items():
+        np.testing.assert_array_equal(X_l, X, err_msg=layout)
+        np.testing.assert_array_equal(y_l, y, err_msg=layout)
+        np.testing.assert_array_equal(index_l["step"], index["step"], err_msg=layout)
+    # the frames name units by label and time by the "t" column, the lists by position
+    for layout in ("long", "pd-multiindex"):
+        _, _, g_l, index_l = results[layout]
+        np.testing.assert_array_equal(g_l, np.asarray(names)[groups])
+        np.testing.assert_array_equal(index_l["time"], index_l["step"] * 10)
+    # through the index, each window's last column is the frame row at (unit, time)
+    _, _, _, index_l = results["pd-multiindex"]
+    by_key = long.set_index(["unit", "t"])
+    last = by_key.loc[pd.MultiIndex.from_frame(index_l[["unit", "time"]]), features].to_numpy(np.float32)
+    np.testing.assert_array_equal(results["pd-multiindex"][0][:, :, -1], last)
+    for i, (uid, step) in enumerate(zip(groups, index["step"])):
+        np.testing.assert_array_equal(X[i, :, -1], steps[uid][step].astype(np.float32))

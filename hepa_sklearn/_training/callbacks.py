@@ -1,8 +1,14 @@
-"""Callbacks of every training run: LR schedule, gradient clipping, early stopping, collapse monitor, EMA target."""
+"""Callbacks of every training run: LR schedule, gradient clipping, early stopping, progress and logging, collapse monitor, EMA target."""
 
+import logging
+import math
+import sys
 import warnings
 
 from skorch.callbacks import Callback, EarlyStopping, GradientNormClipping, LRScheduler, PassthroughScoring
+from tqdm import tqdm
+
+logger = logging.getLogger("hepa_sklearn")
 
 GRADIENT_CLIP = 1.0  # reference protocol: gradient-norm clipping at 1.0 (the paper, §3.1)
 
@@ -24,6 +30,11 @@ class CollapseMonitor(Callback):
         spread = net.history[-1].get("train_spread")
         collapsed = spread is not None and spread < self.threshold
         net.history.record("collapse", bool(collapsed))
+        if collapsed:
+            logger.warning(
+                "epoch %d: representation collapse, the predictions' spread is %.3g (below %s)",
+                len(net.history), spread, self.threshold,
+            )
         if collapsed and not getattr(self, "warned_", False):
             self.warned_ = True
             warnings.warn(
@@ -81,11 +92,69 @@ class PatientEarlyStopping(EarlyStopping):
             super().on_epoch_end(net, **kwargs)
         except KeyboardInterrupt:
             net.stopped_early_ = True
+            logger.info(
+                "early stopping at epoch %d: %s has not improved for %d epochs; the weights of epoch %d "
+                "are kept", len(net.history), self.monitor, self.patience, self.best_epoch_,
+            )
             raise
 
 
-def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, extra_scores=()):
-    """Cosine LR schedule, gradient clipping, optional early stopping on the validation loss."""
+class TrainingLog(Callback):
+    """Log the split and each epoch's losses to the package's logger (INFO)."""
+
+    def on_epoch_begin(self, net, dataset_train=None, dataset_valid=None, **kwargs):
+        if len(net.history) == 1:
+            n_valid = 0 if dataset_valid is None else len(dataset_valid)
+            logger.info("training on %d samples, validating on %d", len(dataset_train), n_valid)
+
+    def on_epoch_end(self, net, **kwargs):
+        row = net.history[-1]
+        losses = ", ".join(f"{name}={row[name]:.4g}" for name in ("train_loss", "valid_loss") if name in row)
+        logger.info("epoch %d/%d: %s (%.2f s)", row["epoch"], net.max_epochs, losses, row.get("dur", math.nan))
+
+
+class TrainingProgress(Callback):
+    """One progress bar per fit on stderr: batches over all epochs, the epoch, the current batch loss.
+
+    It ends early when early stopping does; the last line stays, showing
+    the final losses.
+    """
+
+    def on_epoch_begin(self, net, dataset_train=None, dataset_valid=None, **kwargs):
+        if len(net.history) == 1:
+            per_epoch = sum(
+                math.ceil(len(dataset) / net.batch_size) for dataset in (dataset_train, dataset_valid) if dataset
+            )
+            self.bar_ = tqdm(total=per_epoch * net.max_epochs, file=sys.stderr, unit="batch", dynamic_ncols=True)
+        self.bar_.set_description(f"epoch {len(net.history)}/{net.max_epochs}", refresh=False)
+
+    def on_batch_end(self, net, training=False, **kwargs):
+        if training:  # the last training batch's loss, and the validation loss of the last finished epoch
+            postfix = {"loss": net.history[-1, "batches", -1, "train_loss"]}
+            if len(net.history) > 1 and "valid_loss" in net.history[-2]:
+                postfix["valid_loss"] = net.history[-2, "valid_loss"]
+            self.bar_.set_postfix({name: f"{value:.4g}" for name, value in postfix.items()}, refresh=False)
+        self.bar_.update()
+
+    def on_epoch_end(self, net, **kwargs):
+        if "valid_loss" in net.history[-1]:
+            postfix = {"loss": net.history[-1, "train_loss"], "valid_loss": net.history[-1, "valid_loss"]}
+            self.bar_.set_postfix({name: f"{value:.4g}" for name, value in postfix.items()}, refresh=False)
+
+    def on_train_end(self, net, **kwargs):
+        bar = self.__dict__.pop("bar_", None)
+        if bar is not None:
+            bar.close()
+
+    def __getstate__(self):
+        # a bar is an open terminal handle; each fit makes its own
+        state = self.__dict__.copy()
+        state.pop("bar_", None)
+        return state
+
+
+def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=0, extra_scores=()):
+    """Cosine LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping."""
     callbacks = [
         ("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)),
         ("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP)),
@@ -94,6 +163,10 @@ def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, extra_sc
         on_train = name.startswith("train")
         if on_train or early_stopping:
             callbacks.append((name, PassthroughScoring(name=name, on_train=on_train)))
+    # before early stopping, which ends the last epoch by raising
+    callbacks.append(("training_log", TrainingLog()))
+    if verbose == 1:
+        callbacks.append(("training_progress", TrainingProgress()))
     if early_stopping:
         callbacks.append(
             ("early_stopping", PatientEarlyStopping(monitor="valid_loss", patience=n_iter_no_change, load_best=True))

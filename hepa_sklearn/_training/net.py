@@ -92,11 +92,11 @@ class TrainingConfig:
     batch_size: int
     lr: float  # AdamW, cosine-annealed over max_epochs
     weight_decay: float
-    early_stopping: bool  # hold out the last validation_fraction of samples, stop on their loss
+    early_stopping: bool  # hold out the last validation_fraction of samples (or units), stop on their loss
     validation_fraction: float
     n_iter_no_change: int
     precision: str  # "auto", "bf16" or "fp32" (see runtime.autocast_dtype)
-    verbose: int
+    verbose: int  # 0 silent, 1 progress bar, 2 or more skorch's per-epoch table
 
 
 def make_net(net_class, module, criterion, *, training, params, device, collate=None, extra_scores=(),
@@ -133,11 +133,13 @@ def make_net(net_class, module, criterion, *, training, params, device, collate=
             max_epochs=training.max_epochs,
             early_stopping=training.early_stopping,
             n_iter_no_change=training.n_iter_no_change,
+            verbose=training.verbose,
             extra_scores=extra_scores,
         ) + list(callbacks),
         device=device,
         autocast_dtype=autocast_dtype(training.precision, device),
-        verbose=training.verbose,
+        # skorch prints its per-epoch table when verbose; verbose=1 shows a progress bar instead
+        verbose=training.verbose if training.verbose >= 2 else 0,
         **iterator,
         **params,
     )

@@ -1,6 +1,7 @@
 """What each training step sees: windows repeated per cut, the (cut, horizon) sampler, the validation split."""
 
 import numpy as np
+import pandas as pd
 import torch
 from torch.utils.data import Dataset, Subset
 
@@ -77,20 +78,38 @@ class CutSampler:
 
 
 class TailSplit:
-    """skorch ``train_split`` holding out the last ``fraction`` of samples in input order.
+    """skorch ``train_split`` holding out the tail of the input: the last ``fraction`` of samples, or of units.
 
-    With windows grouped by unit, the validation part shares no unit with
-    the training part except at most the one unit straddling the boundary.
+    Without ``groups`` the validation part is the last ``fraction`` of the
+    samples in input order; with windows grouped by unit it shares no unit
+    with the training part except at most the one unit straddling the
+    boundary. With ``groups`` (one label per dataset item) it is every item
+    of the last ``round(fraction * n_groups)`` distinct groups (at least
+    one), in order of first appearance, so no unit is on both sides.
     """
 
-    def __init__(self, fraction):
+    def __init__(self, fraction, groups=None):
         self.fraction = fraction
+        self.groups = groups
 
-    def __call__(self, dataset, y=None, groups=None):
+    def __call__(self, dataset, y=None):
         n = len(dataset)
-        n_valid = max(1, int(round(self.fraction * n)))
-        if n_valid >= n:
+        if self.groups is None:
+            n_valid = max(1, int(round(self.fraction * n)))
+            if n_valid >= n:
+                raise ValueError(
+                    f"validation_fraction={self.fraction} leaves no training sample out of {n}."
+                )
+            return Subset(dataset, np.arange(n - n_valid)), Subset(dataset, np.arange(n - n_valid, n))
+        if len(self.groups) != n:
+            raise ValueError(f"groups has {len(self.groups)} labels for {n} samples; they must match.")
+        codes, uniques = pd.factorize(self.groups)  # codes number the groups in order of first appearance
+        n_groups = len(uniques)
+        n_valid = max(1, int(round(self.fraction * n_groups)))
+        if n_valid >= n_groups:
             raise ValueError(
-                f"validation_fraction={self.fraction} leaves no training sample out of {n}."
+                f"validation_fraction={self.fraction} of {n_groups} group(s) leaves no group for "
+                "training; pass windows of more units, or early_stopping=False."
             )
-        return Subset(dataset, np.arange(n - n_valid)), Subset(dataset, np.arange(n - n_valid, n))
+        valid = codes >= n_groups - n_valid
+        return Subset(dataset, np.flatnonzero(~valid)), Subset(dataset, np.flatnonzero(valid))

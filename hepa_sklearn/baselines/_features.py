@@ -5,7 +5,7 @@ from numbers import Integral
 import numpy as np
 
 from .._stats import nan_mean_std
-from .._validation import POSITIVE_INT, as_three_d, validate_params
+from .._validation import POSITIVE_INT, as_three_d, refuse_frame_as_windows, validate_params
 
 __all__ = ["summary_features", "summary_feature_names"]
 
@@ -57,6 +57,7 @@ def summary_features(X, *, n_last=30):
     >>> summary_features(X, n_last=4)
     array([[4.        , 2.33333333, 2.33333333, 1.5       ]])
     """
+    refuse_frame_as_windows(X)
     X = as_three_d(np.asarray(X))
     span = X[:, :, -n_last:].astype(np.float64)  # (n, C, L), L = min(n_last, n_timepoints)
     observed = ~np.isnan(span)

@@ -384,7 +384,7 @@ def load(path, *, device="cpu", trusted=None):
         not written by :func:`save`.
     TypeError
         When a skops part holds a type that is neither trusted by default
-        nor named in ``trusted`` (nothing from that part is built), or when
+        nor named in ``trusted`` (checked before anything is built), or when
         ``trusted`` is not a list of str.
     ImportError
         When the file holds skops parts and skops is not installed.

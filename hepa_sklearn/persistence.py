@@ -1,21 +1,52 @@
-"""Save fitted estimators as tensors and plain values, and load them without unpickling code.
+"""Save fitted estimators and pipelines, and load them without running code from the file.
 
+Security model
+--------------
 Fitted estimators also round-trip through ``pickle`` and ``joblib``, but
 unpickling runs whatever code the file names, so a pickle from an untrusted
 source can do anything on the machine that opens it. :func:`save` writes a
 single ``torch.save`` file that holds only tensors and plain Python values
-(dicts, lists, str, int, float, bool, None): the constructor parameters,
-the fitted attributes, the network weights on the CPU and the training
-history. :func:`load` reads it with ``torch.load(..., weights_only=True)``,
-which refuses any other object instead of running its code, and rebuilds the
-estimator by the same code path as ``fit`` without training.
+(dicts, lists, str, int, float, bool, None), and :func:`load` reads it with
+``torch.load(..., weights_only=True)``, which refuses any other object
+instead of running its code. Inside that file:
 
-Supported: :class:`~hepa_sklearn.HEPAPretrainer`,
-:class:`~hepa_sklearn.HEPAEventPredictor` and
-:class:`~hepa_sklearn.finetune.HEPAFinetuner` (whose fitted ``pretrainer``
-is stored inside the same file and loaded with it). ``init_from`` is not
-stored (its contribution is already in the fitted weights); the loaded
-estimator has ``init_from=None``.
+- a torch-backed estimator (:class:`~hepa_sklearn.HEPAPretrainer`,
+  :class:`~hepa_sklearn.HEPAEventPredictor`,
+  :class:`~hepa_sklearn.finetune.HEPAFinetuner`) is its constructor
+  parameters, fitted attributes, CPU weights and training history; ``load``
+  rebuilds it by the same code path as ``fit``, without training. Only the
+  classes of this package can be named, and nothing from the file is called.
+- any other estimator (a scaler, :class:`~hepa_sklearn.RegimeNormalizer`,
+  :class:`~hepa_sklearn.GradientBoostingEventPredictor`, a
+  ``FunctionTransformer`` ...) is stored as the bytes of a ``skops.io``
+  file (a tensor of bytes). skops rebuilds objects only of types it trusts:
+  its default list (scikit-learn's estimators, numpy, builtins and a few
+  others) plus the type names passed as ``load(..., trusted=[...])``. A
+  part that names any other type is refused before any object is built.
+  :func:`get_untrusted_types` lists the types a file would need trusted,
+  so they can be reviewed first. Trust only types whose code you trust
+  (the classes of this package, scikit-learn's tree predictors, your own
+  functions), never a name you do not recognise.
+- a :class:`~sklearn.pipeline.Pipeline` is its parameters and its steps,
+  each stored as above (``"passthrough"`` and None steps as themselves).
+
+The skops parts need the optional dependency skops
+(``pip install "hepa-sklearn[persist]"``); files of torch-backed estimators
+alone do not.
+
+Versions
+--------
+Each file records the format version and the versions of hepa_sklearn,
+torch, scikit-learn, skorch and numpy (and skops when it holds skops parts).
+:func:`load` emits a :class:`VersionMismatchWarning` when the file was
+written by another major.minor version of hepa_sklearn or torch, whose
+code or kernels may give other outputs, and is silent otherwise (the
+other versions are recorded for inspection, see :func:`saved_versions`).
+Files of format versions 1 and 2 hold no version stamps and load silently.
+
+``init_from`` of :class:`~hepa_sklearn.HEPAEventPredictor` is not stored
+(its contribution is already in the fitted weights); the loaded estimator
+has ``init_from=None``.
 
 Examples
 --------
@@ -34,16 +65,85 @@ True
 """
 
 import pickle
+import re
+import warnings
 
 import numpy as np
+import sklearn
+import skorch
 import torch
+from sklearn.base import BaseEstimator
+from sklearn.pipeline import Pipeline
 
 from ._base import TorchEstimator, registered_estimator
+from ._version import __version__
 
-__all__ = ["save", "load"]
+__all__ = ["VersionMismatchWarning", "get_untrusted_types", "load", "save", "saved_versions"]
 
 FORMAT = "hepa_sklearn.persistence"
-FORMAT_VERSION = 2
+# 1: first release; 2: the event predictor's Δt scale is a fitted attribute;
+# 3: version stamps, Pipelines and skops parts (a "kind" on every node)
+FORMAT_VERSION = 3
+
+# a file written by another major.minor of these may give other outputs
+_CHECKED_VERSIONS = ("hepa_sklearn", "torch")
+
+_SKOPS_MISSING = (
+    "{what} needs the optional dependency skops (estimators without a torch network are stored "
+    'with skops.io); install it with: pip install "hepa-sklearn[persist]"'
+)
+
+
+class VersionMismatchWarning(UserWarning):
+    """A file written by another major.minor version of hepa_sklearn or torch was loaded.
+
+    Attributes
+    ----------
+    package : str
+        ``"hepa_sklearn"`` or ``"torch"``.
+    saved_version, current_version : str
+        The version that wrote the file and the one that read it.
+    """
+
+    def __init__(self, package, saved_version, current_version, path):
+        self.package = package
+        self.saved_version = saved_version
+        self.current_version = current_version
+        super().__init__(
+            f"{path} was written with {package} {saved_version} and is loaded with {package} "
+            f"{current_version}; outputs may differ between these versions. Check the loaded model "
+            "on known data, or refit it and save it again."
+        )
+
+
+def _skops_io(what):
+    """``skops.io``, imported on first use; ImportError naming the extra when it is missing."""
+    try:
+        import skops.io
+    except ImportError as exc:
+        raise ImportError(_SKOPS_MISSING.format(what=what)) from exc
+    return skops.io
+
+
+def _current_versions(with_skops=False):
+    versions = {
+        "hepa_sklearn": __version__,
+        "torch": torch.__version__,
+        "scikit-learn": sklearn.__version__,
+        "skorch": skorch.__version__,
+        "numpy": np.__version__,
+    }
+    if with_skops:
+        import skops
+
+        versions["skops"] = skops.__version__
+    # torch.__version__ is a str subclass that weights-only loading refuses
+    return {package: str(version) for package, version in versions.items()}
+
+
+def _major_minor(version):
+    match = re.match(r"(\d+)\.(\d+)", str(version))
+    return (int(match[1]), int(match[2])) if match else str(version)
 
 
 def _plain(value, where):
@@ -68,45 +168,70 @@ def _fitted_value(value):
     return _plain(value, "fitted attribute")
 
 
+# -- writing -------------------------------------------------------------------
+
+
 def save(estimator, path):
-    """Write a fitted estimator to ``path`` as tensors and plain values.
+    """Write a fitted estimator or Pipeline to ``path`` as tensors and plain values.
 
     Parameters
     ----------
-    estimator : HEPAPretrainer, HEPAEventPredictor or HEPAFinetuner
-        A fitted torch-backed estimator of this package.
+    estimator : estimator or Pipeline
+        A fitted :class:`~hepa_sklearn.HEPAPretrainer`,
+        :class:`~hepa_sklearn.HEPAEventPredictor` or
+        :class:`~hepa_sklearn.finetune.HEPAFinetuner` (stored as weights);
+        a :class:`~sklearn.pipeline.Pipeline` whose steps are those, other
+        scikit-learn estimators, nested Pipelines, ``"passthrough"`` or
+        None; or another scikit-learn estimator. Estimators without a torch
+        network are stored with ``skops.io`` (the ``persist`` extra).
     path : str or path-like
         The file to write (conventionally ``*.pt``).
 
     Raises
     ------
     TypeError
-        For another class, or a parameter that is not a plain value (for
-        example a ``RandomState`` instance as ``random_state``).
+        For an object that is not a scikit-learn estimator, a torch-backed
+        estimator nested inside another estimator (other than as a Pipeline
+        step), or a parameter that is not a plain value (for example a
+        ``RandomState`` instance as ``random_state``).
     sklearn.exceptions.NotFittedError
-        For an unfitted estimator.
+        For an unfitted torch-backed estimator.
+    ImportError
+        When the object holds an estimator without a torch network and
+        skops is not installed.
     """
-    torch.save(_content(estimator), path)
+    node = _node(estimator, type(estimator).__name__)
+    header = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "versions": _current_versions(with_skops=_uses_skops(node)),
+    }
+    torch.save({**header, **node}, path)
 
 
-def _content(estimator):
-    """The file's content for one fitted estimator; nested estimators become nested contents."""
-    if not isinstance(estimator, TorchEstimator):
-        raise TypeError(
-            f"save supports the torch-backed estimators of hepa_sklearn, got {type(estimator).__name__}. "
-            "Other estimators can be written with pickle or joblib (open such files only from "
-            "trusted sources)."
-        )
+def _node(estimator, where):
+    """The stored form of one estimator: a dict with its ``kind`` and what rebuilds it."""
+    if isinstance(estimator, TorchEstimator):
+        return {"kind": "torch", **_torch_content(estimator)}
+    if type(estimator) is Pipeline:
+        return _pipeline_node(estimator, where)
+    if isinstance(estimator, BaseEstimator) or hasattr(estimator, "get_params"):
+        return _skops_node(estimator, where)
+    raise TypeError(
+        f"save supports scikit-learn estimators and Pipelines, got {type(estimator).__name__}."
+    )
+
+
+def _torch_content(estimator):
+    """Parameters, fitted attributes and network of a torch-backed estimator; nested ones nest."""
     state = estimator._get_persistent_state()
     params, nested = {}, {}
     for key, value in estimator.get_params(deep=False).items():
         if key in estimator._nested_parameters:
-            nested[key] = _content(value)
+            nested[key] = _torch_content(value)
         elif key not in estimator._transient_parameters:
             params[key] = _plain(value, f"parameter {key}")
     return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
         "class": type(estimator).__name__,
         "params": params,
         "nested": nested,
@@ -115,14 +240,79 @@ def _content(estimator):
     }
 
 
+def _pipeline_node(pipeline, where):
+    steps = []
+    for name, step in pipeline.steps:
+        if step is None or (isinstance(step, str) and step == "passthrough"):
+            steps.append([name, {"kind": "passthrough", "value": step}])
+        else:
+            steps.append([name, _node(step, f"{where} step {name!r}")])
+    params = {
+        key: _plain(value, f"{where} parameter {key}")
+        for key, value in pipeline.get_params(deep=False).items()
+        if key != "steps"
+    }
+    return {"kind": "pipeline", "params": params, "steps": steps}
+
+
+def _torch_estimator_inside(value, trail, depth=0):
+    """Where inside ``value`` a torch-backed estimator sits (a trail of names), or None."""
+    if isinstance(value, TorchEstimator):
+        return trail
+    if depth > 8:  # estimators nest a few levels deep; deeper values are data
+        return None
+    if isinstance(value, BaseEstimator):
+        items = vars(value).items()
+    elif isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        found = _torch_estimator_inside(item, f"{trail}.{key}" if isinstance(key, str) else f"{trail}[{key}]",
+                                        depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _skops_node(estimator, where):
+    inside = _torch_estimator_inside(estimator, type(estimator).__name__)
+    if inside is not None:
+        raise TypeError(
+            f"cannot save {where}: it holds a torch-backed estimator at {inside}. Torch-backed "
+            "estimators are saved as the saved object itself or as Pipeline steps, not inside "
+            "another estimator."
+        )
+    data = _skops_io(f"saving {where}").dumps(estimator)
+    return {
+        "kind": "skops",
+        "class": f"{type(estimator).__module__}.{type(estimator).__qualname__}",
+        "data": torch.frombuffer(bytearray(data), dtype=torch.uint8),
+    }
+
+
+def _uses_skops(node):
+    if node["kind"] == "skops":
+        return True
+    return node["kind"] == "pipeline" and any(_uses_skops(step) for _, step in node["steps"])
+
+
+# -- reading -------------------------------------------------------------------
+
+
 def _upgrade(content):
-    """Content of a version-1 file in the version-2 layout (the event predictor's Δt scale became a fitted attribute)."""
+    """Content of a version-1 or 2 file in the version-3 layout."""
     if content["format_version"] < 2 and "horizon_scale" in content["network"]:
+        # version 2 made the event predictor's Δt scale a fitted attribute
         content["fitted"]["horizon_scale_"] = content["network"].pop("horizon_scale")
+    content.setdefault("kind", "torch")  # versions 1 and 2 held one torch-backed estimator
     return content
 
 
 def _read(path):
+    """The checked, upgraded content of a file written by :func:`save` (no version warning)."""
     try:
         content = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as exc:
@@ -137,45 +327,167 @@ def _read(path):
             f"{path} has format version {content['format_version']}; this version of "
             f"hepa_sklearn reads up to {FORMAT_VERSION}."
         )
-    try:
-        registered_estimator(content["class"])
-    except ValueError as exc:
-        raise ValueError(f"{path} holds an unknown estimator class {content['class']!r}.") from exc
     return _upgrade(content)
 
 
-def load(path, *, device="cpu"):
-    """Read an estimator written by :func:`save`, without running code from the file.
+def _warn_on_version_mismatch(content, path):
+    saved = content.get("versions") or {}
+    current = _current_versions()
+    for package in _CHECKED_VERSIONS:
+        if package in saved and _major_minor(saved[package]) != _major_minor(current[package]):
+            # stacklevel 3: the caller of load
+            warnings.warn(VersionMismatchWarning(package, saved[package], current[package], path), stacklevel=3)
+
+
+def saved_versions(path):
+    """The versions recorded in a file written by :func:`save`.
+
+    Returns
+    -------
+    versions : dict
+        ``"format_version"`` and the versions of hepa_sklearn, torch,
+        scikit-learn, skorch, numpy (and skops when the file holds skops
+        parts) that wrote it; only ``"format_version"`` for files of format
+        versions 1 and 2, which hold no stamps.
+    """
+    content = _read(path)
+    return {"format_version": content["format_version"], **content.get("versions", {})}
+
+
+def load(path, *, device="cpu", trusted=None):
+    """Read an estimator or Pipeline written by :func:`save`, without running code from the file.
 
     Parameters
     ----------
     path : str or path-like
     device : str, default="cpu"
-        Device of the loaded network, stored as its ``device`` parameter; a
-        model trained on a GPU loads on the CPU by default.
+        Device of the loaded networks, stored as each torch-backed
+        estimator's ``device`` parameter; a model trained on a GPU loads on
+        the CPU by default.
+    trusted : list of str or None, default=None
+        Type names that the skops parts may hold besides skops' default
+        trusted types, passed through to ``skops.io.loads``. None trusts
+        only skops' defaults. See :func:`get_untrusted_types`.
 
     Returns
     -------
-    estimator : HEPAPretrainer, HEPAEventPredictor or HEPAFinetuner
-        Fitted, with the saved parameters (``device`` replaced, also in a
-        finetuner's ``pretrainer``) and ``init_from=None``; ``transform`` /
-        ``predict_proba`` give the outputs the saved estimator gave on the
-        same device and precision.
+    estimator : estimator or Pipeline
+        Fitted, with the saved parameters (``device`` replaced in every
+        torch-backed estimator, also in a finetuner's ``pretrainer``) and
+        ``init_from=None``; ``transform`` / ``predict_proba`` give the
+        outputs the saved estimator gave on the same device and precision.
 
     Raises
     ------
     ValueError
         When the file holds anything but tensors and plain values, or was
         not written by :func:`save`.
+    TypeError
+        When a skops part holds a type that is neither trusted by default
+        nor named in ``trusted`` (checked before anything is built), or when
+        ``trusted`` is not a list of str.
+    ImportError
+        When the file holds skops parts and skops is not installed.
+
+    Warns
+    -----
+    VersionMismatchWarning
+        When the file was written with another major.minor version of
+        hepa_sklearn or torch.
     """
-    return _rebuild(_read(path), device)
+    trusted = _checked_trusted(trusted)
+    content = _read(path)
+    _refuse_untrusted(content, trusted, path)
+    _warn_on_version_mismatch(content, path)
+    return _rebuild(content, device, trusted, path)
 
 
-def _rebuild(content, device):
-    nested = {key: _rebuild(value, device) for key, value in content.get("nested", {}).items()}
-    estimator = registered_estimator(content["class"])(**{**content["params"], **nested, "device": device})
+def _checked_trusted(trusted):
+    if trusted is None:
+        return []
+    if isinstance(trusted, str) or not isinstance(trusted, (list, tuple)) or not all(
+        isinstance(name, str) for name in trusted
+    ):
+        raise TypeError(
+            f"trusted must be None or a list of type names (str), as get_untrusted_types returns; "
+            f"got {trusted!r}."
+        )
+    return list(trusted)
+
+
+def _rebuild(node, device, trusted, path):
+    kind = node.get("kind")
+    if kind == "torch":
+        return _rebuild_torch(node, device, path)
+    if kind == "pipeline":
+        steps = [
+            (name, step["value"] if step["kind"] == "passthrough" else _rebuild(step, device, trusted, path))
+            for name, step in node["steps"]
+        ]
+        return Pipeline(steps, **node["params"])
+    if kind == "skops":
+        # _refuse_untrusted has checked every part; skops checks again
+        return _skops_io(f"loading {path}").loads(_skops_bytes(node), trusted=trusted)
+    raise ValueError(f"{path} holds a part of unknown kind {kind!r}.")
+
+
+def _rebuild_torch(content, device, path):
+    try:
+        cls = registered_estimator(content["class"])
+    except ValueError as exc:
+        raise ValueError(f"{path} holds an unknown estimator class {content['class']!r}.") from exc
+    nested = {key: _rebuild_torch(value, device, path) for key, value in content.get("nested", {}).items()}
+    estimator = cls(**{**content["params"], **nested, "device": device})
     fitted = {
         key: value.numpy() if isinstance(value, torch.Tensor) else value
         for key, value in content["fitted"].items()
     }
     return estimator._set_persistent_state({**content["network"], "fitted": fitted}, device)
+
+
+def _skops_parts(node, where="the estimator"):
+    """``(where, node)`` for every skops part of a file's content, in step order."""
+    if node["kind"] == "skops":
+        yield where, node
+    elif node["kind"] == "pipeline":
+        for name, step in node["steps"]:
+            label = f"Pipeline step {name!r}" if where == "the estimator" else f"{where} step {name!r}"
+            yield from _skops_parts(step, label)
+
+
+def _skops_bytes(node):
+    return node["data"].numpy().tobytes()
+
+
+def _refuse_untrusted(content, trusted, path):
+    """TypeError naming every part of ``content`` that holds a type neither skops nor ``trusted`` trusts."""
+    refused = []
+    for where, node in _skops_parts(content):
+        skops_io = _skops_io(f"loading {where} ({node['class']}) of {path}")
+        names = [name for name in skops_io.get_untrusted_types(data=_skops_bytes(node)) if name not in trusted]
+        if names:
+            refused.append(f"{where} ({node['class']}): {names}")
+    if refused:
+        raise TypeError(
+            f"{path} holds types that are not trusted, so nothing was loaded; "
+            + "; ".join(refused)
+            + ". If you trust their code, pass them as load(path, trusted=[...]); "
+            "get_untrusted_types(path) lists them."
+        )
+
+
+def get_untrusted_types(path):
+    """Type names in the skops parts of ``path`` that skops does not trust by default.
+
+    Review them, then pass those whose code you trust as
+    ``load(path, trusted=[...])``. Reading the names builds no object.
+
+    Returns
+    -------
+    names : list of str
+        Sorted, without repeats; empty for a file without skops parts.
+    """
+    names = set()
+    for where, node in _skops_parts(_read(path)):
+        names.update(_skops_io(f"reading {where} of {path}").get_untrusted_types(data=_skops_bytes(node)))
+    return sorted(names)

@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from hepa_sklearn.nn import JEPA, EncoderConfig, PatchEncoder, last_valid_state
-from hepa_sklearn.nn.encoder import attention_mask, forward_fill, sinusoidal_positions
+from hepa_sklearn.nn.encoder import attention_mask, forward_fill, running_max, sinusoidal_positions
 
 TINY = dict(n_channels=3, d_model=16, n_layers=2, n_heads=2, dim_feedforward=16, patch_size=4, dropout=0.0)
 
@@ -94,6 +94,24 @@ def test_leading_empty_tokens_are_trimmed_without_changing_outputs():
     alone, _, first_alone, *_ = model(x[:2])
     assert first_alone == 2
     assert torch.allclose(full_states[:2, 2:], alone, atol=1e-5)
+
+
+def test_keeping_empty_token_columns_changes_no_valid_state():
+    x = windows(B=4, L=32)
+    x[:, :, :13] = float("nan")  # the first three tokens are empty in every window
+    with torch.no_grad():
+        kept, kept_valid, first, *_ = encoder("revin")(x, drop_empty=False)
+        trimmed, trimmed_valid, trimmed_first, *_ = encoder("revin")(x)
+    assert (first, trimmed_first, kept.shape[1]) == (0, 3, 8)
+    torch.testing.assert_close(last_valid_state(kept, kept_valid), last_valid_state(trimmed, trimmed_valid),
+                               rtol=0, atol=1e-6)
+
+
+def test_running_max_while_exporting_to_onnx_equals_cummax(monkeypatch):
+    values = torch.as_tensor(np.random.default_rng(0).integers(-1, 50, size=(3, 4, 37)))
+    expected = values.cummax(dim=-1).values
+    monkeypatch.setattr(torch.onnx, "is_in_onnx_export", lambda: True)
+    assert torch.equal(running_max(values), expected)
 
 
 def test_partially_missing_channel_is_forward_filled_and_finite():

@@ -1,18 +1,47 @@
-"""Saving and loading: weights-only files, identical outputs after a round trip, untrusted files refused."""
+"""Saving and loading: weights-only files, Pipelines with skops parts, version stamps, untrusted content refused."""
 
 import copy
+import importlib.metadata
+import importlib.util
 import pickle
+import re
+import sys
+import warnings
 
 import joblib
 import numpy as np
 import pytest
+import sklearn
+import skorch
 import torch
 from sklearn.exceptions import NotFittedError
+from sklearn.frozen import FrozenEstimator
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
 
-from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAPretrainer, make_survival_y
+import hepa_sklearn
+from hepa_sklearn import (
+    GradientBoostingEventPredictor,
+    HEPAEventPredictor,
+    HEPAPretrainer,
+    RegimeNormalizer,
+    make_survival_y,
+)
+from hepa_sklearn._base import TorchEstimator
 from hepa_sklearn.finetune import HEPAFinetuner
-from hepa_sklearn.persistence import FORMAT_VERSION, load, save
+from hepa_sklearn.persistence import (
+    FORMAT_VERSION,
+    VersionMismatchWarning,
+    get_untrusted_types,
+    load,
+    save,
+    saved_versions,
+)
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
+
+needs_skops = pytest.mark.skipif(
+    importlib.util.find_spec("skops") is None, reason="the skops parts of saved files need skops (the persist extra)"
+)
 
 RNG = np.random.default_rng(3)
 # channels on very different scales, so the global statistics matter
@@ -166,11 +195,8 @@ def test_other_files_are_refused(tmp_path, pretrainer):
 
 
 def test_save_refuses_what_it_cannot_store(pretrainer, tmp_path):
-    with pytest.raises(
-        TypeError,
-        match="save supports the torch-backed estimators of hepa_sklearn, got GradientBoostingEventPredictor",
-    ):
-        save(GradientBoostingEventPredictor(), tmp_path / "x.pt")
+    with pytest.raises(TypeError, match="save supports scikit-learn estimators and Pipelines, got dict"):
+        save({"model": pretrainer}, tmp_path / "x.pt")
     with pytest.raises(NotFittedError):
         save(HEPAPretrainer(), tmp_path / "x.pt")
     with pytest.raises(NotFittedError):
@@ -254,3 +280,189 @@ def test_pickle_from_a_gpu_unpickles_on_the_cpu(pretrainer, finetuner, monkeypat
             restored = pickle.loads(blob)
         assert all(p.device.type == "cpu" for p in restored.net_.module_.parameters())
         np.testing.assert_array_equal(output(restored), output(estimator))
+
+
+# -- Pipelines and estimators without a network (skops parts) -----------------------------------
+
+REGIME_NORMALIZER = "hepa_sklearn.preprocessing.RegimeNormalizer"
+
+
+@pytest.fixture(scope="module")
+def pipeline():
+    """Nested pipeline: regime normaliser and pretrainer, a scaler, a passthrough step, the event model."""
+    front = make_pipeline(RegimeNormalizer([0], n_regimes=2), HEPAPretrainer(**{**TINY_PRETRAINER, "device": "cpu"}))
+    return make_pipeline(front, StandardScaler(), "passthrough", HEPAEventPredictor(**TINY_EVENT_PREDICTOR)).fit(X, Y)
+
+
+@needs_skops
+def test_pipeline_round_trip_gives_identical_surfaces(pipeline, tmp_path):
+    path = tmp_path / "pipeline.pt"
+    save(pipeline, path)
+    assert get_untrusted_types(path) == [REGIME_NORMALIZER]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loaded = load(path, trusted=[REGIME_NORMALIZER])
+    assert type(loaded) is Pipeline and loaded is not pipeline
+    assert [name for name, _ in loaded.steps] == [name for name, _ in pipeline.steps]
+    assert loaded.steps[2][1] == "passthrough"
+    assert [type(step) for _, step in loaded[0].steps] == [RegimeNormalizer, HEPAPretrainer]
+    np.testing.assert_allclose(loaded.predict_proba(X), pipeline.predict_proba(X), rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(loaded[1].mean_, pipeline[1].mean_)
+    np.testing.assert_array_equal(loaded[0][0].transform(X), pipeline[0][0].transform(X))
+    assert loaded.score(X, Y) == pipeline.score(X, Y)
+
+
+def shift_embeddings(E):
+    return E + 1.0
+
+
+@needs_skops
+def test_untrusted_types_are_refused_before_anything_is_built(pretrainer, pipeline, tmp_path, monkeypatch):
+    E = pretrainer.transform(X)
+    tail = FunctionTransformer(shift_embeddings).fit(E)
+    path = tmp_path / "pipeline.pt"
+    save(Pipeline([("pre", pretrainer), ("scale", StandardScaler().fit(E)), ("tail", tail)]), path)
+    function = f"{shift_embeddings.__module__}.shift_embeddings"
+    assert get_untrusted_types(path) == [function]
+    built = []
+    monkeypatch.setattr(TorchEstimator, "_set_persistent_state", lambda *args: built.append(args))
+    message = (
+        r"holds types that are not trusted, so nothing was loaded; Pipeline step 'tail' "
+        r"\(sklearn\.preprocessing\._function_transformer\.FunctionTransformer\): "
+        rf"\['{re.escape(function)}'\]\. If you trust their code, pass them as load\(path, trusted=\[\.\.\.\]\)"
+    )
+    with pytest.raises(TypeError, match=message):
+        load(path)
+    with pytest.raises(TypeError, match=message):
+        load(path, trusted=["sklearn.preprocessing._data.StandardScaler"])
+    assert built == []
+    save(pipeline, path)
+    with pytest.raises(TypeError, match=r"Pipeline step 'pipeline' step 'regimenormalizer' \(hepa_sklearn\.preprocessing"):
+        load(path)
+    with pytest.raises(TypeError, match="trusted must be None or a list of type names"):
+        load(path, trusted=REGIME_NORMALIZER)
+
+
+@needs_skops
+def test_single_estimators_without_a_network_go_through_skops(tmp_path):
+    baseline = GradientBoostingEventPredictor(K=10, n_last=20, max_iter=10, min_samples_leaf=5, random_state=0)
+    baseline.fit(X, Y)
+    save(baseline, tmp_path / "baseline.pt")
+    untrusted = get_untrusted_types(tmp_path / "baseline.pt")
+    assert "hepa_sklearn.baselines._boosting.GradientBoostingEventPredictor" in untrusted
+    with pytest.raises(TypeError, match=r"the estimator \(hepa_sklearn\.baselines\._boosting\."):
+        load(tmp_path / "baseline.pt")
+    restored = load(tmp_path / "baseline.pt", trusted=untrusted)
+    np.testing.assert_allclose(restored.predict_proba(X), baseline.predict_proba(X), rtol=0, atol=1e-6)
+    logs = FunctionTransformer(np.log1p).fit(np.ones((2, 2)))
+    save(logs, tmp_path / "logs.pt")
+    assert get_untrusted_types(tmp_path / "logs.pt") == []
+    assert load(tmp_path / "logs.pt").func is np.log1p
+
+
+def test_torch_estimator_nested_inside_another_estimator_is_refused(pretrainer, tmp_path):
+    with pytest.raises(
+        TypeError,
+        match=r"cannot save FrozenEstimator: it holds a torch-backed estimator at FrozenEstimator\.estimator\.",
+    ):
+        save(FrozenEstimator(pretrainer), tmp_path / "x.pt")
+    with pytest.raises(TypeError, match="cannot save Pipeline parameter memory: a Memory is not a plain value"):
+        save(Pipeline([("pre", pretrainer)], memory=joblib.Memory(None)), tmp_path / "x.pt")
+    assert not (tmp_path / "x.pt").exists()
+
+
+@needs_skops
+def test_without_skops_torch_estimators_still_save_and_others_name_the_extra(pretrainer, tmp_path, monkeypatch):
+    save(StandardScaler().fit(X[:, 0]), tmp_path / "scaler.pt")
+    monkeypatch.setitem(sys.modules, "skops", None)
+    monkeypatch.setitem(sys.modules, "skops.io", None)
+    save(pretrainer, tmp_path / "pre.pt")
+    np.testing.assert_array_equal(load(tmp_path / "pre.pt").transform(X), pretrainer.transform(X))
+    extra = r'needs the optional dependency skops .* pip install "hepa-sklearn\[persist\]"'
+    with pytest.raises(ImportError, match=r"saving StandardScaler " + extra):
+        save(StandardScaler().fit(X[:, 0]), tmp_path / "other.pt")
+    with pytest.raises(ImportError, match=r"loading the estimator \(sklearn\..*StandardScaler\) of .* " + extra):
+        load(tmp_path / "scaler.pt")
+
+
+# -- version stamps ------------------------------------------------------------------------------
+
+
+def current_versions():
+    return {"hepa_sklearn": hepa_sklearn.__version__, "torch": str(torch.__version__),
+            "scikit-learn": sklearn.__version__, "skorch": skorch.__version__, "numpy": np.__version__}
+
+
+@needs_skops
+def test_files_record_the_versions_that_wrote_them(pretrainer, pipeline, tmp_path):
+    save(pretrainer, tmp_path / "pre.pt")
+    assert saved_versions(tmp_path / "pre.pt") == {"format_version": FORMAT_VERSION, **current_versions()}
+    save(pipeline, tmp_path / "pipeline.pt")
+    assert saved_versions(tmp_path / "pipeline.pt")["skops"] == importlib.metadata.version("skops")
+
+
+def rewrite_versions(path, **versions):
+    content = torch.load(path, weights_only=True)
+    content["versions"].update(versions)
+    torch.save(content, path)
+
+
+def other_minor(version):
+    major, minor = version.split(".")[:2]
+    return f"{major}.{int(minor) + 1}.0"
+
+
+def other_patch(version):
+    major, minor = version.split(".")[:2]
+    return f"{major}.{minor}.99"
+
+
+@pytest.mark.parametrize("package", ["hepa_sklearn", "torch"])
+def test_load_warns_when_package_or_torch_minor_version_differs(pretrainer, tmp_path, package):
+    path = tmp_path / "pre.pt"
+    save(pretrainer, path)
+    saved = other_minor(current_versions()[package])
+    rewrite_versions(path, **{package: saved})
+    with pytest.warns(VersionMismatchWarning, match=rf"written with {package} {re.escape(saved)} and is loaded with") as record:
+        loaded = load(path)
+    assert len(record) == 1 and issubclass(VersionMismatchWarning, UserWarning)
+    assert (record[0].message.package, record[0].message.saved_version) == (package, saved)
+    assert record[0].filename == __file__
+    np.testing.assert_array_equal(loaded.transform(X), pretrainer.transform(X))
+
+
+def test_load_is_silent_for_other_patch_versions_and_other_libraries(pretrainer, tmp_path):
+    path = tmp_path / "pre.pt"
+    save(pretrainer, path)
+    current = current_versions()
+    rewrite_versions(
+        path, hepa_sklearn=other_patch(current["hepa_sklearn"]), torch=other_patch(current["torch"]),
+        **{"scikit-learn": "0.24.2", "skorch": "0.9.0", "numpy": "1.21.0"},
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(load(path).transform(X), pretrainer.transform(X))
+
+
+def as_old_format(path, version):
+    """Rewrite a file as format ``version`` (1 or 2) wrote it: no stamps, no kind, v1 kept Δt scale in the net."""
+    content = torch.load(path, weights_only=True)
+    del content["versions"], content["kind"]
+    content["format_version"] = version
+    if version == 1 and "horizon_scale_" in content["fitted"]:
+        content["network"]["horizon_scale"] = content["fitted"].pop("horizon_scale_")
+    torch.save(content, path)
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_old_format_files_load_silently(event_predictor, pretrainer, tmp_path, version):
+    path = tmp_path / "event.pt"
+    save(event_predictor, path)
+    as_old_format(path, version)
+    E = pretrainer.transform(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loaded = load(path)
+    assert saved_versions(path) == {"format_version": version}
+    assert loaded.horizon_scale_ == event_predictor.horizon_scale_
+    np.testing.assert_array_equal(loaded.predict_proba(E), event_predictor.predict_proba(E))

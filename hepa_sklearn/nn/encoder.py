@@ -33,6 +33,24 @@ def sinusoidal_positions(positions, d_model):
     return encoding
 
 
+def running_max(values):
+    """Maximum of ``values`` over each prefix of the last axis, as ``values.cummax(-1).values``.
+
+    ONNX has no cumulative maximum, so while exporting to ONNX the same
+    result comes from a doubling scan, ceil(log2(L)) element-wise maxima; it
+    is about 5x slower than ``cummax`` (7.7 against 37.9 ms at (64, 14, 512)
+    on one CPU thread), so training keeps ``cummax``.
+    """
+    if not torch.onnx.is_in_onnx_export():
+        return values.cummax(dim=-1).values
+    length, shift = values.shape[-1], 1
+    while shift < length:
+        earlier = F.pad(values[..., :-shift], (shift, 0), value=torch.iinfo(values.dtype).min)
+        values = torch.maximum(values, earlier)
+        shift *= 2
+    return values
+
+
 def forward_fill(values, observed):
     """Carry the last observed value forward along the last axis; 0 before the first one.
 
@@ -40,7 +58,7 @@ def forward_fill(values, observed):
     any observation never pulls information from the future (causality).
     """
     steps = torch.arange(values.shape[-1], device=values.device)
-    last_seen = torch.where(observed, steps, torch.full_like(steps, -1)).cummax(dim=-1).values
+    last_seen = running_max(torch.where(observed, steps, torch.full_like(steps, -1)))
     filled = values.gather(-1, last_seen.clamp(min=0))
     return torch.where(last_seen >= 0, filled, torch.zeros_like(filled))
 
@@ -155,7 +173,7 @@ class PatchEncoder(nn.Module):
         valid = observed.view(B, C, N, P).any(dim=3).any(dim=1)  # (B, N)
         return tokens, valid
 
-    def forward(self, x, *, causal=True, loc=None, scale=None):
+    def forward(self, x, *, causal=True, loc=None, scale=None, drop_empty=True):
         """Encode windows.
 
         Parameters
@@ -165,22 +183,30 @@ class PatchEncoder(nn.Module):
             Causal attention (context path) or bidirectional (target path).
         loc, scale : tensors (B, C) or None
             Normalisation statistics; computed from ``x`` when None.
+        drop_empty : bool
+            Drop the token columns that are empty in every window of the
+            batch before attention (faster on left-padded batches). False
+            keeps every column, so no shape depends on the values of ``x``,
+            as a traced or exported graph needs.
 
         Returns
         -------
         states : tensor (B, N', d_model), token states after the final LayerNorm
         valid : tensor (B, N'), bool, tokens that hold at least one observation
         first : int, index in the full token sequence of ``states[:, 0]``
-            (token columns that are empty in every window of the batch are
-            dropped before attention; this changes no valid output).
+            (with ``drop_empty``, token columns that are empty in every window
+            of the batch are dropped before attention; this changes no valid
+            output).
         loc, scale : the normalisation statistics used
         """
         if loc is None:
             loc, scale = self.statistics(x, ~torch.isnan(x))
         tokens, valid = self.tokenize(x, loc, scale, align_right=causal)
-        any_valid = valid.any(dim=0).nonzero()
-        first, last = (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
-        tokens, valid = tokens[:, first:last], valid[:, first:last]
+        first, last = 0, tokens.shape[1]
+        if drop_empty:
+            any_valid = valid.any(dim=0).nonzero()
+            first, last = (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
+            tokens, valid = tokens[:, first:last], valid[:, first:last]
         positions = torch.arange(first, last, device=x.device)
         h = self.projection(tokens) + sinusoidal_positions(positions, self.config.d_model)
         h = self.input_dropout(h)

@@ -1,0 +1,227 @@
+"""Export the inference path of fitted estimators as TorchScript or ONNX graphs that run without this package.
+
+What is exported, by the object given:
+
+=============================================  ===================  ===================
+object                                         input                output
+=============================================  ===================  ===================
+:class:`~hepa_sklearn.HEPAPretrainer`          windows (B, C, L)    ``transform``, (B, d_model)
+:class:`~hepa_sklearn.HEPAEventPredictor`      embeddings (B, d)    ``predict_proba``, (B, K)
+:class:`~hepa_sklearn.finetune.HEPAFinetuner`  windows (B, C, L)    ``predict_proba``, (B, K)
+Pipeline of a pretrainer then a predictor      windows (B, C, L)    ``predict_proba``, (B, K)
+=============================================  ===================  ===================
+
+(A Pipeline of one of the estimators alone works too; ``"passthrough"``
+steps are skipped. Any other step, such as a scaler, is refused: only the
+torch networks are exported.)
+
+The graph takes float32 and returns float32 (``predict_proba`` returns the
+same values as float64). Its batch dimension is dynamic; the number of
+channels and of time steps are those of ``example``. NaN in a window marks
+a missing value or left padding, exactly as in ``transform``: the graph
+holds the encoder's masking and forward fill, so windows with NaN give the
+estimator's outputs (to float32 rounding, about 1e-7). The input is not
+validated inside the graph: a window without any observed value, which
+``transform`` refuses, gives an arbitrary output there, and inf is not
+caught. Dropout is off and the arithmetic is float32, whatever the
+estimator's ``device`` and ``precision``.
+
+The ONNX graph comes from ``torch.onnx.export(..., dynamo=True)`` and needs
+the optional dependencies onnx and onnxscript to write, and onnxruntime to
+run (``pip install "hepa-sklearn[export]"``). TorchScript comes from
+``torch.jit.trace``; torch has deprecated TorchScript in favour of
+``torch.export``, so prefer ONNX for graphs that must outlive the current
+torch release.
+
+Examples
+--------
+>>> import tempfile
+>>> from pathlib import Path
+>>> import numpy as np
+>>> import torch
+>>> from hepa_sklearn import HEPAPretrainer
+>>> from hepa_sklearn.export import export_torchscript
+>>> X = np.random.default_rng(0).normal(size=(32, 3, 64)).astype("float32")
+>>> X[:4, :, :20] = np.nan  # short histories, left-padded
+>>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16,
+...                      random_state=0).fit(X)
+>>> path = Path(tempfile.mkdtemp()) / "encoder.pt"
+>>> export_torchscript(pre, path, X[:2])
+>>> graph = torch.jit.load(path)
+>>> bool(np.abs(graph(torch.from_numpy(X)).numpy() - pre.transform(X)).max() < 1e-5)
+True
+"""
+
+import copy
+import warnings
+
+import numpy as np
+import torch
+from sklearn.pipeline import Pipeline
+from sklearn.utils.validation import check_is_fitted
+from torch import nn
+
+from .event_predictor import HEPAEventPredictor
+from .finetune import HEPAFinetuner
+from .nn.encoder import last_valid_state
+from .nn.predictor import event_surface
+from .pretrainer import HEPAPretrainer
+
+__all__ = ["export_onnx", "export_torchscript"]
+
+_EXPORT_MISSING = (
+    "export_onnx needs the optional dependencies onnx and onnxscript (torch's ONNX exporter "
+    'uses them); install them with: pip install "hepa-sklearn[export]"'
+)
+
+
+class InferenceGraph(nn.Module):
+    """Windows -> embedding ``h_t`` (``encoder``), embedding -> surface (``event``), or both in turn.
+
+    The encoder keeps every token column (``drop_empty=False``), so no shape
+    depends on the values of the input and one trace serves every batch.
+    """
+
+    def __init__(self, encoder=None, event=None):
+        super().__init__()
+        self.encoder = encoder
+        self.event = event
+
+    def forward(self, x):
+        if self.encoder is not None:
+            states, valid, *_ = self.encoder(x, causal=True, drop_empty=False)
+            x = last_valid_state(states, valid)  # (B, d_model)
+        if self.event is not None:
+            x = event_surface(self.event(x))  # (B, K)
+        return x
+
+
+def _exported_steps(estimator):
+    """The torch-backed estimators whose networks ``estimator`` runs, in order; TypeError otherwise."""
+    if type(estimator) is not Pipeline:
+        steps = [("estimator", estimator)]
+    else:
+        steps = [(name, step) for name, step in estimator.steps if step is not None and not (
+            isinstance(step, str) and step == "passthrough")]
+    supported = (HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner)
+    for name, step in steps:
+        if not isinstance(step, supported):
+            where = "" if name == "estimator" else f"Pipeline step {name!r} is "
+            raise TypeError(
+                f"export supports HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner and a Pipeline of a "
+                f"HEPAPretrainer followed by a HEPAEventPredictor; {where}a {type(step).__name__}."
+            )
+        check_is_fitted(step, "net_")
+    kinds = tuple(type(step) for _, step in steps)
+    if kinds not in ((HEPAPretrainer,), (HEPAEventPredictor,), (HEPAFinetuner,), (HEPAPretrainer, HEPAEventPredictor)):
+        names = [type(step).__name__ for _, step in steps]
+        raise TypeError(
+            f"export supports a Pipeline of one HEPAPretrainer, HEPAEventPredictor or HEPAFinetuner, or of a "
+            f"HEPAPretrainer followed by a HEPAEventPredictor; this one runs {names}."
+        )
+    return [step for _, step in steps]
+
+
+def _inference_graph(estimator, example):
+    """The float32 CPU graph of ``estimator``, a checked example tensor and the input and output names."""
+    steps = _exported_steps(estimator)
+    first, last = steps[0], steps[-1]
+    example = first._validated_input(example)
+    if example.shape[0] < 2:
+        # a batch of one would let the exporter fix the batch size at 1
+        example = np.concatenate([example, example])
+    if isinstance(first, HEPAFinetuner):
+        encoder, event = first.net_.module_.encoder, first.net_.module_.event
+    else:
+        encoder = first.encoder_ if isinstance(first, HEPAPretrainer) else None
+        event = last.net_.module_ if isinstance(last, HEPAEventPredictor) else None
+    graph = copy.deepcopy(InferenceGraph(encoder, event)).cpu().float().eval().requires_grad_(False)
+    names = ("windows" if encoder is not None else "embeddings", "surface" if event is not None else "embeddings")
+    return graph, torch.from_numpy(np.ascontiguousarray(example)), names
+
+
+def export_torchscript(estimator, path, example):
+    """Write the inference path of a fitted estimator or Pipeline as a TorchScript file.
+
+    Load it with ``torch.jit.load(path)`` (in Python or C++); it takes a
+    float32 tensor and needs neither this package nor scikit-learn.
+
+    Parameters
+    ----------
+    estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
+        Fitted; see the module description for what each exports.
+    path : str or path-like
+        The file to write (conventionally ``*.pt``).
+    example : array-like of shape (n, C, L) or (n, d)
+        Inputs as ``transform`` / ``predict_proba`` take them (validated the
+        same way); the graph accepts any batch size with the channels and
+        steps of ``example``.
+
+    Raises
+    ------
+    TypeError
+        For another estimator, or a Pipeline with any other step.
+    ValueError
+        For an ``example`` that the estimator's own method refuses.
+    sklearn.exceptions.NotFittedError
+        For an unfitted estimator.
+    """
+    graph, example, _ = _inference_graph(estimator, example)
+    with torch.no_grad(), warnings.catch_warnings():
+        # tracing fixes the Python values read from the input's shape (its padding to
+        # whole patches); the channels and steps are fixed by design, the batch is not
+        warnings.filterwarnings("ignore", category=torch.jit.TracerWarning)
+        # torch 2.13 deprecates torch.jit; the module description says so once
+        warnings.filterwarnings("ignore", message=r"`torch\.jit\.\w+` is deprecated", category=DeprecationWarning)
+        torch.jit.save(torch.jit.trace(graph, example), path)
+
+
+def export_onnx(estimator, path, example):
+    """Write the inference path of a fitted estimator or Pipeline as one ONNX file with a dynamic batch.
+
+    Run it with ``onnxruntime.InferenceSession(path)``; its input is named
+    ``"windows"`` or ``"embeddings"`` and its output ``"embeddings"`` or
+    ``"surface"``, and its first dimension is ``"batch"``.
+
+    Parameters
+    ----------
+    estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
+        Fitted; see the module description for what each exports.
+    path : str or path-like
+        The file to write (conventionally ``*.onnx``); the weights are
+        inside it.
+    example : array-like of shape (n, C, L) or (n, d)
+        Inputs as ``transform`` / ``predict_proba`` take them (validated the
+        same way); the graph accepts any batch size with the channels and
+        steps of ``example``.
+
+    Raises
+    ------
+    TypeError
+        For another estimator, or a Pipeline with any other step.
+    ValueError
+        For an ``example`` that the estimator's own method refuses.
+    ImportError
+        When onnx or onnxscript is not installed.
+    sklearn.exceptions.NotFittedError
+        For an unfitted estimator.
+    """
+    try:
+        import onnx  # noqa: F401
+        import onnxscript  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(_EXPORT_MISSING) from exc
+    graph, example, (input_name, output_name) = _inference_graph(estimator, example)
+    with torch.no_grad(), warnings.catch_warnings():
+        # raised by torch's own exporter code in torch 2.13, about its internals
+        warnings.filterwarnings("ignore", message=r"`isinstance\(treespec, LeafSpec\)`", category=FutureWarning)
+        program = torch.onnx.export(
+            graph,
+            (example,),
+            input_names=[input_name],
+            output_names=[output_name],
+            dynamic_shapes=({0: torch.export.Dim("batch")},),
+            dynamo=True,
+            verbose=False,
+        )
+    program.save(str(path), external_data=False)

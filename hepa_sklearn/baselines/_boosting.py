@@ -42,17 +42,23 @@ AUTO_LEAF_MAX = 20
 # The candidates of search="auto": each overrides some of the estimator's own
 # parameters, and the first keeps them all. Fewer leaves and a lower learning
 # rate trade fit for stability on a few labelled units; larger leaves smooth
-# the fit on thousands of windows. Four candidates on three folds make 12
-# extra fits: with six (also max_iter=100 at learning_rate 0.05, and 7
-# leaves of at least 5 windows) a 100 %-label FD004 cell took 45 s on one
-# busy core against 8 s without a search, which made the 150-cell C-MAPSS
-# rerun too long.
+# a fit on hundreds of windows. Four candidates on three folds make 12
+# extra fits. With six (also max_iter=100 at learning_rate 0.05, and 7
+# leaves of at least 5 windows) and no row limit, a 100 %-label FD004 cell
+# (4686 windows) took 45 s on one busy core against 8 s without a search,
+# which made the 150-cell C-MAPSS rerun too long.
 SEARCH_GRID = (
     {},
     {"max_leaf_nodes": 7, "learning_rate": 0.05},
     {"max_leaf_nodes": 3, "learning_rate": 0.05, "max_iter": 100},
     {"min_samples_leaf": 50},
 )
+
+# search="auto" searches only below this many training windows. The search
+# is for few labelled units; with the 1000 to 4700 windows of all C-MAPSS
+# training units the parameters as given reach held-out h-AUROC 0.91-0.99
+# (docs/benchmarks.md), and a search there would cost most of the sweep.
+SEARCH_MAX_ROWS = 500
 SEARCHED = ("max_iter", "learning_rate", "max_leaf_nodes", "min_samples_leaf")
 
 
@@ -135,8 +141,10 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
         windows (the folds of ``sigma_``). Each candidate is a dict that
         overrides some of these four parameters; ``"auto"`` tries four
         candidates, the first being the parameters as given (see
-        ``SEARCH_GRID`` in this module); a list tries the given candidates;
-        ``None`` fits the parameters as given. The best candidate, the
+        ``SEARCH_GRID`` in this module), when fewer than 500 windows are
+        kept for training, and fits the parameters as given on more; a list
+        always tries the given candidates; ``None`` fits the parameters as
+        given. The best candidate, the
         first among equals, is refit on all training windows.
     random_state : int, RandomState instance or None, default=None
         Passed to the regressor.
@@ -150,7 +158,7 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
         ``min_samples_leaf`` of ``regressor_`` (``"auto"`` resolved).
     search_params_ : list of dict
         The candidates tried, resolved like ``best_params_``; the
-        parameters as given alone when ``search=None``.
+        parameters as given alone when there is no search.
     search_scores_ : ndarray of shape (n_candidates,)
         Out-of-fold h-AUROC of each candidate on the training windows; NaN
         where no fold can be held out (one window) or every horizon is
@@ -180,8 +188,8 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
     -----
     ``fit`` fits ``3 * n_candidates + 1`` regressors (each candidate on
     each fold, then the chosen one on all windows): 13 with
-    ``search="auto"``, 4 with ``search=None``. A fit whose predictions are
-    all equal while its targets are not is redone with
+    ``search="auto"`` on fewer than 500 windows, else 4. A fit whose
+    predictions are all equal while its targets are not is redone with
     ``min_samples_leaf=1``, so the surface is constant only when the
     summary features or the targets are.
     HistGradientBoostingRegressor runs on every core through OpenMP. When
@@ -290,9 +298,9 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
     def _candidates(self, n_rows):
         """The settings to try, each a dict of the four searched parameters with "auto" resolved for ``n_rows``."""
         own = {name: getattr(self, name) for name in SEARCHED}
-        if self.search is None:
+        if self.search is None or (self.search == "auto" and n_rows >= SEARCH_MAX_ROWS):
             overrides = [{}]
-        elif isinstance(self.search, str):
+        elif self.search == "auto":
             overrides = list(SEARCH_GRID)
         else:
             overrides = self.search

@@ -144,8 +144,8 @@ class GradientBoostingEventPredictor(SurfaceScoreMixin, BaseEstimator):
         ``SEARCH_GRID`` in this module), when fewer than 500 windows are
         kept for training, and fits the parameters as given on more; a list
         always tries the given candidates; ``None`` fits the parameters as
-        given. The best candidate, the
-        first among equals, is refit on all training windows.
+        given. The best candidate, the first among equals, is refit on all
+        training windows.
     random_state : int, RandomState instance or None, default=None
         Passed to the regressor.
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from scipy.special import ndtr
 from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GroupKFold
 from threadpoolctl import threadpool_limits
 
 from hepa_sklearn import (
@@ -16,6 +17,7 @@ from hepa_sklearn import (
     summary_feature_names,
     summary_features,
 )
+from hepa_sklearn.baselines._boosting import SEARCH_GRID, _folds, auto_leaf_size
 
 nan = np.nan
 
@@ -227,7 +229,7 @@ def test_channel_mismatch_names_both_counts(fitted):
 @pytest.mark.parametrize(
     "param, value",
     [("K", 0), ("n_last", 0), ("max_iter", 1.5), ("learning_rate", 0.0), ("max_leaf_nodes", 1),
-     ("min_samples_leaf", 0), ("l2_regularization", -1.0)],
+     ("min_samples_leaf", 0), ("min_samples_leaf", "big"), ("l2_regularization", -1.0), ("search", "grid")],
 )
 def test_bad_parameter_is_named(param, value):
     X, y = degrading_windows()
@@ -258,3 +260,140 @@ def test_pickle_round_trip(fitted):
     restored = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(restored.predict_proba(X), model.predict_proba(X))
     assert restored.sigma_ == model.sigma_
+
+
+def unit_windows(n_units, windows_per_unit, seed):
+    """Windows of run-to-failure units: channel 0 falls linearly to the failure, plus noise.
+
+    Unit ``u`` starts at a random level; its window ``j`` ends ``time`` steps
+    before the failure, with ``time`` from 45 down to 3, so the last value of
+    channel 0 tells the time to the event up to the noise. Returns X, y, groups.
+    """
+    rng = np.random.default_rng(seed)
+    times = np.linspace(45, 3, windows_per_unit).round()
+    X, time, groups = [], [], []
+    for unit in range(n_units):
+        for t in times:
+            steps = t + np.arange(20)[::-1]  # steps before the failure of each point in the window
+            level = 0.1 * steps + rng.normal(0, 0.2)
+            X.append(np.stack([level + rng.normal(0, 0.1, 20), rng.normal(size=20)]))
+            time.append(t)
+            groups.append(unit)
+    return np.array(X, dtype=np.float32), make_survival_y(np.ones(len(time), bool), time), np.array(groups)
+
+
+@pytest.mark.parametrize("n_rows, leaf", [(1, 1), (2, 1), (39, 1), (41, 2), (399, 19), (400, 20), (5000, 20)])
+def test_auto_leaf_size(n_rows, leaf):
+    assert auto_leaf_size(n_rows) == leaf
+
+
+def test_thirty_windows_learn_a_surface_that_ranks_held_out_units():
+    # 3 units of 10 windows: with a fixed min_samples_leaf=20 every tree
+    # would be one leaf and the surface the same for every window
+    X, y, groups = unit_windows(3, 10, seed=0)
+    X_test, y_test, _ = unit_windows(4, 10, seed=1)
+    model = GradientBoostingEventPredictor(K=30, random_state=0).fit(X, y, groups=groups)
+    # auto gives max(1, 30 // 20) = 1; the grid's 50 is refit with 1
+    assert model.best_params_["min_samples_leaf"] == 1
+    P = model.predict_proba(X)
+    assert np.ptp(P, axis=0).max() > 0.5  # windows differ, at some horizon by more than half
+    assert np.unique(model.predict(X)).size > 5
+    assert model.score(X_test, y_test) > 0.8
+
+
+def test_a_leaf_too_large_for_the_rows_is_refit_not_constant():
+    X, y, groups = unit_windows(3, 10, seed=0)
+    X_test, y_test, _ = unit_windows(4, 10, seed=1)
+    model = GradientBoostingEventPredictor(K=30, min_samples_leaf=20, search=None, random_state=0).fit(X, y)
+    assert model.best_params_["min_samples_leaf"] == 1
+    assert np.unique(model.predict(X_test)).size > 5
+    assert model.score(X_test, y_test) > 0.8
+
+
+def test_constant_only_when_the_features_are():
+    X = np.ones((30, 2, 12))
+    y = make_survival_y(np.ones(30, bool), np.arange(1, 31))
+    model = GradientBoostingEventPredictor(K=30, max_iter=5, search=None).fit(X, y)
+    assert np.unique(model.predict(X)).size == 1
+
+
+def test_group_folds_hold_out_whole_units():
+    groups = np.repeat([3, 1, 4, 1, 5], 4)  # unit 1 in two runs of windows
+    folds = _folds(groups.size, groups)
+    assert len(folds) == 3
+    tested = np.concatenate([test for _, test in folds])
+    assert np.sort(tested).tolist() == list(range(20))
+    for train, test in folds:
+        assert not set(groups[train]) & set(groups[test])
+    # one unit, or no groups: contiguous folds; one row: no fold at all
+    for contiguous in (_folds(9, np.zeros(9)), _folds(9, None)):
+        assert [test.tolist() for _, test in contiguous] == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    assert _folds(2, None)[0][1].tolist() == [0]
+    assert _folds(1, None) == []
+
+
+def test_sigma_is_the_out_of_fold_residual_over_units_by_hand():
+    X, y, groups = unit_windows(4, 10, seed=2)
+    params = dict(K=30, max_iter=20, min_samples_leaf=2, search=None, random_state=0)
+    model = GradientBoostingEventPredictor(**params).fit(X, y, groups=groups)
+    target = np.log(y["time"])
+    features = summary_features(X)
+    residual = np.empty_like(target)
+    for train, test in GroupKFold(3).split(X, groups=groups):
+        fold = GradientBoostingEventPredictor(**params).fit(X[train], y[train])
+        residual[test] = target[test] - np.log(fold.predict(X[test]))
+    assert model.sigma_ == pytest.approx(np.std(residual), rel=1e-9)
+    assert np.ptp(features[:, 0]) > 0  # the features vary, the check is not vacuous
+    contiguous = GradientBoostingEventPredictor(**params).fit(X, y)
+    assert contiguous.sigma_ != model.sigma_
+
+
+def test_search_records_candidates_and_picks_the_best_out_of_fold():
+    X, y, groups = unit_windows(4, 10, seed=3)
+    model = GradientBoostingEventPredictor(K=30, max_iter=30, random_state=0).fit(X, y, groups=groups)
+    assert len(model.search_params_) == len(SEARCH_GRID) == model.search_scores_.size
+    assert np.isfinite(model.search_scores_).all()
+    assert model.search_params_[0] == dict(max_iter=30, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=2)
+    assert model.best_params_ == model.search_params_[int(np.argmax(model.search_scores_))]
+    assert model.regressor_.get_params()["max_leaf_nodes"] == model.best_params_["max_leaf_nodes"]
+    own = GradientBoostingEventPredictor(K=30, max_iter=30, search=None, random_state=0).fit(X, y, groups=groups)
+    assert own.search_params_ == model.search_params_[:1]
+    assert own.search_scores_[0] == model.search_scores_[0]
+
+
+def test_given_candidates_and_ties_keep_the_first():
+    X, y, groups = unit_windows(3, 10, seed=0)
+    model = GradientBoostingEventPredictor(K=30, max_iter=10, search=[{"max_leaf_nodes": 3}, {"max_leaf_nodes": 3}])
+    model.fit(X, y, groups=groups)
+    assert model.best_params_["max_leaf_nodes"] == 3 and model.search_scores_[0] == model.search_scores_[1]
+    one = GradientBoostingEventPredictor(K=30).fit(np.zeros((1, 2, 8)), make_survival_y([True], [5]))
+    assert np.isnan(one.search_scores_).all() and one.best_params_ == one.search_params_[0]
+
+
+@pytest.mark.parametrize(
+    "search, message",
+    [([], "search is an empty list"),
+     ([{"max_depth": 3}], "search candidate 0 is {'max_depth': 3}; each candidate must be a dict setting only"),
+     ([{}, 5], "search candidate 1 is 5"),
+     ([{"learning_rate": -1.0}], "'learning_rate' parameter of GradientBoostingEventPredictor must be")],
+)
+def test_bad_search_candidate_is_named(search, message):
+    X, y, _ = unit_windows(2, 5, seed=0)
+    with pytest.raises(ValueError, match=message.replace("{", r"\{").replace("}", r"\}")):
+        GradientBoostingEventPredictor(K=30, search=search).fit(X, y)
+
+
+def test_groups_of_the_wrong_shape():
+    X, y, groups = unit_windows(2, 5, seed=0)
+    with pytest.raises(ValueError, match=r"groups must hold one unit label per window, shape \(10,\); got shape \(9,\)"):
+        GradientBoostingEventPredictor(K=30).fit(X, y, groups=groups[:-1])
+
+
+def test_auto_search_only_below_500_windows():
+    X, y, groups = unit_windows(10, 50, seed=4)  # 500 windows
+    big = GradientBoostingEventPredictor(K=30, max_iter=5, random_state=0).fit(X, y, groups=groups)
+    assert len(big.search_params_) == 1 and big.best_params_["min_samples_leaf"] == 20
+    small = GradientBoostingEventPredictor(K=30, max_iter=5, random_state=0).fit(X[:499], y[:499], groups=groups[:499])
+    assert len(small.search_params_) == len(SEARCH_GRID)
+    given = GradientBoostingEventPredictor(K=30, max_iter=5, search=[{}, {"max_leaf_nodes": 3}]).fit(X, y)
+    assert len(given.search_params_) == 2

@@ -23,8 +23,9 @@ from hepa_sklearn import (
 )
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
-# Few boosting rounds: the checks fit dozens of times on a handful of samples.
-TINY_BOOSTING = dict(K=10, max_iter=5, random_state=0)
+# Few boosting rounds and a two-candidate search: the checks fit dozens of
+# times on a handful of samples, and each fit runs the search.
+TINY_BOOSTING = dict(K=10, max_iter=5, search=[{}, {"max_leaf_nodes": 3}], random_state=0)
 TINY_REGIMES = dict(n_regimes=2, max_samples=1000)
 
 

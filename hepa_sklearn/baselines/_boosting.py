@@ -2,16 +2,16 @@
 
 import numpy as np
 from scipy.special import ndtr
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.ensemble import HistGradientBoostingRegressor
-from sklearn.model_selection import KFold
+from sklearn.model_selection import GroupKFold, KFold
 from sklearn.utils.validation import check_is_fitted
 
 from .._docs import fill_doc
 from .._base import store_parameters
-from .._validation import NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, check_windows
-from ..metrics import SurfaceScoreMixin
-from ..surface import check_survival_y
+from .._validation import NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, StrOptions, check_windows
+from ..metrics import SurfaceScoreMixin, h_auroc
+from ..surface import check_survival_y, make_survival_y
 from ..survival import SurvivalMixin
 from ._features import summary_features
 
@@ -22,13 +22,66 @@ __all__ = ["GradientBoostingEventPredictor"]
 # predicts its targets exactly; real residuals are far larger (0.25 on FD001).
 MIN_SIGMA = 1e-3
 
-# sigma_ comes from out-of-fold residuals over this many contiguous folds. On
-# FD001 (60 training units, seed-0 split of cmapss_protocol) the training
-# residuals have std 0.010 (200 boosting rounds fit the training windows
-# closely), the out-of-fold ones 0.25 and those of the held-out units 0.29;
-# with 0.010 the surface saturates to exactly 0 or 1 in most cells, and the
-# resulting ties cut the held-out h-AUROC from 0.976 to 0.867.
+# sigma_ and the search scores come from out-of-fold predictions over this
+# many folds. On FD001 (60 training units, seed-0 split of cmapss_protocol)
+# the training residuals have std 0.010 (200 boosting rounds fit the
+# training windows closely), the out-of-fold ones 0.25 and those of the
+# held-out units 0.29; with 0.010 the surface saturates to exactly 0 or 1 in
+# most cells, and the resulting ties cut the held-out h-AUROC from 0.976 to
+# 0.867.
 SIGMA_FOLDS = 3
+
+# min_samples_leaf="auto" is min(20, n // 20), at least 1: scikit-learn's
+# default of 20 from 400 training rows on, and below that a leaf size that
+# still leaves room for about 20 leaves. A tree needs 2 * min_samples_leaf
+# rows to split at all, so the fixed 20 turned every fit on fewer than 40
+# windows into a constant: 22 cells of the C-MAPSS benchmark at 1-5 % of
+# the label units (2 to 41 windows) scored an h-AUROC of exactly 0.5.
+AUTO_LEAF_ROWS = 20
+AUTO_LEAF_MAX = 20
+
+# The candidates of search="auto": each overrides some of the estimator's own
+# parameters, and the first keeps them all. Fewer leaves and a lower learning
+# rate trade fit for stability on a few labelled units; larger leaves smooth
+# a fit on hundreds of windows. Four candidates on three folds make 12
+# extra fits. With six (also max_iter=100 at learning_rate 0.05, and 7
+# leaves of at least 5 windows) and no row limit, a 100 %-label FD004 cell
+# (4686 windows) took 45 s on one busy core against 8 s without a search,
+# which made the 150-cell C-MAPSS rerun too long.
+SEARCH_GRID = (
+    {},
+    {"max_leaf_nodes": 7, "learning_rate": 0.05},
+    {"max_leaf_nodes": 3, "learning_rate": 0.05, "max_iter": 100},
+    {"min_samples_leaf": 50},
+)
+
+# search="auto" searches only below this many training windows. The search
+# is for few labelled units; with the 1000 to 4700 windows of all C-MAPSS
+# training units the parameters as given reach held-out h-AUROC 0.91-0.99
+# (docs/benchmarks.md), and a search there would cost most of the sweep.
+SEARCH_MAX_ROWS = 500
+SEARCHED = ("max_iter", "learning_rate", "max_leaf_nodes", "min_samples_leaf")
+
+
+def auto_leaf_size(n_rows):
+    """``min_samples_leaf="auto"`` for ``n_rows`` training rows: ``max(1, min(20, n_rows // 20))``."""
+    return max(1, min(AUTO_LEAF_MAX, n_rows // AUTO_LEAF_ROWS))
+
+
+def _folds(n_rows, groups):
+    """(train, test) index pairs: GroupKFold over ``groups`` when it has two groups or more, else contiguous KFold."""
+    if groups is not None and np.unique(groups).size >= 2:
+        n_splits = min(SIGMA_FOLDS, np.unique(groups).size)
+        return list(GroupKFold(n_splits).split(np.zeros(n_rows), groups=groups))
+    n_splits = min(SIGMA_FOLDS, n_rows)
+    if n_splits < 2:
+        return []
+    return list(KFold(n_splits).split(np.zeros(n_rows)))
+
+
+def _log_normal_surface(mu, sigma, horizons):
+    """``P[i, k-1] = Φ((log k - μ_i) / σ)`` for the horizons ``k``."""
+    return ndtr((np.log(horizons)[None, :] - mu[:, None]) / sigma)
 
 
 @fill_doc
@@ -81,8 +134,26 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
         one unit overlap, so a random validation split would leak).
     learning_rate : float, default=0.1
     max_leaf_nodes : int, default=31
-    min_samples_leaf : int, default=20
+    min_samples_leaf : int or "auto", default="auto"
+        Least training windows per leaf. ``"auto"`` is
+        ``max(1, min(20, n // 20))`` for the ``n`` windows kept for
+        training: scikit-learn's 20 from 400 windows on, and below that
+        small enough to leave room for about 20 leaves. A tree needs twice
+        ``min_samples_leaf`` rows to split at all, so a fixed 20 makes any
+        fit on fewer than 40 windows a constant.
     l2_regularization : float, default=0.0
+    search : "auto", list of dict or None, default="auto"
+        An inner search for ``max_iter``, ``learning_rate``,
+        ``max_leaf_nodes`` and ``min_samples_leaf``, scored by the
+        out-of-fold :func:`~hepa_sklearn.metrics.h_auroc` on the training
+        windows (the folds of ``sigma_``). Each candidate is a dict that
+        overrides some of these four parameters; ``"auto"`` tries four
+        candidates, the first being the parameters as given (see
+        ``SEARCH_GRID`` in this module), when fewer than 500 windows are
+        kept for training, and fits the parameters as given on more; a list
+        always tries the given candidates; ``None`` fits the parameters as
+        given. The best candidate, the first among equals, is refit on all
+        training windows.
     random_state : int, RandomState instance or None, default=None
         Passed to the regressor.
 
@@ -90,13 +161,26 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
     ----------
     regressor_ : HistGradientBoostingRegressor
         The fitted regressor of the log time on the summary features.
+    best_params_ : dict
+        ``max_iter``, ``learning_rate``, ``max_leaf_nodes`` and
+        ``min_samples_leaf`` of ``regressor_`` (``"auto"`` resolved).
+    search_params_ : list of dict
+        The candidates tried, resolved like ``best_params_``; the
+        parameters as given alone when there is no search.
+    search_scores_ : ndarray of shape (n_candidates,)
+        Out-of-fold h-AUROC of each candidate on the training windows; NaN
+        where no fold can be held out (one window) or every horizon is
+        degenerate.
     sigma_ : float
         Standard deviation of the residuals in log space, at least 0.001,
-        out of fold: each of 3 contiguous folds of the training windows (in
-        input order, so that the overlapping windows of one unit mostly
-        share a fold) is predicted by a regressor fitted on the other two.
-        The training residuals of the final regressor would be far too
-        small: on FD001 they give σ = 0.010 against 0.29 on held-out units.
+        out of fold, from the chosen candidate. The folds are
+        ``GroupKFold`` over ``groups`` when ``fit`` gets two groups or more
+        (so that no unit is predicted by a regressor that saw its other
+        windows), else 3 contiguous folds of the training windows in input
+        order (so that the overlapping windows of one unit mostly share a
+        fold); at most 3 folds either way. The training residuals of the
+        final regressor would be far too small: on FD001 they give
+        σ = 0.010 against 0.29 on held-out units.
     n_dropped_censored_ : int
         Censored windows with ``time < K`` left out of training.
     horizons_ : ndarray of shape (K,)
@@ -110,7 +194,12 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
 
     Notes
     -----
-    ``fit`` fits four regressors (three for ``sigma_``, one final).
+    ``fit`` fits ``3 * n_candidates + 1`` regressors (each candidate on
+    each fold, then the chosen one on all windows): 13 with
+    ``search="auto"`` on fewer than 500 windows, else 4. A fit whose
+    predictions are all equal while its targets are not is redone with
+    ``min_samples_leaf=1``, so the surface is constant only when the
+    summary features or the targets are.
     HistGradientBoostingRegressor runs on every core through OpenMP. When
     other work keeps those cores busy, its threads wait on one another, and
     fits can become far slower: on two cores shared with other jobs, the
@@ -131,8 +220,10 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
     >>> P = model.predict_proba(X)
     >>> P.shape, bool((np.diff(P, axis=1) >= 0).all())
     ((100, 20), True)
+    >>> model.best_params_["min_samples_leaf"]  # "auto": 100 // 20
+    5
     >>> round(model.score(X, y), 2)
-    0.98
+    1.0
     """
 
     def __init__(
@@ -140,8 +231,8 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
         *,
         K=150, n_last=30,
         # passed to HistGradientBoostingRegressor
-        max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf=20, l2_regularization=0.0,
-        random_state=None,
+        max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf="auto", l2_regularization=0.0,
+        search="auto", random_state=None,
     ):
         store_parameters(self, locals())
 
@@ -151,20 +242,30 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
         "max_iter": [POSITIVE_INT],
         "learning_rate": [POSITIVE_REAL],
         "max_leaf_nodes": [Count(2)],
-        "min_samples_leaf": [POSITIVE_INT],
+        "min_samples_leaf": [POSITIVE_INT, StrOptions({"auto"})],
         "l2_regularization": [NON_NEGATIVE_REAL],
+        "search": [StrOptions({"auto"}), list, None],
         "random_state": ["random_state"],
     }
 
-    def fit(self, X, y):
+    def fit(self, X, y, groups=None):
         """Fit the regressor on windows ``X`` (n, C, T) and survival labels ``y``.
 
-        Raises ValueError when no window remains once the censored windows
-        with ``time < K`` are left out.
+        ``groups`` (n,), optional, names the unit of each window; the
+        out-of-fold predictions behind ``sigma_`` and the search then hold
+        out whole units. Raises ValueError when no window remains once the
+        censored windows with ``time < K`` are left out, and for a bad
+        ``groups`` or search candidate.
         """
         self._validate_params()
         X = check_windows(self, X, reset=True)
         event, time = check_survival_y(y, n_samples=X.shape[0])
+        if groups is not None:
+            groups = np.asarray(groups)
+            if groups.shape != (X.shape[0],):
+                raise ValueError(
+                    f"groups must hold one unit label per window, shape ({X.shape[0]},); got shape {groups.shape}."
+                )
         keep = event | (time >= self.K)
         if not keep.any():
             raise ValueError(
@@ -174,39 +275,81 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
             )
         target = np.log(np.where(event, np.maximum(time, 1.0), self.K)[keep])
         features = summary_features(X[keep], n_last=self.n_last)
-        regressor = self._fit_regressor(features, target)
-        folds = min(SIGMA_FOLDS, target.shape[0])
-        if folds >= 2:
-            predicted = np.empty_like(target)
-            for train, test in KFold(folds).split(features):
-                fold_regressor = self._fit_regressor(features[train], target[train])
-                predicted[test] = fold_regressor.predict(features[test])
-        else:  # a single window: no fold to hold out, its residual is 0
-            predicted = regressor.predict(features)
-        residual = target - predicted
+        candidates = self._candidates(target.shape[0])
+        folds = _folds(target.shape[0], None if groups is None else groups[keep])
+        horizons = np.arange(1, self.K + 1)
+        scores = np.full(len(candidates), np.nan)
+        predicted = np.empty((len(candidates), target.shape[0]))  # out of fold, per candidate
+        for train, test in folds:
+            for i, params in enumerate(candidates):
+                predicted[i, test] = self._fit_regressor(features[train], target[train], params).predict(
+                    features[test])
+        if folds:
+            y_kept = make_survival_y(event[keep], time[keep])
+            for i in range(len(candidates)):
+                sigma = max(float(np.std(target - predicted[i])), MIN_SIGMA)
+                scores[i] = h_auroc(y_kept, _log_normal_surface(predicted[i], sigma, horizons))
+        best = int(np.argmax(np.where(np.isnan(scores), -np.inf, scores)))
+        regressor = self._fit_regressor(features, target, candidates[best])
+        # a single window has no fold to hold out: its residual is 0
+        residual = target - (predicted[best] if folds else regressor.predict(features))
         self.n_features_in_, self.n_timepoints_in_ = X.shape[1], X.shape[2]
         self.regressor_ = regressor
+        self.best_params_ = {name: regressor.get_params()[name] for name in SEARCHED}
+        self.search_params_ = candidates
+        self.search_scores_ = scores
         self.sigma_ = max(float(np.std(residual)), MIN_SIGMA)
         self.n_dropped_censored_ = int((~keep).sum())
-        self.horizons_ = np.arange(1, self.K + 1)
+        self.horizons_ = horizons
         return self
 
-    def _fit_regressor(self, features, target):
-        """A HistGradientBoostingRegressor fitted on ``features``, whose all-NaN columns it zeroes in place."""
+    def _candidates(self, n_rows):
+        """The settings to try, each a dict of the four searched parameters with "auto" resolved for ``n_rows``."""
+        own = {name: getattr(self, name) for name in SEARCHED}
+        if self.search is None or (self.search == "auto" and n_rows >= SEARCH_MAX_ROWS):
+            overrides = [{}]
+        elif self.search == "auto":
+            overrides = list(SEARCH_GRID)
+        else:
+            overrides = self.search
+            if not overrides:
+                raise ValueError("search is an empty list; pass at least one candidate dict, 'auto' or None.")
+        candidates = []
+        for i, override in enumerate(overrides):
+            if not isinstance(override, dict) or set(override) - set(SEARCHED):
+                raise ValueError(
+                    f"search candidate {i} is {override!r}; each candidate must be a dict setting only "
+                    f"{', '.join(SEARCHED)}."
+                )
+            # the candidate's values meet the same constraints as the estimator's own
+            clone(self).set_params(**override, search=None)._validate_params()
+            params = {**own, **override}
+            if params["min_samples_leaf"] == "auto":
+                params["min_samples_leaf"] = auto_leaf_size(n_rows)
+            candidates.append(params)
+        return candidates
+
+    def _fit_regressor(self, features, target, params):
+        """A HistGradientBoostingRegressor with ``params`` fitted on ``features``, whose all-NaN columns it zeroes in place.
+
+        When its predictions are all equal although ``target`` is not, the
+        fit is redone with ``min_samples_leaf=1``: a leaf size larger than
+        half the rows leaves every tree a single leaf.
+        """
         # HistGradientBoostingRegressor cannot bin a column without any value
         # (the slope with n_last=1, a channel never observed near the end in
         # these windows); a constant column is never split on, so predict
         # ignores whatever that column holds later
         features[:, np.isnan(features).all(axis=0)] = 0.0
-        return HistGradientBoostingRegressor(
-            max_iter=self.max_iter,
-            learning_rate=self.learning_rate,
-            max_leaf_nodes=self.max_leaf_nodes,
-            min_samples_leaf=self.min_samples_leaf,
+        regressor = HistGradientBoostingRegressor(
+            **params,
             l2_regularization=self.l2_regularization,
             early_stopping=False,
             random_state=self.random_state,
         ).fit(features, target)
+        if params["min_samples_leaf"] > 1 and np.ptp(target) > 0 and np.ptp(regressor.predict(features)) == 0:
+            regressor.set_params(min_samples_leaf=1).fit(features, target)
+        return regressor
 
     def _log_time(self, X):
         """μ̂: the predicted log time to the event of each window."""
@@ -220,8 +363,7 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
 
     def predict_proba(self, X):
         """Event probability surface, shape (n_windows, K): ``P[i, k-1]`` = P(event within k steps)."""
-        mu = self._log_time(X)
-        return ndtr((np.log(self.horizons_)[None, :] - mu[:, None]) / self.sigma_)
+        return _log_normal_surface(self._log_time(X), self.sigma_, self.horizons_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -1,9 +1,11 @@
-"""Markdown report of C-MAPSS benchmark results: mean ± std over seeds with Welch t-test markers."""
+"""Markdown report of C-MAPSS benchmark results: mean ± std over seeds, paired tests over seeds with Holm's correction."""
 
+import itertools
 import os
 import statistics
 import warnings
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
@@ -15,7 +17,7 @@ from .sweep import ABLATIONS, DEFAULT_RESULTS, METHODS
 REFERENCE = {"FD001": (0.918, 0.008), "FD002": (0.661, 0.007), "FD003": (0.960, 0.003), "FD004": (0.627, 0.008)}
 # Targets of this project at 100% labels, mean of 5 seeds
 TARGET = {"FD001": 0.93, "FD002": 0.70, "FD003": 0.965, "FD004": 0.66}
-ALPHA = 0.05  # significance level of the Welch t-test markers
+ALPHA = 0.05  # family-wise error rate of the markers in each table (Holm-adjusted paired t-test)
 
 METRIC_COLUMNS = [
     ("pooled_auroc", "pooled AUROC", 3),
@@ -46,16 +48,130 @@ def mean_std(values, digits=3):
     return f"{values.mean():.{digits}f}{spread} ({values.size})"
 
 
-def welch_better(a, b, alpha=ALPHA):
-    """True when ``a`` has a higher mean than ``b`` by Welch's t-test at level ``alpha`` (two-sided)."""
-    a, b = a[np.isfinite(a)], b[np.isfinite(b)]
-    if a.size < 2 or b.size < 2 or a.mean() <= b.mean():
-        return False
-    if np.std(a) == 0 and np.std(b) == 0:
-        return True
-    with warnings.catch_warnings():  # one constant sample makes scipy warn about precision
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return bool(stats.ttest_ind(a, b, equal_var=False).pvalue < alpha)
+def paired_by_seed(records_a, records_b, key="h_auroc"):
+    """Scores of two methods on the seeds both have a finite score for: ``(seeds, a, b)``, sorted by seed.
+
+    Two methods run on the same seed share the unit split and the labelled
+    units, so their scores on that seed form a pair; a seed only one of
+    them ran (or where one score is missing) is left out.
+    """
+    a = {r["seed"]: r.get(key) for r in records_a}
+    b = {r["seed"]: r.get(key) for r in records_b}
+    seeds = sorted(s for s in a.keys() & b.keys()
+                   if a[s] is not None and b[s] is not None and np.isfinite(a[s]) and np.isfinite(b[s]))
+    return seeds, np.array([a[s] for s in seeds], dtype=float), np.array([b[s] for s in seeds], dtype=float)
+
+
+def paired_tests(a, b):
+    """Two-sided p-values of the paired t-test and the Wilcoxon signed-rank test of ``a - b``.
+
+    NaN for fewer than two pairs. Pairs that all differ by the same amount
+    give the t-test no spread to scale by: p is 1 when that amount is 0 and
+    0 otherwise (the limit of a vanishing spread), and Wilcoxon's p is 1
+    when every difference is 0. Wilcoxon's test is exact here (scipy's
+    default below 50 pairs without ties), so with n pairs its p is at
+    least ``2 / 2**n``: 0.0625 for 5 seeds.
+    """
+    if a.size < 2:
+        return np.nan, np.nan
+    difference = a - b
+    if np.ptp(difference) == 0:
+        t_p = 1.0 if difference[0] == 0 else 0.0
+    else:
+        t_p = float(stats.ttest_rel(a, b).pvalue)
+    if not difference.any():
+        return t_p, 1.0
+    with warnings.catch_warnings():  # a zero difference makes scipy fall back from the exact test with a warning
+        warnings.simplefilter("ignore", UserWarning)
+        w_p = float(stats.wilcoxon(a, b).pvalue)
+    return t_p, w_p
+
+
+def holm(pvalues):
+    """Holm's step-down adjusted p-values, in the input order; NaN entries stay NaN and are not counted.
+
+    With the ``m`` finite p-values sorted ascending, ``p_(1) <= ... <= p_(m)``,
+    the adjusted ``p_(i)`` is ``max_{j <= i} min(1, (m - j + 1) p_(j))``;
+    rejecting where it is below ``alpha`` keeps the family-wise error rate
+    at ``alpha`` (Holm, "A simple sequentially rejective multiple test
+    procedure", Scand. J. Statist. 6, 1979).
+    """
+    pvalues = np.asarray(pvalues, dtype=float)
+    adjusted = np.full(pvalues.shape, np.nan)
+    finite = np.flatnonzero(np.isfinite(pvalues))
+    order = finite[np.argsort(pvalues[finite], kind="stable")]
+    m = order.size
+    scaled = np.minimum(1.0, (m - np.arange(m)) * pvalues[order])
+    adjusted[order] = np.maximum.accumulate(scaled)
+    return adjusted
+
+
+@dataclass
+class Comparison:
+    """Method ``a`` against method ``b`` on one subset and label fraction, paired over seeds."""
+
+    a: str
+    b: str
+    subset: str
+    fraction: float
+    n_seeds: int
+    mean_difference: float  # mean of a - b over the paired seeds
+    t_p: float
+    wilcoxon_p: float
+    holm_p: float = np.nan  # the paired-t p adjusted over the comparisons of one table
+
+
+def compare(cells, rows, *, key="h_auroc"):
+    """Every pair of methods in each row of a table, Holm-adjusted over all of them.
+
+    ``rows`` lists ``(subset, fraction, methods)``; each unordered pair of
+    ``methods`` with results in a row is one comparison, with ``a`` the one
+    listed first.
+    """
+    comparisons = []
+    for subset, fraction, methods in rows:
+        ran = [m for m in methods if cells.get((subset, fraction, m))]
+        for a, b in itertools.combinations(ran, 2):
+            seeds, score_a, score_b = paired_by_seed(cells[(subset, fraction, a)], cells[(subset, fraction, b)], key)
+            t_p, w_p = paired_tests(score_a, score_b)
+            difference = float(np.mean(score_a - score_b)) if seeds else np.nan
+            comparisons.append(Comparison(a, b, subset, fraction, len(seeds), difference, t_p, w_p))
+    for comparison, adjusted in zip(comparisons, holm([c.t_p for c in comparisons])):
+        comparison.holm_p = float(adjusted)
+    return comparisons
+
+
+def beaten_by(comparisons, alpha=ALPHA):
+    """``{(subset, fraction, method): [methods it beats]}``: Holm-adjusted p below ``alpha``, higher mean."""
+    beaten = defaultdict(list)
+    for c in comparisons:
+        if c.holm_p < alpha:
+            winner, loser = (c.a, c.b) if c.mean_difference > 0 else (c.b, c.a)
+            beaten[(c.subset, c.fraction, winner)].append(loser)
+    return beaten
+
+
+def _marked(score_text, losers, methods):
+    return score_text + "".join(f" >{o}" for o in methods if o in losers)
+
+
+def _family_note(comparisons):
+    tested = sum(np.isfinite(c.t_p) for c in comparisons)
+    return f"Holm's correction over {tested} comparison{'s' if tested != 1 else ''} (paired t-test, p < {ALPHA})."
+
+
+def _p(value):
+    return "—" if not np.isfinite(value) else f"{value:.3g}"
+
+
+def comparisons_table(comparisons):
+    """One row per comparison: the pair, where, the seeds paired, the mean difference and the three p-values."""
+    rows = [[f"{c.a} vs {c.b}", c.subset, f"{c.fraction * 100:g}%", str(c.n_seeds),
+             "—" if not np.isfinite(c.mean_difference) else f"{c.mean_difference:+.3f}",
+             _p(c.t_p), _p(c.wilcoxon_p), _p(c.holm_p) + (" *" if c.holm_p < ALPHA else "")]
+            for c in comparisons]
+    return _table(["A vs B", "subset", "labels", "seeds", "mean A − B", "paired t p", "Wilcoxon p", "Holm p"],
+                  rows)
 
 
 def _cells(records):
@@ -75,24 +191,31 @@ def h_auroc_table(cells, subsets, methods, fraction, *, with_reference=False, ke
     """One row per subset: h-AUROC of each method, marked ``>m`` where it beats method ``m``.
 
     ``key`` picks the score: ``"h_auroc"`` on the test units, ``"valid_h_auroc"`` on the validation units.
+    Returns the table's lines and its comparisons (see :func:`compare`).
     """
+    comparisons = compare(cells, [(subset, fraction, methods) for subset in subsets], key=key)
+    beaten = beaten_by(comparisons)
     header = ["subset"] + methods + (["authors' implementation", "target"] if with_reference else [])
     rows = []
     for subset in subsets:
-        scores = {m: _values(cells.get((subset, fraction, m), []), key) for m in methods}
         row = [subset]
         for m in methods:
-            beaten = [o for o in methods if o != m and welch_better(scores[m], scores[o])]
-            row.append(mean_std(scores[m]) + "".join(f" >{o}" for o in beaten))
+            scores = _values(cells.get((subset, fraction, m), []), key)
+            row.append(_marked(mean_std(scores), beaten[(subset, fraction, m)], methods))
         if with_reference:
             mean, std = REFERENCE[subset]
             row += [f"{mean:.3f} ± {std:.3f} (5)", f"≥ {TARGET[subset]}"]
         rows.append(row)
-    return _table(header, rows)
+    return _table(header, rows) + ["", _family_note(comparisons)], comparisons
 
 
 def label_efficiency_table(cells, subset, methods, fractions):
-    """One row per label fraction; retention = mean h-AUROC at the fraction / at 100% labels."""
+    """One row per label fraction; retention = mean h-AUROC at the fraction / at 100% labels.
+
+    Returns the table's lines and its comparisons (see :func:`compare`).
+    """
+    comparisons = compare(cells, [(subset, fraction, methods) for fraction in fractions])
+    beaten = beaten_by(comparisons)
     header = ["labels", "label units"] + methods + [f"{m} retention" for m in methods]
     rows = []
     full = {m: _values(cells.get((subset, 1.0, m), []), "h_auroc") for m in methods}
@@ -102,14 +225,13 @@ def label_efficiency_table(cells, subset, methods, fractions):
         units = sorted({r["n_label_units"] for rs in records.values() for r in rs})
         row = [f"{fraction * 100:g}%", "/".join(map(str, units)) or "—"]
         for m in methods:
-            beaten = [o for o in methods if o != m and welch_better(scores[m], scores[o])]
-            row.append(mean_std(scores[m]) + "".join(f" >{o}" for o in beaten))
+            row.append(_marked(mean_std(scores[m]), beaten[(subset, fraction, m)], methods))
         for m in methods:
             ok = full[m][np.isfinite(full[m])]
             now = scores[m][np.isfinite(scores[m])]
             row.append(f"{now.mean() / ok.mean():.1%}" if ok.size and now.size else "—")
         rows.append(row)
-    return _table(header, rows)
+    return _table(header, rows) + ["", _family_note(comparisons)], comparisons
 
 
 def metrics_table(cells, subsets, methods, fraction=1.0):
@@ -183,28 +305,43 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
         "",
         "Methods: " + "; ".join(f"`{m}`: {METHODS[m].description}" for m in present) + ".",
         "",
-        f"Cells are mean ± sample std (number of seeds) over seeds {seeds}. `>m` marks a mean higher "
-        f"than method `m`'s by Welch's t-test at p < {ALPHA}.",
+        f"Cells are mean ± sample std (number of seeds) over seeds {seeds}. Methods run on the same "
+        "seed share the unit split and the labelled units, so each comparison of two methods pairs "
+        "their scores by seed, over the seeds both ran. `>m` marks a mean higher than method `m`'s "
+        f"where the two-sided paired t-test has a Holm-adjusted p < {ALPHA}; Holm's correction runs "
+        "over every comparison in the same table (every pair of its methods in every row), and the "
+        "line under each table gives their number. The pairwise comparisons at the end list every "
+        "comparison with its paired t-test p, the Wilcoxon signed-rank p and the Holm-adjusted p. "
+        "Wilcoxon's exact test cannot reach p < 0.05 on 5 seeds: its smallest two-sided p is "
+        "2/2^5 = 0.0625, so it only shows whether the sign of the difference agrees with the t-test.",
         "",
         "## h-AUROC, 100% labels",
         "",
-        *h_auroc_table(cells, subsets, methods, 1.0, with_reference=True),
-        "",
-        "## Label efficiency",
     ]
+    families = []
+    table, comparisons = h_auroc_table(cells, subsets, methods, 1.0, with_reference=True)
+    lines += table
+    families.append(("h-AUROC, 100% labels", comparisons))
+    lines += ["", "## Label efficiency"]
     for subset in subsets:
         # the main methods run on this subset, and any variant also run with fewer labels
         shown = [m for m in present if (m not in ABLATIONS and any(k[0] == subset and k[2] == m for k in cells))
                  or any(k[0] == subset and k[2] == m and k[1] < 1.0 for k in cells)]
-        lines += ["", f"### {subset}", "", *label_efficiency_table(cells, subset, shown, fractions)]
+        table, comparisons = label_efficiency_table(cells, subset, shown, fractions)
+        lines += ["", f"### {subset}", "", *table]
+        families.append((f"Label efficiency, {subset}", comparisons))
     if ablation_subsets:
+        test_table, test_comparisons = h_auroc_table(ablation_cells, ablation_subsets, ablations, 1.0)
+        valid_table, valid_comparisons = h_auroc_table(ablation_cells, ablation_subsets, ablations, 1.0,
+                                                       key="valid_h_auroc")
         lines += ["", "## Ablations, 100% labels", "",
                   "Each variant changes one thing of `hepa` and keeps the same splits, windows and epochs. "
                   f"Both tables use, per subset, the seeds every variant ran ({seeds_text}), `hepa` included. "
                   "The first scores the test units; the second the validation units, which is where a "
                   "variant may be chosen without looking at the test units.", "",
-                  *h_auroc_table(ablation_cells, ablation_subsets, ablations, 1.0), "",
-                  *h_auroc_table(ablation_cells, ablation_subsets, ablations, 1.0, key="valid_h_auroc")]
+                  *test_table, "", *valid_table]
+        families += [("Ablations, test units", test_comparisons),
+                     ("Ablations, validation units (validation h-AUROC)", valid_comparisons)]
     lines += [
         "",
         "## All metrics, 100% labels",
@@ -215,6 +352,16 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
         "the expected time to event E[min(T, K)] with the true time, both capped at 125.",
         "",
         *metrics_table(cells, subsets, present),
+        "",
+        "## Pairwise comparisons",
+        "",
+        "One table per table above, in the same order; \"mean A − B\" is the mean over the paired seeds "
+        "of A's score minus B's, and the Holm p is adjusted over the comparisons of that table (* where "
+        f"it is below {ALPHA}, which is what the marks show). A dash: fewer than two paired seeds.",
+    ]
+    for title, comparisons in families:
+        lines += ["", f"### {title}", "", *comparisons_table(comparisons)]
+    lines += [
         "",
         "## Wall time",
         "",

@@ -173,7 +173,8 @@ def run_cell(data, method, fraction, *, seed, pretrain_epochs, finetune_epochs, 
     info = {"n_label_units": len(label_units(data.split.train, fraction)), "n_train_windows": int(mask.sum())}
     if method.kind == "gbm":
         start = time.perf_counter()
-        model = GradientBoostingEventPredictor(K=K, random_state=seed, **method.finetune).fit(X_train, y_train)
+        model = GradientBoostingEventPredictor(K=K, random_state=seed, **method.finetune).fit(
+            X_train, y_train, groups=data.g_train[mask])
         result = evaluate(model.predict_proba, data, time.perf_counter() - start)
         return {**info, **result, "pretrain_s": 0.0}
 

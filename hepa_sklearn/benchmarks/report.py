@@ -387,11 +387,17 @@ def add_arguments(parser):
                         help="markdown file to write ('-' for standard output)")
     parser.add_argument("--pretrain-epochs", type=int, default=50)
     parser.add_argument("--finetune-epochs", type=int, default=30)
+    parser.add_argument("--snapshots", default=None,
+                        help="results of `hepa benchmark snapshots` to add as a section (optional)")
 
 
 def run(args):
     text = render(read_results(args.results), pretrain_epochs=args.pretrain_epochs,
                   finetune_epochs=args.finetune_epochs)
+    if args.snapshots:
+        from .snapshots import markdown
+
+        text = text.rstrip("\n") + "\n\n" + "\n".join(markdown(read_results(args.snapshots))) + "\n"
     if args.output == "-":
         print(text)
     else:

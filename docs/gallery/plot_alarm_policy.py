@@ -126,6 +126,7 @@ ax.plot(false_alarm, missed, marker=".")
 ax.set_xlabel("false alarm rate (windows with > 30 cycles left)")
 ax.set_ylabel("missed event rate (windows failing within 30 cycles)")
 ax.set_title("test engines, calibrated p(t, 30)")
+plt.show()
 
 # %%
 # The policy, engine by engine

@@ -119,6 +119,8 @@ print(f"h-AUROC on the held-out pumps: {h_auroc(y_test, surface):.3f}")
 # ``p(t, Δt)``. Failures are where the bright region reaches the bottom of
 # the plot. With ``stride=1`` the windows of a pump end at each of its hours
 # from ``min_history - 1`` on, which gives every window its time.
+import matplotlib.pyplot as plt
+
 from hepa_sklearn.plotting import EventSurfaceDisplay
 
 window_end = np.concatenate(
@@ -131,3 +133,4 @@ display = EventSurfaceDisplay.from_predictions(
 )
 display.ax_.set_xlabel("hour")
 display.ax_.set_ylabel("horizon Δt (hours)")
+plt.show()

@@ -122,6 +122,8 @@ data : :class:`~sklearn.utils.Bunch`
     With the fields:
 
     X : ndarray of shape (n_windows, {n_channels}, context_length), float32
+        Windows over the channels in ``feature_names``, left-padded
+        with NaN where the history is shorter than ``context_length``.
     y : structured ndarray of shape (n_windows,)
         Fields ``event`` (bool) and ``time`` (float): {step}s from the
         window's end to the next {event} in the part, or to the part's

@@ -1,0 +1,59 @@
+"""The API reference page names every public object of the package."""
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+API_PAGE = Path(__file__).resolve().parents[1] / "docs" / "api.rst"
+
+# modules whose __all__ the reference must cover
+PUBLIC_MODULES = [
+    "hepa_sklearn",
+    "hepa_sklearn.baselines",
+    "hepa_sklearn.benchmarks.protocol",
+    "hepa_sklearn.datasets",
+    "hepa_sklearn.metrics",
+    "hepa_sklearn.persistence",
+    "hepa_sklearn.plotting",
+]
+
+
+def _resolve(module_name, dotted):
+    obj = importlib.import_module(module_name)
+    for part in dotted.split("."):
+        if not hasattr(obj, part):  # a submodule not imported yet
+            importlib.import_module(f"{obj.__name__}.{part}")
+        obj = getattr(obj, part)
+    return obj
+
+
+def documented_objects():
+    """The objects listed in the autosummary tables of ``docs/api.rst``."""
+    objects = []
+    module = None
+    in_table = False
+    for line in API_PAGE.read_text().splitlines():
+        current = re.match(r"\.\. currentmodule:: (\S+)", line)
+        if current:
+            module = current.group(1)
+        elif line.startswith(".. autosummary::"):
+            in_table = True
+        elif in_table and line.startswith("   ") and not line.strip().startswith(":"):
+            if line.strip():
+                objects.append(_resolve(module, line.strip()))
+        elif in_table and line.strip() and not line.startswith(" "):
+            in_table = False
+    return objects
+
+
+@pytest.mark.parametrize("module_name", PUBLIC_MODULES)
+def test_api_page_lists_every_public_name(module_name):
+    documented = {id(obj) for obj in documented_objects()}
+    module = importlib.import_module(module_name)
+    missing = [
+        name for name in module.__all__
+        if name != "__version__" and id(getattr(module, name)) not in documented
+    ]
+    assert not missing, f"docs/api.rst does not list {module_name}.{missing}"

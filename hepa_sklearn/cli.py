@@ -71,7 +71,8 @@ def build_parser():
     benchmark = commands.add_parser("benchmark", help="benchmarks")
     suites = benchmark.add_subparsers(dest="suite", required=True)
     speed_parser = suites.add_parser(
-        "speed", help="reference FD001 protocol: wall, CPU, peak RSS, h-AUROC, throughput, FLOPs, scaling"
+        "speed", help="reference FD001 protocol: wall, CPU, peak RSS, h-AUROC, throughput, FLOPs, scaling;"
+        " --reference PATH times the authors' implementation side by side"
     )
     speed.add_arguments(speed_parser)
     speed_parser.set_defaults(handler=_run(speed))

@@ -1,6 +1,28 @@
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from hepa_sklearn.benchmarks.speed import _throughput, stage_flops
+from hepa_sklearn.benchmarks import speed
+from hepa_sklearn.benchmarks.speed import (
+    REFERENCE_COMMIT,
+    _core_plan,
+    _pair_ratios,
+    _throughput,
+    _timed_child,
+    check_reference,
+    compare_with_reference,
+    prepare_reference_data,
+    reference_table,
+    stage_flops,
+    summarize_pairs,
+)
 
 
 def test_stage_flops_counts_every_stage_and_orders_like_the_throughput():
@@ -32,3 +54,249 @@ def test_scaling_table_lists_every_stage():
     assert lines[3] == "| series | windows | context length | pretrain epoch | finetune epoch |"
     assert lines[5] == "| windows | 256 | 512 | 1.00 | 0.50 |"
     assert lines[6] == "| context | 1024 | 128 | 2.25 | 0.12 |"
+
+
+# --- side by side with the authors' implementation, against a stand-in checkout ---
+
+# Stand-in for the reference's scripts/train.py: the same command line and
+# metrics file, a little CPU work, and a JSON line saying what it was given.
+FAKE_TRAIN = '''
+import argparse, json, os, sys, time
+from pathlib import Path
+
+parser = argparse.ArgumentParser()
+for flag in ("--dataset", "--out"):
+    parser.add_argument(flag, required=True)
+for flag in ("--seed", "--pre-epochs", "--ft-epochs"):
+    parser.add_argument(flag, type=int, required=True)
+args = parser.parse_args()
+start = time.time()
+if os.environ.get("FAKE_REFERENCE") == "fail":
+    sys.stderr.write("Traceback (most recent call last):\\nFileNotFoundError: stand-in failure\\n")
+    sys.exit(3)
+data = Path(os.environ["HEPA_DATA_DIR"]) / "CMAPSS"
+end = time.process_time() + 0.3
+while time.process_time() < end:
+    pass
+seen = {
+    "argv": sys.argv[1:], "cwd": os.getcwd(), "cores": sorted(os.sched_getaffinity(0)),
+    "env": {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONPATH",
+                                            "PYTHONDONTWRITEBYTECODE", "CUDA_VISIBLE_DEVICES")},
+    "data": sorted(p.name for p in data.iterdir()), "start": start, "end": time.time(),
+}
+with open(os.environ["FAKE_LOG"], "a") as log:
+    log.write(json.dumps({"reference": seen}) + "\\n")
+if os.environ.get("FAKE_REFERENCE") != "no metrics":
+    Path(args.out, f"{args.dataset}_s{args.seed}_metrics.json").write_text(json.dumps({"h_auroc": 0.75}))
+'''
+
+# Stand-in for this package's child run: CPU work, then the JSON result line.
+FAKE_OURS = '''
+import json, os, sys, time
+start = time.time()
+end = time.process_time() + 0.3
+while time.process_time() < end:
+    pass
+seen = {"argv": sys.argv[1:], "cores": sorted(os.sched_getaffinity(0)), "start": start, "end": time.time(),
+        "env": {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}}
+with open(os.environ["FAKE_LOG"], "a") as log:
+    log.write(json.dumps({"hepa_sklearn": seen}) + "\\n")
+print("progress")
+print(json.dumps({"h_auroc": 0.5}))
+'''
+
+
+def _git(path, *args):
+    return subprocess.run(["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.fixture
+def fake_reference(tmp_path, monkeypatch):
+    """A git checkout holding the stand-in scripts/train.py, and its commit."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    path = tmp_path / "reference"
+    (path / "scripts").mkdir(parents=True)
+    (path / "scripts" / "train.py").write_text(FAKE_TRAIN)
+    _git(path, "init", "-q")
+    _git(path, "add", ".")
+    _git(path, "commit", "-qm", "stand-in")
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "seen.jsonl"))
+    return path, _git(path, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def fake_ours(tmp_path):
+    script = tmp_path / "ours.py"
+    script.write_text(FAKE_OURS)
+    return [sys.executable, str(script)]
+
+
+def _seen(tmp_path):
+    lines = (tmp_path / "seen.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_check_reference_refuses_another_commit_or_no_checkout(fake_reference, tmp_path):
+    path, commit = fake_reference
+    with pytest.raises(ValueError, match=f"at commit {commit}, not {REFERENCE_COMMIT}.*commit-check off"):
+        check_reference(path)
+    with pytest.raises(ValueError, match="commit-check off"):
+        speed.main(["--reference", str(path), "--repeats", "1"])
+    assert check_reference(path, None) == {
+        "path": str(path.resolve()), "commit": commit, "modified": False, "expected_commit": None,
+    }
+    assert check_reference(path, commit)["commit"] == commit
+    copy = tmp_path / "copy"
+    shutil.copytree(path / "scripts", copy / "scripts")
+    with pytest.raises(ValueError, match="not the top level of a git checkout"):
+        check_reference(copy)
+    assert check_reference(copy, None)["commit"] is None
+    with pytest.raises(ValueError, match="no scripts/train.py"):
+        check_reference(tmp_path)
+    with pytest.raises(ValueError, match="on the CPU"):
+        speed.main(["--reference", str(path), "--device", "cuda"])
+
+
+def test_prepare_reference_data_writes_the_embedded_fd001_uncompressed(tmp_path):
+    from hepa_sklearn.datasets._cmapss import _data_file
+
+    assert prepare_reference_data(tmp_path / "data") == tmp_path / "data"
+    folder = tmp_path / "data" / "CMAPSS"
+    assert sorted(p.name for p in folder.iterdir()) == ["RUL_FD001.txt", "test_FD001.txt", "train_FD001.txt"]
+    for split in ("train", "test"):
+        packed = _data_file(f"{split}_FD001.txt.gz").read_bytes()
+        assert (folder / f"{split}_FD001.txt").read_bytes() == gzip.decompress(packed)
+    train = (folder / "train_FD001.txt").read_text().splitlines()
+    assert len(train[0].split()) == 26
+    assert len({line.split()[0] for line in train}) == 100
+    assert len((folder / "RUL_FD001.txt").read_text().split()) == 100
+
+
+def test_core_plan_gives_disjoint_cores_side_by_side_and_shared_cores_in_turn():
+    assert _core_plan(1, True, {3, 1, 2}) == ([1], [2])
+    assert _core_plan(2, True, {0, 1, 2, 3}) == ([0, 1], [2, 3])
+    assert _core_plan(1, False, {0, 1}) == ([0], [0])
+    with pytest.raises(ValueError, match="needs 4 cores.*--sequential"):
+        _core_plan(2, True, {0, 1})
+    with pytest.raises(ValueError, match="needs 2 cores.*lower --threads"):
+        _core_plan(2, False, {0})
+
+
+def test_summarize_pairs_takes_ratios_within_each_measured_pair():
+    def pair(ours, reference):
+        sides = {side: {"wall_s": w, "cpu_s": c, "peak_rss_mb": m, "h_auroc": h}
+                 for side, (w, c, m, h) in (("hepa_sklearn", ours), ("reference", reference))}
+        return {**sides, "ratios": _pair_ratios(sides["hepa_sklearn"], sides["reference"])}
+
+    runs = [pair((10, 10, 100, 0.9), (20, 20, 50, 0.8)),
+            pair((20, 10, 100, 0.9), (20, 40, 50, 0.8)),
+            pair((40, 20, 100, 0.9), (20, 20, 50, 0.8))]
+    assert runs[1]["ratios"] == {"wall_s": 1.0, "cpu_s": 4.0, "peak_rss_mb": 0.5}
+    medians, ratios = summarize_pairs(runs)
+    assert medians["hepa_sklearn"] == {"wall_s": 20, "cpu_s": 10, "peak_rss_mb": 100, "h_auroc": 0.9}
+    assert medians["reference"] == {"wall_s": 20, "cpu_s": 20, "peak_rss_mb": 50, "h_auroc": 0.8}
+    # the median of the ratios in each pair (2, 1, 0.5 and 2, 4, 1), not a ratio of medians
+    assert ratios == {"wall_s": 1.0, "cpu_s": 2.0, "peak_rss_mb": 0.5}
+
+
+def test_compare_with_reference_runs_both_side_by_side_pinned_with_the_same_threads(
+        fake_reference, fake_ours, tmp_path):
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("side by side needs two usable cores")
+    path, commit = fake_reference
+    messages = []
+    results = compare_with_reference(path, fake_ours, seed=3, pretrain_epochs=2, finetune_epochs=1, threads=1,
+                                     repeats=2, side_by_side=True, expected_commit=commit, log=messages.append)
+    seen = _seen(tmp_path)
+    ours = [entry["hepa_sklearn"] for entry in seen if "hepa_sklearn" in entry]
+    theirs = [entry["reference"] for entry in seen if "reference" in entry]
+    assert len(ours) == len(theirs) == 2 and len(messages) == 2
+    for i, (mine, reference, run) in enumerate(zip(ours, theirs, results["runs"])):
+        out = reference["argv"][-1]
+        assert reference["argv"] == ["--dataset", "FD001", "--seed", "3", "--pre-epochs", "2", "--ft-epochs", "1",
+                                     "--out", out]
+        assert Path(out).name == f"reference_run{i + 1}" and reference["cwd"] == out
+        assert reference["env"] == {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONPATH": str(path),
+                                    "PYTHONDONTWRITEBYTECODE": "1", "CUDA_VISIBLE_DEVICES": ""}
+        assert mine["env"] == {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        assert reference["data"] == ["RUL_FD001.txt", "test_FD001.txt", "train_FD001.txt"]
+        # each on its own core, both running at once
+        assert len(mine["cores"]) == len(reference["cores"]) == 1 and mine["cores"] != reference["cores"]
+        assert run["hepa_sklearn"]["cores"] == mine["cores"] and run["reference"]["cores"] == reference["cores"]
+        assert max(mine["start"], reference["start"]) < min(mine["end"], reference["end"])
+        assert run["hepa_sklearn"]["h_auroc"] == 0.5 and run["reference"]["h_auroc"] == 0.75
+        for side in ("hepa_sklearn", "reference"):
+            assert run[side]["cpu_s"] >= 0.3 and run[side]["wall_s"] >= 0.3 and run[side]["peak_rss_mb"] > 1
+        assert run["ratios"] == {key: run["reference"][key] / run["hepa_sklearn"][key]
+                                 for key in ("wall_s", "cpu_s", "peak_rss_mb")}
+    # the core sets swap between repeats
+    assert ours[0]["cores"] == theirs[1]["cores"] and ours[1]["cores"] == theirs[0]["cores"]
+    assert results["ratio"] == summarize_pairs(results["runs"])[1]
+    assert results["mode"] == "side by side" and results["threads"] == 1
+    assert results["reference"]["commit"] == commit and results["reference"]["modified"] is False
+    assert run["reference"]["argv"][1] == str(path / "scripts" / "train.py")
+    assert run["hepa_sklearn"]["argv"] == fake_ours
+    assert "42" in results["note"]
+    assert _git(path, "status", "--porcelain", "--ignored") == ""
+    table = reference_table(results)
+    assert table[5].startswith("| hepa_sklearn ") and table[6].startswith(f"| reference ({commit[:7]}) | ")
+    assert table[6].endswith("| 0.7500 |") and table[7].endswith("| not paired |")
+    assert table[9] == results["note"]
+    # the stand-ins stay below the floor this process sets
+    assert results["rss_floor_mb"] > 1 and "upper bound" in table[-1]
+    json.dumps(results)
+
+
+def test_compare_with_reference_in_turn_shares_the_cores(fake_reference, fake_ours, tmp_path):
+    path, commit = fake_reference
+    results = compare_with_reference(path, fake_ours, repeats=1, side_by_side=False, expected_commit=commit,
+                                     log=lambda message: None)
+    mine, reference = (entry[side] for entry, side in zip(_seen(tmp_path), ("hepa_sklearn", "reference")))
+    assert mine["cores"] == reference["cores"] == [min(os.sched_getaffinity(0))]
+    assert mine["end"] <= reference["start"]
+    assert results["mode"] == "sequential"
+
+
+@pytest.mark.parametrize("mode, message", [
+    ("fail", r"reference implementation failed with exit code 3: .*train\.py[^\n]*\n.*stand-in failure"),
+    ("no metrics", r"exited normally but its metrics file .*FD001_s0_metrics\.json has no readable h_auroc"),
+])
+def test_compare_with_reference_reports_a_failed_reference_run(fake_reference, fake_ours, monkeypatch, mode,
+                                                                message):
+    path, commit = fake_reference
+    monkeypatch.setenv("FAKE_REFERENCE", mode)
+    with pytest.raises(RuntimeError, match=re.compile(message, re.S)):
+        compare_with_reference(path, fake_ours, repeats=1, side_by_side=False, expected_commit=commit,
+                               log=lambda message: None)
+
+
+def test_benchmark_speed_reference_command_writes_the_results(fake_reference, fake_ours, tmp_path, monkeypatch,
+                                                               capsys):
+    path, _ = fake_reference
+    given = {}
+
+    def with_fake_ours(reference, our_argv, **settings):
+        given.update(our_argv=our_argv, **settings)
+        return compare_with_reference(reference, fake_ours, **settings)
+
+    monkeypatch.setattr(speed, "compare_with_reference", with_fake_ours)
+    output = tmp_path / "results.json"
+    speed.main(["--reference", str(path), "--reference-commit-check", "off", "--sequential", "--repeats", "1",
+                "--seed", "2", "--pretrain-epochs", "1", "--finetune-epochs", "1", "--output", str(output)])
+    assert given["our_argv"][1:4] == ["-m", "hepa_sklearn.benchmarks.speed", "--one-run"]
+    assert given["our_argv"][-2:] == ["--threads", "1"]
+    assert given["expected_commit"] is None and given["side_by_side"] is False and given["seed"] == 2
+    results = json.loads(output.read_text())
+    assert {"command", "python", "machine", "torch", "threads", "mode", "pinning", "hepa_sklearn", "reference",
+            "environment", "runs", "median", "ratio", "note"} <= set(results)
+    assert results["protocol"] == {"dataset": "FD001", "seed": 2, "pretrain_epochs": 1, "finetune_epochs": 1,
+                                   "repeats": 1}
+    printed = capsys.readouterr().out
+    assert "| reference / hepa_sklearn |" in printed and str(output) in printed
+
+
+def test_timed_child_reports_a_failed_run():
+    with pytest.raises(RuntimeError, match="benchmark run failed with exit code 1: .*\n.*broken"):
+        _timed_child([sys.executable, "-c", "import sys; sys.exit('broken')"])

@@ -10,6 +10,24 @@ import inspect
 __all__ = ["fill_doc"]
 
 DOCS = {
+    # the survival methods of hepa_sklearn.survival.SurvivalMixin
+    "step_function_parameters": """\
+X : array-like
+    The input of ``predict_proba``.
+return_array : bool, default=False
+    Return the values at the horizons ``1..K`` as an array instead of
+    step functions.""",
+    # the exporters of hepa_sklearn.export
+    "export_example": """\
+example : array-like of shape (n, C, L) or (n, d)
+    Inputs as ``transform`` / ``predict_proba`` take them (validated the
+    same way); the graph accepts any batch size with the channels and
+    steps of ``example``.""",
+    "export_errors": """\
+TypeError
+    For another estimator, or a Pipeline with any other step.
+ValueError
+    For an ``example`` that the estimator's own method refuses.""",
     "y_true": """\
 y_true : structured ndarray with fields ``event`` and ``time``""",
     "surface_probabilities": """\

@@ -61,6 +61,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
+from ._docs import fill_doc
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .nn.encoder import last_valid_state
@@ -140,6 +141,7 @@ def _inference_graph(estimator, example):
     return graph, torch.from_numpy(np.ascontiguousarray(example)), names
 
 
+@fill_doc
 def export_torchscript(estimator, path, example):
     """Write the inference path of a fitted estimator or Pipeline as a TorchScript file.
 
@@ -152,17 +154,11 @@ def export_torchscript(estimator, path, example):
         Fitted; see the module description for what each exports.
     path : str or path-like
         The file to write (conventionally ``*.pt``).
-    example : array-like of shape (n, C, L) or (n, d)
-        Inputs as ``transform`` / ``predict_proba`` take them (validated the
-        same way); the graph accepts any batch size with the channels and
-        steps of ``example``.
+    %(export_example)s
 
     Raises
     ------
-    TypeError
-        For another estimator, or a Pipeline with any other step.
-    ValueError
-        For an ``example`` that the estimator's own method refuses.
+    %(export_errors)s
     sklearn.exceptions.NotFittedError
         For an unfitted estimator.
     """
@@ -176,6 +172,7 @@ def export_torchscript(estimator, path, example):
         torch.jit.save(torch.jit.trace(graph, example), path)
 
 
+@fill_doc
 def export_onnx(estimator, path, example):
     """Write the inference path of a fitted estimator or Pipeline as one ONNX file with a dynamic batch.
 
@@ -190,17 +187,11 @@ def export_onnx(estimator, path, example):
     path : str or path-like
         The file to write (conventionally ``*.onnx``); the weights are
         inside it.
-    example : array-like of shape (n, C, L) or (n, d)
-        Inputs as ``transform`` / ``predict_proba`` take them (validated the
-        same way); the graph accepts any batch size with the channels and
-        steps of ``example``.
+    %(export_example)s
 
     Raises
     ------
-    TypeError
-        For another estimator, or a Pipeline with any other step.
-    ValueError
-        For an ``example`` that the estimator's own method refuses.
+    %(export_errors)s
     ImportError
         When onnx or onnxscript is not installed.
     sklearn.exceptions.NotFittedError

@@ -13,6 +13,7 @@ from functools import cache
 
 import numpy as np
 
+from ._docs import fill_doc
 from .surface import cumulative_hazard, restricted_mean_time_lost, survival_function
 
 __all__ = ["StepFunction", "SurvivalMixin", "step_function_class"]
@@ -130,16 +131,13 @@ class SurvivalMixin:
     meaning (a time to the event, lower for an earlier event).
     """
 
+    @fill_doc
     def predict_survival_function(self, X, return_array=False):
         """Survival function ``S(t) = P(T > t)`` of each sample on ``[0, K]``.
 
         Parameters
         ----------
-        X : array-like
-            The input of ``predict_proba``.
-        return_array : bool, default=False
-            Return the values at the horizons ``1..K`` as an array instead of
-            step functions.
+        %(step_function_parameters)s
 
         Returns
         -------
@@ -154,16 +152,13 @@ class SurvivalMixin:
         survival = survival_function(self.predict_proba(X))
         return survival if return_array else _step_functions(survival, 1.0)
 
+    @fill_doc
     def predict_cumulative_hazard_function(self, X, return_array=False):
         """Cumulative hazard ``H(t) = -log S(t)`` of each sample on ``[0, K]``; ``inf`` where ``S`` reaches 0.
 
         Parameters
         ----------
-        X : array-like
-            The input of ``predict_proba``.
-        return_array : bool, default=False
-            Return the values at the horizons ``1..K`` as an array instead of
-            step functions.
+        %(step_function_parameters)s
 
         Returns
         -------

@@ -55,3 +55,18 @@ def merge_moments(first, second):
         squares = np.nan_to_num(std_a**2 * n_a) + np.nan_to_num(std_b**2 * n_b) + delta**2 * n_a * n_b / n
         std = np.sqrt(squares / n)
     return np.where(n > 0, mean, np.nan), np.where(n > 0, std, np.nan), n
+
+
+def effective_rank(values):
+    """exp(entropy) of the normalised singular values of the centred rows of ``values`` (n, d).
+
+    1 when every row lies on one line (collapse), up to ``min(n, d)`` when
+    the spread is even over all directions (Roy & Vetterli 2007).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    singular = np.linalg.svd(values - values.mean(axis=0), compute_uv=False)
+    if singular.sum() == 0:
+        return 1.0
+    p = singular / singular.sum()
+    p = p[p > 0]
+    return float(np.exp(-(p * np.log(p)).sum()))

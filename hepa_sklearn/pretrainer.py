@@ -13,6 +13,7 @@ from ._base import TorchEstimator, store_parameters
 from ._docs import fill_doc
 from ._stats import merge_moments, nan_mean_std
 from ._training.runtime import as_fp32, seeded_torch
+from ._training.callbacks import HeldOutRank
 from ._training import CollapseMonitor, CutSampler, JEPACriterion, JEPANet, TargetEMA, WindowDataset, make_net
 from ._validation import (
     POSITIVE_INT, UNIT, Interval, StrOptions, WindowTransformerTags, check_groups, check_windows, row_chunks,
@@ -133,6 +134,14 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         ``"global"`` uses per-channel statistics learned in ``fit`` (the
         C-MAPSS protocol, which keeps the absolute degradation level);
         ``"none"`` feeds raw values.
+    early_stopping_score : {"loss", "rank"}, default="loss"
+        What early stopping watches on the held-out windows (with
+        ``early_stopping=True``; both are recorded in ``history_``):
+        ``"loss"``, the JEPA loss ``valid_loss`` (lower is better), or
+        ``"rank"``, the effective rank of their embeddings ``valid_rank``
+        (higher is better). Neither needs labels; the user guide's "Does
+        pretraining pay?" shows how each tracked the event predictor on
+        C-MAPSS FD001.
     %(training_parameters)s
 
     Attributes
@@ -146,7 +155,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
     history_ : skorch.History
         Per epoch: the losses ``train_loss``, ``train_l1`` and
         ``train_sigreg`` (or ``train_vicreg``), ``valid_*`` with early
-        stopping, ``train_spread`` (about 1 for well spread predictions, 0 at
+        stopping (and ``valid_rank``, see ``early_stopping_score``), ``train_spread`` (about 1 for well spread predictions, 0 at
         collapse) and ``collapse`` (True when the spread fell below 0.05,
         which also raises a RuntimeWarning).
     n_epochs_ : int
@@ -175,7 +184,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         # the pretraining objective (paper §3.1) and its variants
         max_horizon=150, horizons="log-uniform", predictor_hidden=256, sigreg_weight=0.1, n_projections=256, regularizer="sigreg",
         regularize="predictions",
-        target="shared", ema_momentum=0.996, cuts_per_window=1, norm="revin",
+        target="shared", ema_momentum=0.996, cuts_per_window=1, norm="revin", early_stopping_score="loss",
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
         max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2,
         early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
@@ -202,6 +211,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         "ema_momentum": [UNIT],
         "cuts_per_window": [POSITIVE_INT],
         "norm": [StrOptions(set(NORM_MODES))],
+        "early_stopping_score": [StrOptions({"loss", "rank"})],
     }
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_")
     _check_input = check_windows
@@ -262,6 +272,8 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
                      CutSampler(patch, horizon, seed, fixed=True, horizons=self.horizons)),
             extra_scores=(*scores, "train_spread"),
             callbacks=callbacks,
+            scoring=[("valid_rank", HeldOutRank())],
+            monitor=("valid_rank", False) if self.early_stopping_score == "rank" else ("valid_loss", True),
         )
 
     @fill_doc

@@ -174,3 +174,23 @@ def test_summarise_spearman_hand_case():
     rows = summarise(records)
     assert rows[0]["rho"] == pytest.approx(-0.8)
     assert rows[0]["n"] == 4
+
+
+def test_held_out_rank_is_recorded_and_can_drive_early_stopping():
+    X = windows(40)
+    by_loss = HEPAPretrainer(**TINY, max_epochs=3, random_state=0).fit(X)
+    ranks = by_loss.history_[:, "valid_rank"]
+    assert len(ranks) == 3 and all(1.0 <= r <= 4.0 for r in ranks)  # 4 held-out windows
+    snapshots = ("snapshots", EncoderSnapshots({1, 2, 3}))
+    by_rank = HEPAPretrainer(**TINY, max_epochs=3, random_state=0, early_stopping_score="rank",
+                             callbacks=[snapshots]).fit(X)
+    np.testing.assert_allclose(by_rank.history_[:, "valid_rank"], ranks)  # same run, other monitor
+    # the weights kept are those of the epoch with the highest held-out rank
+    states = dict(by_rank.net_.callbacks_)["snapshots"].states_
+    kept = by_rank.net_.module_.state_dict()
+    best = int(np.argmax(ranks)) + 1
+    assert all(torch.equal(kept[k].cpu(), states[best][k]) for k in kept)
+    assert HEPAPretrainer(early_stopping_score="rank").early_stopping_score == "rank"
+    with pytest.raises(ValueError, match="early_stopping_score"):
+        HEPAPretrainer(**TINY, max_epochs=1, early_stopping_score="spread").fit(X)
+    assert "valid_rank" not in HEPAPretrainer(**TINY, max_epochs=1, early_stopping=False).fit(X).history_[-1]

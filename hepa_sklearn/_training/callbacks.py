@@ -5,8 +5,12 @@ import math
 import sys
 import warnings
 
+import numpy as np
+import torch
 from skorch.callbacks import Callback, EarlyStopping, GradientNormClipping, LRScheduler, PassthroughScoring
 from tqdm import tqdm
+
+from .._stats import effective_rank
 
 logger = logging.getLogger("hepa_sklearn")
 
@@ -99,6 +103,30 @@ class PatientEarlyStopping(EarlyStopping):
             raise
 
 
+class HeldOutRank(Callback):
+    """After each epoch, the effective rank of the held-out windows' embeddings, as ``valid_rank``.
+
+    A label-free view of how much of the embedding space the encoder uses:
+    it falls when pretraining concentrates ``h_t`` on fewer directions.
+    Each distinct held-out window is embedded once, in eval mode.
+    """
+
+    def on_epoch_end(self, net, dataset_valid=None, **kwargs):
+        if dataset_valid is None:
+            return
+        windows = dataset_valid.dataset
+        rows = np.unique(np.asarray(dataset_valid.indices) // windows.repeats)
+        module = net.module_
+        device = next(module.parameters()).device
+        training = module.training
+        module.eval()
+        with torch.no_grad():
+            embedded = torch.cat([module.embed(windows.X[part].to(device)).float().cpu()
+                                  for part in np.array_split(rows, max(1, len(rows) // 256))])
+        module.train(training)
+        net.history.record("valid_rank", effective_rank(embedded.numpy()))
+
+
 class TrainingLog(Callback):
     """Log the split and each epoch's losses to the package's logger (INFO)."""
 
@@ -153,8 +181,15 @@ class TrainingProgress(Callback):
         return state
 
 
-def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=0, extra_scores=()):
-    """Cosine LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping."""
+def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=0, extra_scores=(),
+                       scoring=(), monitor=("valid_loss", True)):
+    """Cosine LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping.
+
+    ``scoring``: ``(name, callback)`` pairs that record per-epoch values
+    before early stopping reads them (only with early stopping);
+    ``monitor``: the history key early stopping watches and whether lower
+    is better.
+    """
     callbacks = [
         ("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)),
         ("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP)),
@@ -163,12 +198,15 @@ def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=
         on_train = name.startswith("train")
         if on_train or early_stopping:
             callbacks.append((name, PassthroughScoring(name=name, on_train=on_train)))
+    if early_stopping:
+        callbacks += list(scoring)
     # before early stopping, which ends the last epoch by raising
     callbacks.append(("training_log", TrainingLog()))
     if verbose == 1:
         callbacks.append(("training_progress", TrainingProgress()))
     if early_stopping:
         callbacks.append(
-            ("early_stopping", PatientEarlyStopping(monitor="valid_loss", patience=n_iter_no_change, load_best=True))
+            ("early_stopping", PatientEarlyStopping(monitor=monitor[0], lower_is_better=monitor[1],
+                                                    patience=n_iter_no_change, load_best=True))
         )
     return callbacks

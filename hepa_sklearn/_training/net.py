@@ -100,7 +100,7 @@ class TrainingConfig:
 
 
 def make_net(net_class, module, criterion, *, training, params, device, collate=None, extra_scores=(),
-             callbacks=()):
+             callbacks=(), scoring=(), monitor=("valid_loss", True)):
     """An uninitialised skorch net with the package's optimiser, callbacks and split.
 
     Parameters
@@ -115,6 +115,7 @@ def make_net(net_class, module, criterion, *, training, params, device, collate=
         Collate functions of the training and validation iterators.
     extra_scores : names of per-batch values recorded by the criterion to average per epoch
     callbacks : extra ``(name, callback)`` pairs
+    scoring, monitor : what early stopping reads (see ``training_callbacks``)
     """
     iterator = {}
     if collate is not None:
@@ -135,6 +136,8 @@ def make_net(net_class, module, criterion, *, training, params, device, collate=
             n_iter_no_change=training.n_iter_no_change,
             verbose=training.verbose,
             extra_scores=extra_scores,
+            scoring=scoring,
+            monitor=monitor,
         ) + list(callbacks),
         device=device,
         autocast_dtype=autocast_dtype(training.precision, device),

@@ -22,6 +22,7 @@ from scipy.stats import spearmanr
 from skorch.callbacks import Callback
 from sklearn.linear_model import RidgeCV
 
+from .._stats import effective_rank
 from ..datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
 from ..metrics import h_auroc
 from .protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
@@ -68,14 +69,6 @@ def with_state(pretrainer, state):
     snapshot = copy.deepcopy(pretrainer)
     snapshot.net_.module_.load_state_dict(state)
     return snapshot
-
-
-def effective_rank(E):
-    """exp(entropy) of the normalised singular values of the centred embeddings: 1 at collapse, up to d."""
-    s = np.linalg.svd(E - E.mean(axis=0), compute_uv=False)
-    p = s / s.sum()
-    p = p[p > 0]
-    return float(np.exp(-(p * np.log(p)).sum()))
 
 
 def representation_diagnostics(pretrainer, data, E_train, E_valid):

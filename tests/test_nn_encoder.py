@@ -174,3 +174,63 @@ def test_grouped_target_pass_equals_single_pass(monkeypatch):
         grouped, has_grouped = model.target_state(X, cut, dt, loc, scale)
     assert torch.equal(has_single, has_grouped)
     assert torch.allclose(single, grouped, atol=1e-5)
+
+
+def _targets_with_gaps(seed, B=60, L=64):
+    rng = np.random.default_rng(seed)
+    X = windows(B=B, L=L, seed=seed)
+    for i in range(B):
+        X[i, :, : rng.integers(0, 30)] = float("nan")  # left padding of varying length
+    X[5, 1, 40:47] = float("nan")  # one channel missing for a while
+    X[6:9, :, 36:44] = float("nan")  # every channel missing: tokens without an observation
+    owner = torch.arange(B)
+    cut, dt = _cuts_and_horizons(X, owner, rng, 4, 20)
+    cut[0], dt[0] = 36, 8  # window 6..8 style gap at the start of the target
+    X[0, :, 36:44] = float("nan")  # an interval without any observation
+    return X, cut, dt
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_packed_target_pass_equals_padded_groups(seed):
+    torch.manual_seed(seed)
+    model = JEPA(EncoderConfig(norm="global", **TINY), predictor_hidden=8, max_horizon=20).eval()
+    X, cut, dt = _targets_with_gaps(seed)
+    loc, scale = model.encoder.statistics(X, None)
+    with torch.no_grad():
+        padded, has_padded = model.target_state(X, cut, dt, loc, scale)
+        packed, has_packed = model.packed_target_state(X, cut, dt, loc, scale)
+    assert not has_packed[0]  # the empty interval is reported as such
+    assert torch.equal(has_padded, has_packed)
+    assert torch.allclose(padded[has_padded], packed[has_packed], atol=1e-5)
+
+
+def test_packed_target_pass_gradients_match_padded():
+    torch.manual_seed(0)
+    model = JEPA(EncoderConfig(norm="global", **TINY), predictor_hidden=8, max_horizon=20).eval()
+    X, cut, dt = _targets_with_gaps(3, B=30)
+    loc, scale = model.encoder.statistics(X, None)
+    grads = []
+    for state in (model.target_state, model.packed_target_state):
+        model.zero_grad()
+        pooled, has = state(X, cut, dt, loc, scale)
+        (pooled[has] ** 2).sum().backward()
+        grads.append(torch.cat([p.grad.flatten() for p in model.encoder.parameters() if p.grad is not None]))
+    assert torch.allclose(grads[0], grads[1], rtol=1e-4, atol=1e-5)
+
+
+def test_packed_pooling_equals_module_pooling_per_sequence():
+    from hepa_sklearn.nn.encoder import AttentionPooling, PackedLayout
+
+    torch.manual_seed(0)
+    pooling = AttentionPooling(16, 2).eval()
+    valid = torch.tensor([[True, True, False, True], [True, False, False, False], [False, True, True, False]])
+    lengths = torch.tensor([4, 1, 3])
+    layout = PackedLayout(valid, lengths)
+    states = torch.randn(int(lengths.sum()), 16)
+    packed = pooling.forward_packed(states, layout)
+    for i, n in enumerate(lengths.tolist()):
+        rows = states[layout.sequence == i][None]
+        expected = pooling(rows, valid[i : i + 1, :n])
+        assert torch.allclose(packed[i], expected[0], atol=1e-6)
+    # the packed rows follow the sequences in order, column by column
+    assert layout.column.tolist() == [0, 1, 2, 3, 0, 0, 1, 2]

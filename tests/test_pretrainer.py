@@ -168,6 +168,7 @@ def test_bad_X_at_transform(fitted, windows):
         ({"norm": "batch"}, "norm"),
         ({"max_epochs": 0}, "max_epochs"),
         ({"cuts_per_window": 0}, "cuts_per_window"),
+        ({"batch_layout": "dense"}, "batch_layout"),
         ({"dropout": 1.0}, "dropout"),
         ({"validation_fraction": 1.0}, "validation_fraction"),
         ({"early_stopping": "yes"}, "early_stopping"),
@@ -219,3 +220,26 @@ def test_fitted_module_matches_its_configuration(fitted):
                                    dim_feedforward=16), 16, 16)
     assert n_parameters(fitted.net_.module_) == n_parameters(reference)
     assert fitted.predictor_.horizon_scale == 16.0
+
+
+
+
+@pytest.mark.parametrize("layout, norm, block", [("packed", "global", 8), ("packed", "none", 8),
+                                                 ("packed", "revin", 1), ("padded", "global", 1)])
+def test_batch_layout_sets_how_many_cuts_of_a_window_share_a_batch(windows, tiny_pretrainer_params, layout,
+                                                                    norm, block):
+    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "batch_layout": layout, "norm": norm,
+                            "cuts_per_window": 10, "batch_size": 32, "early_stopping": False})
+    assert pre._cut_block() == block
+    pre.fit(windows)
+    assert pre.net_.cut_block == block
+    assert pre.net_.module_.packed == (layout == "packed")
+
+
+def test_packed_layout_is_reproducible_and_differs_from_padded(windows, tiny_pretrainer_params):
+    params = {**tiny_pretrainer_params, "norm": "global", "cuts_per_window": 10, "early_stopping": False}
+    first = HEPAPretrainer(**params, batch_layout="packed").fit(windows).transform(windows)
+    again = HEPAPretrainer(**params, batch_layout="packed").fit(windows).transform(windows)
+    padded = HEPAPretrainer(**params, batch_layout="padded").fit(windows).transform(windows)
+    np.testing.assert_array_equal(first, again)
+    assert not np.allclose(first, padded)

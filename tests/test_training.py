@@ -291,3 +291,41 @@ def test_the_package_logger_has_only_a_null_handler():
     logger = logging.getLogger("hepa_sklearn")
     assert [type(handler) for handler in logger.handlers] == [logging.NullHandler]
     assert logger.propagate and logger.level == logging.NOTSET
+
+
+def test_block_batches_cover_each_item_once_with_few_windows_per_batch():
+    from torch.utils.data import Subset
+
+    from hepa_sklearn._training.sampling import BlockBatches, WindowDataset, window_ids
+
+    dataset = WindowDataset(np.zeros((13, 1, 8), dtype=np.float32), repeats=40)
+    windows = window_ids(dataset)
+    sampler = BlockBatches(windows, block=8, batch_size=64, generator=torch.Generator().manual_seed(0))
+    batches = list(sampler)
+    assert len(batches) == len(sampler) == -(-13 * 40 // 64)
+    items = np.concatenate(batches)
+    assert np.array_equal(np.sort(items), np.arange(13 * 40))  # every item exactly once
+    for batch in batches:
+        # blocks of 8 of one window: at most 64 / 8 + 1 windows when a block straddles batches
+        assert len(set(windows[batch])) <= 9
+    # the same generator seed gives the same order; another seed another one
+    again = list(BlockBatches(windows, 8, 64, torch.Generator().manual_seed(0)))
+    other = list(BlockBatches(windows, 8, 64, torch.Generator().manual_seed(1)))
+    assert all(a == b for a, b in zip(batches, again))
+    assert any(a != b for a, b in zip(batches, other))
+    # a training subset: blocks never mix windows
+    subset = Subset(dataset, np.arange(100, 300))
+    sub_windows = window_ids(subset)
+    assert np.array_equal(sub_windows, np.arange(100, 300) // 40)
+    for batch in BlockBatches(sub_windows, 8, 16, torch.Generator().manual_seed(2)):
+        assert len(set(sub_windows[batch])) <= 3
+
+
+def test_block_of_one_is_a_plain_shuffle():
+    from hepa_sklearn._training.sampling import BlockBatches
+
+    sampler = BlockBatches(np.repeat(np.arange(5), 4), block=1, batch_size=7,
+                           generator=torch.Generator().manual_seed(0))
+    items = np.concatenate(list(sampler))
+    assert np.array_equal(np.sort(items), np.arange(20))
+    assert not np.array_equal(items, np.arange(20))

@@ -8,7 +8,7 @@ from skorch import NeuralNet
 
 from .callbacks import training_callbacks
 from .runtime import as_fp32, autocast, autocast_dtype
-from .sampling import TailSplit
+from .sampling import BlockBatches, TailSplit, window_ids
 
 
 class TrainingDivergedError(FloatingPointError):
@@ -55,7 +55,28 @@ class HEPANet(NeuralNet):
 
 
 class JEPANet(HEPANet):
-    """skorch net for pretraining; records the L1 and SIGReg terms per batch and epoch."""
+    """skorch net for pretraining; records the L1 and SIGReg terms per batch and epoch.
+
+    With ``cut_block > 1`` the training iterator keeps the items (cuts) of
+    one window together in shuffled blocks of that many (:class:`BlockBatches`),
+    so a batch needs one context pass per window instead of one per cut.
+    """
+
+    def __init__(self, *args, cut_block=1, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cut_block = cut_block
+
+    def get_iterator(self, dataset, training=False):
+        if not training or self.cut_block <= 1:
+            return super().get_iterator(dataset, training=training)
+        kwargs = self.get_params_for("iterator_train")
+        kwargs.pop("shuffle", None)
+        batch_size = kwargs.pop("batch_size", self.batch_size)
+        batch_size = len(dataset) if batch_size == -1 else batch_size
+        # the block order is drawn from torch's global generator, which random_state seeds
+        generator = torch.Generator().manual_seed(int(torch.randint(0, 2**62, ()).item()))
+        sampler = BlockBatches(window_ids(dataset), self.cut_block, batch_size, generator)
+        return self.iterator_train(dataset, batch_sampler=sampler, **kwargs)
 
     def get_loss(self, y_pred, y_true, X=None, training=False):
         loss = super().get_loss(y_pred, y_true, X=X, training=training)

@@ -25,6 +25,47 @@ class WindowDataset(Dataset):
         return self.X[i // self.repeats], i, i // self.repeats
 
 
+def window_ids(dataset):
+    """The window each item of ``dataset`` (a WindowDataset or a Subset of one) draws its cut from."""
+    if isinstance(dataset, Subset):
+        return window_ids(dataset.dataset)[np.asarray(dataset.indices)]
+    return np.arange(len(dataset)) // dataset.repeats
+
+
+class BlockBatches:
+    """Batch sampler keeping the items of one window together in blocks of ``block``.
+
+    Each window's items are cut, in order, into blocks of at most ``block``
+    items; the blocks are shuffled and laid end to end, then read off in
+    batches of ``batch_size``. A batch then holds the items of at most
+    ``ceil(batch_size / block) + 1`` windows, and the items of one window
+    share a single causal context pass (:meth:`JEPA.shared_context_state`).
+    Each item still gets its own (cut, Δt) draw. ``block=1`` is an ordinary
+    shuffle. The order comes from ``generator`` (a seeded ``torch.Generator``).
+    """
+
+    def __init__(self, windows, block, batch_size, generator):
+        self.block = block
+        self.batch_size = batch_size
+        self.generator = generator
+        windows = np.asarray(windows)
+        order = np.argsort(windows, kind="stable")
+        starts = np.flatnonzero(np.r_[True, windows[order][1:] != windows[order][:-1]])
+        self.blocks = []
+        for start, stop in zip(starts, np.r_[starts[1:], len(order)]):
+            self.blocks += [order[i:min(i + block, stop)] for i in range(start, stop, block)]
+        self.n_items = len(order)
+
+    def __len__(self):
+        return -(-self.n_items // self.batch_size)
+
+    def __iter__(self):
+        permutation = torch.randperm(len(self.blocks), generator=self.generator).tolist()
+        items = np.concatenate([self.blocks[i] for i in permutation]) if self.blocks else np.empty(0, int)
+        for start in range(0, len(items), self.batch_size):
+            yield items[start:start + self.batch_size].tolist()
+
+
 class CutSampler:
     """Collate function drawing one (cut t, horizon Δt) per window.
 

@@ -123,7 +123,12 @@ class SubsetSplit:
 
 
 def protocol_pretrainer(pretrain_epochs, *, device, seed, verbose=0, **params):
-    """The protocol's pretrainer: global z-score, 40 cuts per unit and epoch, fixed epochs; ``params`` override."""
+    """The protocol's pretrainer: global z-score, 40 cuts per unit and epoch, fixed epochs; ``params`` override.
+
+    The batch layout is ``"padded"``, the one the published results were
+    computed with, unless ``params`` says otherwise.
+    """
+    params = {"batch_layout": "padded", **params}
     return HEPAPretrainer(
         norm="global", max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, early_stopping=False,
         device=device, random_state=seed, verbose=verbose, **params,

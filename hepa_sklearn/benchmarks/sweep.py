@@ -80,6 +80,10 @@ METHODS = {
         "hepa", pretrain={"horizons": "uniform"},
         description="variant: pretraining horizons Δt uniform on 1..150 instead of log-uniform",
     ),
+    "hepa-packed": Method(
+        "hepa", pretrain={"batch_layout": "packed"},
+        description="hepa pretrained with the packed batch layout (cuts of a unit share a context pass)",
+    ),
     "hepa-regime": Method(
         "hepa", regime=True,
         description="HEPA pred-FT on per-operating-condition z-scores (RegimeNormalizer)",

@@ -116,6 +116,57 @@ class Block(nn.Module):
         x = x + self.dropout(self.attention(self.norm1(x), mask))
         return x + self.dropout(self.feed_forward(self.norm2(x)))
 
+    def forward_packed(self, x, layout):
+        """The same block on the tokens of many sequences packed in rows ``x`` (T, d), see :class:`PackedLayout`."""
+        attention = self.attention
+        qkv = attention.qkv(self.norm1(x))
+        mixed = layout.attend(qkv, attention.n_heads, attention.dropout if attention.training else 0.0)
+        x = x + self.dropout(attention.out(mixed))
+        return x + self.dropout(self.feed_forward(self.norm2(x)))
+
+
+class PackedLayout:
+    """Where the tokens of sequences of different lengths sit when packed without padding.
+
+    Sequence ``i`` holds the first ``lengths[i]`` token columns of a padded
+    batch (B, N); ``valid`` (B, N) says which of them hold an observation.
+    Every token-wise layer runs once on the packed rows (no padding token is
+    computed); attention runs per group of sequences of equal length, with
+    the same mask as :func:`attention_mask` (bidirectional: valid keys and
+    the query itself).
+    """
+
+    def __init__(self, valid, lengths):
+        B, N = valid.shape
+        columns = torch.arange(N, device=valid.device)
+        present = columns < lengths[:, None]  # (B, N)
+        self.rows = present.nonzero()  # (T, 2): sequence, column, in row-major order
+        self.sequence, self.column = self.rows[:, 0], self.rows[:, 1]
+        self.key_valid = valid[present]  # (T,)
+        self.n_sequences = B
+        # position of each present token in the packed rows
+        slot = torch.full((B, N), -1, dtype=torch.long, device=valid.device)
+        slot[present] = torch.arange(self.rows.shape[0], device=valid.device)
+        self.groups = []
+        for length in torch.unique(lengths[lengths > 0]).tolist():
+            members = (lengths == length).nonzero().squeeze(1)
+            index = slot[members, :length]  # (n, length)
+            keys = self.key_valid[index]
+            allowed = keys[:, None, :] | torch.eye(length, dtype=torch.bool, device=valid.device)
+            self.groups.append((index, allowed[:, None]))
+
+    def attend(self, qkv, n_heads, dropout):
+        """Multi-head attention of packed ``qkv`` (T, 3d) within each sequence -> (T, d)."""
+        T, three_d = qkv.shape
+        d = three_d // 3
+        out = qkv.new_empty(T, d)
+        for index, allowed in self.groups:
+            n, length = index.shape
+            q, k, v = qkv[index].view(n, length, 3, n_heads, d // n_heads).permute(2, 0, 3, 1, 4)
+            y = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, dropout_p=dropout)
+            out[index.reshape(-1)] = y.transpose(1, 2).reshape(n * length, d)
+        return out
+
 
 class PatchEncoder(nn.Module):
     """Patch Transformer over windows ``(B, C, L)`` with NaN for missing steps.
@@ -216,6 +267,30 @@ class PatchEncoder(nn.Module):
         return self.final_norm(h), valid, first, loc, scale
 
 
+def encode_packed(encoder, x, loc, scale):
+    """Bidirectional pass of ``encoder`` over windows ``x`` (B, C, L) aligned left, without padding tokens.
+
+    Gives the states of ``encoder(x, causal=False, loc=loc, scale=scale)``
+    for every token up to each window's last observed one (the same
+    function, summed in another order), computing no token past it.
+
+    Returns
+    -------
+    states : tensor (T, d_model), the tokens of all windows packed row by row
+    layout : PackedLayout, which window and column each row belongs to
+    """
+    tokens, valid = encoder.tokenize(x, loc, scale, align_right=False)
+    n_tokens = valid.shape[1]
+    columns = torch.arange(n_tokens, device=x.device)
+    lengths = torch.where(valid, columns + 1, torch.zeros_like(columns)).max(dim=1).values
+    layout = PackedLayout(valid, lengths)
+    h = encoder.projection(tokens[layout.sequence, layout.column])
+    h = encoder.input_dropout(h + sinusoidal_positions(columns, encoder.config.d_model)[layout.column])
+    for block in encoder.blocks:
+        h = block.forward_packed(h, layout)
+    return encoder.final_norm(h), layout
+
+
 def last_valid_state(states, valid):
     """State of each window's last token that holds an observation, (B, d_model)."""
     n_tokens = valid.shape[1]
@@ -232,6 +307,34 @@ class AttentionPooling(nn.Module):
         self.query = nn.Parameter(torch.zeros(1, 1, d_model))
         nn.init.normal_(self.query, std=0.02)
         self.attention = nn.MultiheadAttention(d_model, n_heads, batch_first=True)
+
+    def forward_packed(self, states, layout):
+        """The pooled vector of each sequence of packed ``states`` (T, d) -> (B, d), as :meth:`forward`.
+
+        A sequence without any valid token pools to the output bias (the
+        caller gives it zero weight).
+        """
+        attention = self.attention
+        d, heads = states.shape[1], attention.num_heads
+        w_q, w_k, w_v = attention.in_proj_weight.chunk(3)
+        b_q, b_k, b_v = attention.in_proj_bias.chunk(3)
+        q = F.linear(self.query.reshape(1, d), w_q, b_q).view(heads, d // heads)
+        k = F.linear(states, w_k, b_k).view(-1, heads, d // heads)
+        v = F.linear(states, w_v, b_v).view(-1, heads, d // heads)
+        scores = (k * q).sum(-1) / math.sqrt(d // heads)  # (T, heads)
+        sequence, B = layout.sequence, layout.n_sequences
+        # sequences with no valid token attend to all of their tokens, as in forward
+        has_valid = torch.zeros(B, dtype=torch.bool, device=states.device).index_put_(
+            (sequence,), layout.key_valid, accumulate=True)
+        keep = layout.key_valid | ~has_valid[sequence]
+        scores = scores.masked_fill(~keep[:, None], float("-inf"))
+        top = scores.new_full((B, heads), float("-inf")).scatter_reduce_(
+            0, sequence[:, None].expand(-1, heads), scores.detach(), reduce="amax")
+        weights = torch.exp(scores - top[sequence]).masked_fill(~keep[:, None], 0.0)
+        total = weights.new_zeros(B, heads).index_add_(0, sequence, weights)
+        weights = weights / total[sequence]
+        pooled = v.new_zeros(B, heads, d // heads).index_add_(0, sequence, weights[..., None] * v)
+        return attention.out_proj(pooled.reshape(B, d))
 
     def forward(self, states, valid):
         # an interval with no observation attends to all of its (filled) tokens;

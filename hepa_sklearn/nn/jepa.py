@@ -6,7 +6,7 @@ import math
 import torch
 from torch import nn
 
-from .encoder import AttentionPooling, PatchEncoder, last_valid_state
+from .encoder import AttentionPooling, PatchEncoder, encode_packed, last_valid_state
 from .predictor import HorizonPredictor
 
 
@@ -28,11 +28,18 @@ class JEPA(nn.Module):
         runs a copy of the encoder that gets no gradient and follows the
         context encoder by an exponential moving average
         (:meth:`update_target` after each optimiser step).
+    packed : bool, default=False
+        Encode the target intervals with their tokens packed
+        (:meth:`packed_target_state`, no padding token computed) instead of
+        in padded groups of similar length (:meth:`target_state`). The two
+        compute the same function; they differ only in floating-point
+        summation order and in the dropout draws.
     """
 
     def __init__(self, config, predictor_hidden, max_horizon, channel_loc=None, channel_scale=None,
-                 target="shared"):
+                 target="shared", packed=False):
         super().__init__()
+        self.packed = packed
         self.encoder = PatchEncoder(config)
         if channel_loc is not None:
             self.encoder.channel_loc.copy_(torch.as_tensor(channel_loc, dtype=torch.float32))
@@ -102,14 +109,26 @@ class JEPA(nn.Module):
         loc, scale = self.encoder.statistics(x[owner], None)
         return torch.cat(h)[inverse], torch.cat(has_context)[inverse], loc, scale
 
-    def target_state(self, x, cut, dt, loc, scale):
-        """Pooled bidirectional representation of ``[cut, cut + dt)``, grouped by target length."""
+    def _future(self, x, cut, dt):
+        """The target intervals ``[cut, cut + dt)`` of ``x``, left-aligned in (B, C, target_length), NaN after."""
         B, C, L = x.shape
         offsets = torch.arange(self.target_length, device=x.device)
         index = cut[:, None] + offsets  # (B, target_length)
         outside = (offsets >= dt[:, None]) | (index >= L)
         future = x.gather(2, index.clamp(max=L - 1)[:, None, :].expand(B, C, -1))
-        future = future.masked_fill(outside[:, None, :], float("nan"))
+        return future.masked_fill(outside[:, None, :], float("nan"))
+
+    def packed_target_state(self, x, cut, dt, loc, scale):
+        """Same as :meth:`target_state`, with the tokens of all targets packed: no padding token is computed."""
+        encoder = self.encoder if self.target == "shared" else self.target_encoder
+        states, layout = encode_packed(encoder, self._future(x, cut, dt), loc, scale)
+        has_target = torch.zeros(x.shape[0], dtype=torch.bool, device=x.device).index_put_(
+            (layout.sequence,), layout.key_valid, accumulate=True)
+        return self.target_pooling.forward_packed(states, layout), has_target
+
+    def target_state(self, x, cut, dt, loc, scale):
+        """Pooled bidirectional representation of ``[cut, cut + dt)``, grouped by target length."""
+        future = self._future(x, cut, dt)
         encoder = self.encoder if self.target == "shared" else self.target_encoder
         pooled, has_target, order = [], [], []
         for group in _similar_groups(dt):
@@ -143,7 +162,8 @@ class JEPA(nn.Module):
             distinct = torch.unique(owner)  # sorted
             local = torch.searchsorted(distinct, owner)
             h, has_context, loc, scale = self.shared_context_state(x[distinct], local, cut)
-        target, has_target = self.target_state(x, cut, dt, loc, scale)
+        target_state = self.packed_target_state if getattr(self, "packed", False) else self.target_state
+        target, has_target = target_state(x, cut, dt, loc, scale)
         predicted = self.predictor(h, dt)
         weight = usable * has_target * has_context
         return predicted, target, weight.to(predicted.dtype), h

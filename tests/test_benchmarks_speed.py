@@ -56,6 +56,24 @@ def test_scaling_table_lists_every_stage():
     assert lines[6] == "| context | 1024 | 128 | 2.25 | 0.12 |"
 
 
+def test_scaling_table_marks_stages_not_timed_at_a_size():
+    from hepa_sklearn.benchmarks.speed import scaling_table
+
+    rows = [("windows", 100000, 512, {"pretrain epoch": None, "transform + predict_proba": 30.5})]
+    assert scaling_table(rows)[5] == "| windows | 100000 | 512 | — | 30.50 |"
+
+
+def test_scaling_times_training_and_inference_at_their_own_sizes():
+    from hepa_sklearn.benchmarks.speed import scaling
+
+    rows = scaling(n_windows=(8, 24), train_windows=(8, 16), context_lengths=(32,), n_channels=2, repeats=1)
+    sizes = [(kind, n, length) for kind, n, length, _ in rows]
+    assert sizes == [("windows", 8, 512), ("windows", 16, 512), ("windows", 24, 512), ("context", 16, 32)]
+    timed = {n: {stage for stage, seconds in row.items() if seconds is not None} for _, n, _, row in rows[:3]}
+    every = {"pretrain epoch", "finetune epoch", "transform + predict_proba"}
+    assert timed == {8: every, 16: every - {"transform + predict_proba"}, 24: {"transform + predict_proba"}}
+
+
 # --- side by side with the authors' implementation, against a stand-in checkout ---
 
 # Stand-in for the reference's scripts/train.py: the same command line and

@@ -36,6 +36,7 @@ def _one_run(args):
         finetune_epochs=args.finetune_epochs,
         device=args.device,
         log=lambda message: None,
+        pretrain_params={"batch_layout": args.batch_layout},
     )
     result["torch_threads"] = torch.get_num_threads()
     print(json.dumps(result))
@@ -176,19 +177,24 @@ def _throughput(result):
     }
 
 
-def scaling(n_windows=(256, 1024, 4096), context_lengths=(128, 256, 512), n_channels=14, repeats=3):
+def scaling(n_windows=(1000, 10000, 100000), train_windows=(250, 1000, 4000), context_lengths=(128, 256, 512),
+            n_channels=14, repeats=3):
     """Median seconds per stage on synthetic series of C-MAPSS shape, for growing inputs.
 
-    Each row gives one pretraining epoch (one cut per window), one finetuning
-    epoch (K = 150) and ``transform`` + ``predict_proba`` on ``n`` windows of
-    ``length`` steps. Returns rows ``(series, n, length, seconds)`` with
-    ``seconds`` a dict keyed by stage.
+    ``transform`` + ``predict_proba`` are timed on each of ``n_windows``
+    windows of 512 steps; one pretraining epoch (one cut per window, each
+    window standing for a unit) and one finetuning epoch (K = 150) on each of
+    ``train_windows``; the ``context`` rows time every stage on
+    ``train_windows[1]`` windows of each length. Returns rows
+    ``(series, n, length, seconds)``, ``seconds`` a dict keyed by stage with
+    None where the stage was not timed at that size.
     """
     from ..event_predictor import HEPAEventPredictor
     from ..pretrainer import HEPAPretrainer
     from ..surface import make_survival_y
 
     rng = np.random.default_rng(0)
+    stages = ("pretrain epoch", "finetune epoch", "transform + predict_proba")
 
     def median_seconds(task):
         times = []
@@ -198,19 +204,33 @@ def scaling(n_windows=(256, 1024, 4096), context_lengths=(128, 256, 512), n_chan
             times.append(time.perf_counter() - start)
         return statistics.median(times)
 
-    def measure(n, length):
+    def fitted(length, n=256):
         X = rng.normal(size=(n, n_channels, length)).astype(np.float32)
         y = make_survival_y(np.ones(n, bool), rng.integers(1, 150, n))
-        pre = HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0)
-        event = HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0)
-        seconds = {"pretrain epoch": median_seconds(lambda: pre.fit(X))}
-        E = pre.transform(X)
-        seconds["finetune epoch"] = median_seconds(lambda: event.fit(E, y))
-        seconds["transform + predict_proba"] = median_seconds(lambda: event.predict_proba(pre.transform(X)))
+        pre = HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0).fit(X)
+        return pre, HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0).fit(pre.transform(X), y)
+
+    def measure(n, length, train=True, infer=True):
+        seconds = dict.fromkeys(stages)
+        X = rng.normal(size=(n, n_channels, length)).astype(np.float32)
+        if train:
+            y = make_survival_y(np.ones(n, bool), rng.integers(1, 150, n))
+            pre = HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0)
+            event = HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0)
+            seconds["pretrain epoch"] = median_seconds(lambda: pre.fit(X))
+            E = pre.transform(X)
+            seconds["finetune epoch"] = median_seconds(lambda: event.fit(E, y))
+        else:
+            pre, event = models[length]
+        if infer:
+            seconds["transform + predict_proba"] = median_seconds(lambda: event.predict_proba(pre.transform(X)))
         return seconds
 
-    rows = [("windows", n, 512, measure(n, 512)) for n in n_windows]
-    rows += [("context", n_windows[1], length, measure(n_windows[1], length)) for length in context_lengths]
+    models = {512: fitted(512)}
+    sizes = sorted(set(n_windows) | set(train_windows))
+    rows = [("windows", n, 512, measure(n, 512, train=n in train_windows, infer=n in n_windows)) for n in sizes]
+    middle = train_windows[len(train_windows) // 2]
+    rows += [("context", middle, length, measure(middle, length)) for length in context_lengths]
     return rows
 
 
@@ -221,7 +241,8 @@ def scaling_table(rows):
              "| series | windows | context length | " + " | ".join(stages) + " |",
              "|---|---|---|" + "---|" * len(stages)]
     for kind, n, length, seconds in rows:
-        lines.append(f"| {kind} | {n} | {length} | " + " | ".join(f"{seconds[s]:.2f}" for s in stages) + " |")
+        cells = ("—" if seconds[s] is None else f"{seconds[s]:.2f}" for s in stages)
+        lines.append(f"| {kind} | {n} | {length} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -544,13 +565,15 @@ def run(args):
     """
     argv = [sys.executable, "-m", "hepa_sklearn.benchmarks.speed", "--one-run",
             "--seed", str(args.seed), "--pretrain-epochs", str(args.pretrain_epochs),
-            "--finetune-epochs", str(args.finetune_epochs), "--device", args.device]
+            "--finetune-epochs", str(args.finetune_epochs), "--device", args.device,
+            "--batch-layout", args.batch_layout]
     if args.reference is not None:
         return _run_reference(args, argv)
     if args.threads:
         argv += ["--threads", str(args.threads)]
     if args.only_scaling:
-        text = "\n".join(scaling_table(scaling())[1:])
+        text = "\n".join(scaling_table(scaling(n_windows=args.scaling_windows,
+                                                train_windows=args.scaling_train_windows))[1:])
         print(text)
         return text
     runs = []
@@ -594,7 +617,7 @@ def run(args):
         lines.append(f"| {stage} | {per_item / 1e6:.1f} M | {rate:.0f} {name.split()[-1]} | "
                      f"{reached:.1f} | {reached / peak:.0%} |")
     if args.scaling:
-        lines += scaling_table(scaling())
+        lines += scaling_table(scaling(n_windows=args.scaling_windows, train_windows=args.scaling_train_windows))
     text = "\n".join(lines)
     print(text)
     return text
@@ -619,7 +642,14 @@ def add_arguments(parser):
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--threads", type=int, default=None,
                         help="OMP/MKL/torch threads per run (default: torch's own; 1 with --reference)")
+    parser.add_argument("--batch-layout", choices=["packed", "padded"], default="packed",
+                        help="the pretrainer's batch_layout (default: packed; the published C-MAPSS "
+                             "results used padded)")
     parser.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--scaling-windows", type=int, nargs="+", default=[1000, 10000, 100000],
+                        help="window counts timed for transform + predict_proba")
+    parser.add_argument("--scaling-train-windows", type=int, nargs="+", default=[250, 1000, 4000],
+                        help="window (unit) counts timed for one pretraining and one finetuning epoch")
     parser.add_argument("--only-scaling", action="store_true", help="print the scaling table only")
     reference = parser.add_argument_group("side by side with the authors' implementation")
     reference.add_argument("--reference", metavar="PATH",

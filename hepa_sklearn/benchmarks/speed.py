@@ -127,18 +127,22 @@ def matmul_peak_gflops(n=2048, repeats=10):
     return 2 * n**3 * repeats / (time.perf_counter() - start) / 1e9
 
 
-def stage_flops(n_channels=14, context_length=512, history=206, K=150, batch=64):
+def stage_flops(n_channels=14, context_length=512, history=206, K=150, batch=64, batch_layout="packed"):
     """FLOPs per window of each stage with the paper's model, counted by torch's FLOP counter.
 
     ``history`` is the number of observed steps per window (FD001's mean unit
     length is 206 cycles); the rest of the window is padding that the
-    encoder skips.
+    encoder skips. ``batch_layout`` is the pretrainer's: ``"packed"`` batches
+    hold blocks of 8 cuts of one window and compute no target padding;
+    ``"padded"`` ones about 40 windows per 64 cuts (counted as 2 cuts per
+    window) and padded target groups.
     """
     from ..nn import JEPA, EncoderConfig, EventModel
     from ..nn.losses import surface_bce
 
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(n_channels=n_channels, norm="global"), 256, K)
+    packed = batch_layout == "packed"
+    model = JEPA(EncoderConfig(n_channels=n_channels, norm="global"), 256, K, packed=packed)
     head = EventModel(256, 256, K, float(K))
     x = torch.randn(batch, n_channels, context_length)
     x[..., : context_length - history] = float("nan")
@@ -146,7 +150,8 @@ def stage_flops(n_channels=14, context_length=512, history=206, K=150, batch=64)
     P = 16
     cut = torch.tensor(context_length - P * rng.integers(1, history // P, size=batch))
     dt = torch.tensor(np.minimum(np.exp(rng.uniform(0, np.log(K + 1), size=batch)).astype(int), K)).clamp(min=1)
-    owner = torch.arange(batch) // 2 * 2  # two cuts per distinct window (FD001 batches: 64 cuts of ~40 windows)
+    per_window = 8 if packed else 2  # padded FD001 batches: 64 cuts of ~40 windows
+    owner = torch.arange(batch) // per_window * per_window
     counts = {}
     with FlopCounterMode(display=False) as counter:
         predicted, target, *_ = model(x, owner, cut, dt, torch.ones(batch))
@@ -604,7 +609,7 @@ def run(args):
         "",
     ]
     peak = matmul_peak_gflops()
-    flops = stage_flops()
+    flops = stage_flops(batch_layout=args.batch_layout)
     throughput = {key: statistics.median(_throughput(r)[key] for r in runs) for key in _throughput(runs[0])}
     lines += [
         f"Compute bound: fp32 matrix product measured at {peak:.0f} GFLOP/s.",

@@ -130,42 +130,31 @@ class PackedLayout:
 
     Sequence ``i`` holds the first ``lengths[i]`` token columns of a padded
     batch (B, N); ``valid`` (B, N) says which of them hold an observation.
-    Every token-wise layer runs once on the packed rows (no padding token is
-    computed); attention runs per group of sequences of equal length, with
-    the same mask as :func:`attention_mask` (bidirectional: valid keys and
-    the query itself).
+    Every token-wise layer (projections, feed-forward, norms) runs once on
+    the packed rows, computing no padding token; only the attention scores,
+    a small part of the work, are formed on the padded (B, N, N) grid, with
+    the mask of :func:`attention_mask` (bidirectional: valid keys and the
+    query itself).
     """
 
     def __init__(self, valid, lengths):
         B, N = valid.shape
         columns = torch.arange(N, device=valid.device)
         present = columns < lengths[:, None]  # (B, N)
-        self.rows = present.nonzero()  # (T, 2): sequence, column, in row-major order
-        self.sequence, self.column = self.rows[:, 0], self.rows[:, 1]
+        self.sequence, self.column = present.nonzero().unbind(1)  # row-major: sequence by sequence
         self.key_valid = valid[present]  # (T,)
-        self.n_sequences = B
-        # position of each present token in the packed rows
-        slot = torch.full((B, N), -1, dtype=torch.long, device=valid.device)
-        slot[present] = torch.arange(self.rows.shape[0], device=valid.device)
-        self.groups = []
-        for length in torch.unique(lengths[lengths > 0]).tolist():
-            members = (lengths == length).nonzero().squeeze(1)
-            index = slot[members, :length]  # (n, length)
-            keys = self.key_valid[index]
-            allowed = keys[:, None, :] | torch.eye(length, dtype=torch.bool, device=valid.device)
-            self.groups.append((index, allowed[:, None]))
+        self.n_sequences, self.n_columns = B, N
+        self.mask = attention_mask(valid, causal=False)
 
     def attend(self, qkv, n_heads, dropout):
         """Multi-head attention of packed ``qkv`` (T, 3d) within each sequence -> (T, d)."""
         T, three_d = qkv.shape
         d = three_d // 3
-        out = qkv.new_empty(T, d)
-        for index, allowed in self.groups:
-            n, length = index.shape
-            q, k, v = qkv[index].view(n, length, 3, n_heads, d // n_heads).permute(2, 0, 3, 1, 4)
-            y = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, dropout_p=dropout)
-            out[index.reshape(-1)] = y.transpose(1, 2).reshape(n * length, d)
-        return out
+        grid = qkv.new_zeros(self.n_sequences, self.n_columns, three_d)
+        grid = grid.index_put((self.sequence, self.column), qkv)
+        q, k, v = grid.view(self.n_sequences, self.n_columns, 3, n_heads, d // n_heads).permute(2, 0, 3, 1, 4)
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=self.mask, dropout_p=dropout)
+        return y.transpose(1, 2)[self.sequence, self.column].reshape(T, d)
 
 
 class PatchEncoder(nn.Module):

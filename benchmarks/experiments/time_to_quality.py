@@ -54,6 +54,7 @@ def main():
     trace = HeldOutTrace(E_test, data.y_test)
     predictor = protocol_event_predictor(30, device="cpu", seed=args.seed, callbacks=[("held_out", trace)])
     predictor.fit(E_train, data.y_train)
+    trace = dict(predictor.net_.callbacks_)["held_out"]  # fit works on a copy of the callback
     final = h_auroc(data.y_test, predictor.predict_proba(E_test))
     print(f"# FD001 seed {args.seed}, batch_layout={args.batch_layout}, one torch thread")
     print(f"# process CPU s after 50 pretraining epochs: {pretrained_cpu:.1f}")

@@ -59,6 +59,13 @@ n_features_in_ : int
     Number of channels seen in ``fit``.
 n_timepoints_in_ : int
     Window length seen in ``fit``.""",
+    # the frozen foundation-model embedders of hepa_sklearn.baselines
+    "foundation_runtime_parameters": """\
+batch_size : int, default={batch_size}
+    Series (window channels) encoded at once.
+device : str, default={device!r}
+    ``"auto"`` (CUDA when torch sees a GPU, else CPU), ``"cpu"``,
+    ``"cuda"`` or any torch device string.""",
     # defaults are filled from the decorated class's own signature
     "training_parameters": """\
 max_epochs : int, default={max_epochs}

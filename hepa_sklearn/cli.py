@@ -23,6 +23,7 @@ def _demo(args):
         finetune_epochs=args.finetune_epochs,
         device=args.device,
         verbose=args.verbose,
+        pretrain_params={"batch_layout": args.batch_layout},
     )
     print(
         f"{result['subset']} seed {result['seed']}: held-out h-AUROC {result['h_auroc']:.4f} "
@@ -64,6 +65,9 @@ def build_parser():
     demo.add_argument("--device", default="auto")
     demo.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     demo.add_argument("--verbose", type=int, default=0, help="1: progress bars, 2: per-epoch tables")
+    demo.add_argument("--batch-layout", choices=["packed", "padded"], default="packed",
+                      help="the pretrainer's batch_layout (default: packed, as HEPAPretrainer; the "
+                           "benchmark's hepa cells used padded)")
     demo.set_defaults(handler=_demo)
 
     from .benchmarks import report, snapshots, speed, sweep

@@ -123,6 +123,10 @@ def run_rank(out):
     torch.distributed.init_process_group("gloo")
     rank = torch.distributed.get_rank()
     state = train_all()
+    # with dropout the ranks draw different masks, yet must stay in step with each other
+    X = windows()
+    with_dropout = fitted_state(pretrainer(dropout=0.2).fit(X), X, "transform")
+    state.update({f"dropout pretrainer {k}": v for k, v in with_dropout.items()})
     state.update({f"refusal {k}": np.array(v) for k, v in refusals().items()})
     np.savez(Path(out) / f"rank{rank}.npz", **state)
     torch.distributed.destroy_process_group()
@@ -157,6 +161,7 @@ def one_process():
 def test_every_process_ends_with_the_same_weights_history_and_outputs(two_processes):
     first, second = two_processes
     assert first.keys() == second.keys()
+    assert first["dropout pretrainer history train_loss"].shape == (2,)
     for key in first:
         np.testing.assert_array_equal(first[key], second[key], err_msg=key)
 
@@ -170,7 +175,7 @@ def key_bias(key, values):
 
 def test_two_processes_follow_one_process_with_the_same_global_batch(two_processes, one_process):
     spread = two_processes[0]
-    assert {key for key in spread if not key.startswith("refusal")} == one_process.keys()
+    assert {key for key in spread if not key.startswith(("refusal", "dropout"))} == one_process.keys()
     assert sum(key_bias(key, value) is not None for key, value in one_process.items()) == 5
     for key, expected in one_process.items():
         if "history" in key:

@@ -13,7 +13,7 @@ from skorch.utils import to_tensor
 
 from .callbacks import training_callbacks
 from .distributed import gather_rows, shard_rows
-from .runtime import as_fp32, autocast, autocast_dtype
+from .runtime import as_fp32, autocast, autocast_dtype, seeded_torch
 from .sampling import TailSplit
 
 
@@ -79,8 +79,7 @@ class HEPANet(NeuralNet):
             return contextlib.nullcontext()
         self.sharded_steps_ = getattr(self, "sharded_steps_", 0) + 1
         seed = np.random.SeedSequence([torch.initial_seed(), self.world_.rank, self.sharded_steps_])
-        devices = [torch.device(self.device).index or 0] if torch.device(self.device).type == "cuda" else []
-        return _reseeded(int(seed.generate_state(1)[0]), devices)
+        return seeded_torch(int(seed.generate_state(1)[0]), self.device)
 
     def get_loss(self, y_pred, y_true, X=None, training=False):
         loss = super().get_loss(y_pred, y_true, X=X, training=training)
@@ -108,14 +107,8 @@ class HEPANet(NeuralNet):
             self.interrupted_ = True
             raise
         finally:
-            self.__dict__.pop("ddp_module_", None)
-
-
-@contextlib.contextmanager
-def _reseeded(seed, devices):
-    with torch.random.fork_rng(devices=devices):
-        torch.manual_seed(seed)
-        yield
+            for name in ("ddp_module_", "sharded_steps_"):
+                self.__dict__.pop(name, None)
 
 
 class JEPANet(HEPANet):

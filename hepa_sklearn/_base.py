@@ -171,15 +171,18 @@ class TorchEstimator(BaseEstimator):
         net.callbacks = [*net.callbacks, *user_callbacks(self.callbacks, net.callbacks)]
         if world is not None:
             net.callbacks = distributed_callbacks(net.callbacks, world)
-            net.verbose = net.verbose if world.rank == 0 else 0
+            if world.rank != 0:
+                net.verbose = 0  # skorch's per-epoch table from rank 0 only
             net.world_ = world
         if groups is not None and net.train_split is not None:
             net.train_split = TailSplit(self.validation_fraction, groups)
         name = type(self).__name__
-        logger.info(
-            "%s.fit: %d samples, at most %d epochs on %s%s", name, len(X), self.max_epochs, device,
-            ", validating on whole units" if groups is not None and self.early_stopping else "",
-        )
+        log = world is None or world.rank == 0
+        if log:
+            logger.info(
+                "%s.fit: %d samples, at most %d epochs on %s%s", name, len(X), self.max_epochs, device,
+                ", validating on whole units" if groups is not None and self.early_stopping else "",
+            )
         start = time.perf_counter()
         try:
             with seeded_torch(seed, device):
@@ -190,7 +193,8 @@ class TorchEstimator(BaseEstimator):
         finally:
             net.__dict__.pop("world_", None)
         n_epochs = report_interruption(self, net)
-        logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)
+        if log:
+            logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)
         self._set_fitted({"n_epochs_": n_epochs, **fitted}, net)
         return self
 

@@ -117,7 +117,7 @@ distributed : "auto" or bool, default={distributed!r}
     The exception is dropout in an encoder: each process then draws its
     own masks, which gives an equivalent run, not the same numbers. All
     processes end with the same weights and ``history_``; only rank 0
-    prints and logs. See the user guide,
+    prints and logs the progress of ``fit``. See the user guide,
     "Training on several processes or GPUs".""",
     "fit_groups": """\
 groups : array-like of shape (n_samples,), default=None

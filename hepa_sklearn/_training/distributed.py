@@ -17,9 +17,6 @@ import torch
 import torch.distributed as dist
 from skorch.callbacks import Callback
 
-DISTRIBUTED_MODES = ("auto", True, False)
-
-
 @dataclass(frozen=True)
 class ProcessWorld:
     """The processes that train one model together, seen from one of them.

@@ -15,8 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, make_survival_y
+from hepa_sklearn._training import JEPACriterion, JEPANet
+from hepa_sklearn._training.distributed import ProcessWorld
+from hepa_sklearn.nn.jepa import JEPA
 
 # Two processes sum the gradient in another floating-point order than one
 # process does, and run the rows of a batch through matrix products of
@@ -212,6 +217,29 @@ def test_auto_without_a_process_group_trains_alone_as_before():
     auto = event_predictor().fit(E, y)
     np.testing.assert_array_equal(auto.predict_proba(E), alone.predict_proba(E))
     assert "scores_across_ranks" not in dict(auto.net_.callbacks_)
+
+
+@given(n_rows=st.integers(0, 200), size=st.integers(1, 9))
+def test_the_ranks_rows_tile_a_batch_in_order_and_differ_by_at_most_one(n_rows, size):
+    rows = [ProcessWorld(rank, size, "gloo").rows(n_rows) for rank in range(size)]
+    assert rows[0][0] == 0 and rows[-1][1] == n_rows
+    assert all(stop == next_start for (_, stop), (next_start, _) in zip(rows, rows[1:]))
+    lengths = [stop - start for start, stop in rows]
+    assert max(lengths) - min(lengths) <= 1 and lengths == sorted(lengths, reverse=True)
+
+
+@given(windows_of_items=st.lists(st.integers(0, 5), min_size=1, max_size=30), data=st.data())
+def test_a_shard_points_each_item_at_the_first_item_of_its_window_inside_the_shard(windows_of_items, data):
+    window = torch.tensor(windows_of_items)
+    owner = (window[:, None] == window[None, :]).int().argmax(dim=1)  # as the CutSampler collates it
+    start = data.draw(st.integers(0, len(window) - 1))
+    stop = data.draw(st.integers(start + 1, len(window)))
+    batch = {"x": torch.arange(len(window)), "owner": owner}
+    part = JEPANet(JEPA, criterion=JEPACriterion).shard_inputs(batch, start, stop)
+    assert part["x"].tolist() == list(range(start, stop))
+    for item, local in enumerate(part["owner"].tolist()):
+        same = [i for i in range(stop - start) if windows_of_items[start + i] == windows_of_items[start + item]]
+        assert local == same[0]
 
 
 if __name__ == "__main__":

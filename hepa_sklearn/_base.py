@@ -23,6 +23,14 @@ from ._training import (
     resolve_device,
     seeded_torch,
 )
+from ._training.distributed import (
+    agree_on_seed,
+    check_global_batch,
+    check_same_run,
+    distributed_callbacks,
+    process_world,
+    rank_device,
+)
 from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
 from .metrics import SurfaceScoreMixin
 from .nn.predictor import event_surface
@@ -117,6 +125,7 @@ class TorchEstimator(BaseEstimator):
         "random_state": ["random_state"],
         "verbose": ["verbose"],
         "callbacks": [None, list, tuple],
+        "distributed": ["boolean", StrOptions({"auto"})],
     }
     _fitted_attributes = ("n_features_in_",)
     _nested_parameters = ()
@@ -145,25 +154,47 @@ class TorchEstimator(BaseEstimator):
         example to load starting weights). ``groups`` (checked, one label
         per item of ``X``) makes early stopping hold out whole units. A
         failure in training leaves the estimator as it was before ``fit``.
+
+        Inside an initialised process group (see the ``distributed``
+        parameter) every process trains the same model on its share of each
+        global batch, and all of them end with the same fitted state.
         """
         device = resolve_device(self.device)
+        world = process_world(self.distributed)
+        if world is not None:
+            device = rank_device(device, world)
+            settings = {name: getattr(self, name) for name in ("batch_size", "max_epochs", "lr", "weight_decay")}
+            check_same_run(X, y, settings, world, device)  # first: a collective every process reaches
+            check_global_batch(self.batch_size, world)
+            seed = agree_on_seed(seed, world, device)
         net = self._build_net(fitted, device, seed)
         net.callbacks = [*net.callbacks, *user_callbacks(self.callbacks, net.callbacks)]
+        if world is not None:
+            net.callbacks = distributed_callbacks(net.callbacks, world)
+            if world.rank != 0:
+                net.verbose = 0  # skorch's per-epoch table from rank 0 only
+            net.world_ = world
         if groups is not None and net.train_split is not None:
             net.train_split = TailSplit(self.validation_fraction, groups)
         name = type(self).__name__
-        logger.info(
-            "%s.fit: %d samples, at most %d epochs on %s%s", name, len(X), self.max_epochs, device,
-            ", validating on whole units" if groups is not None and self.early_stopping else "",
-        )
+        log = world is None or world.rank == 0
+        if log:
+            logger.info(
+                "%s.fit: %d samples, at most %d epochs on %s%s", name, len(X), self.max_epochs, device,
+                ", validating on whole units" if groups is not None and self.early_stopping else "",
+            )
         start = time.perf_counter()
-        with seeded_torch(seed, device):
-            net.initialize()
-            if prepare is not None:
-                prepare(net)
-            net.partial_fit(X, y)
+        try:
+            with seeded_torch(seed, device):
+                net.initialize()
+                if prepare is not None:
+                    prepare(net)
+                net.partial_fit(X, y)
+        finally:
+            net.__dict__.pop("world_", None)
         n_epochs = report_interruption(self, net)
-        logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)
+        if log:
+            logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)
         self._set_fitted({"n_epochs_": n_epochs, **fitted}, net)
         return self
 

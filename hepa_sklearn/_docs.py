@@ -106,7 +106,26 @@ callbacks : list of skorch callbacks or (name, callback) pairs, default=None
     ``skorch.callbacks.Checkpoint`` or ``TensorBoard``. Each ``fit`` trains with fresh
     copies, so the objects passed here are never changed; read what a
     callback recorded from ``net_.callbacks_``. Not stored by
-    :func:`~hepa_sklearn.persistence.save`.""",
+    :func:`~hepa_sklearn.persistence.save`. Under distributed training
+    they run on every process.
+distributed : "auto" or bool, default={distributed!r}
+    Train on several processes (CPUs or GPUs) with
+    :class:`~torch.nn.parallel.DistributedDataParallel`, for scripts
+    launched by ``torchrun``. ``"auto"``: when a ``torch.distributed``
+    process group with more than one process is initialised, every
+    process of it trains this one model; otherwise one process trains
+    alone. ``True``: the same, but without an initialised group ``fit``
+    raises ValueError. ``False``: this process trains alone, whatever
+    is initialised. Every process passes the same data and parameters to
+    ``fit``; ``batch_size`` stays the global batch, each of the N
+    processes computing ``batch_size / N`` rows of it (ValueError when N
+    does not divide it), and the loss is that of the whole batch, so
+    training follows the one-process run up to floating-point rounding.
+    The exception is dropout in an encoder: each process then draws its
+    own masks, which gives an equivalent run, not the same numbers. All
+    processes end with the same weights and ``history_``; only rank 0
+    prints and logs the progress of ``fit``. See the user guide,
+    "Training on several processes or GPUs".""",
     "fit_groups": """\
 groups : array-like of shape (n_samples,), default=None
     Unit label of each sample, for example the ``groups`` of

@@ -1,4 +1,4 @@
-"""Training internals on skorch, one module per concern: runtime, sampling, criteria, callbacks, net."""
+"""Training internals on skorch, one module per concern: runtime, sampling, criteria, callbacks, net, distributed."""
 
 from .callbacks import COLLAPSE_SPREAD, GRADIENT_CLIP, CollapseMonitor, TargetEMA
 from .criteria import JEPACriterion, SurfaceLoss, prediction_spread

@@ -1,13 +1,19 @@
 """The skorch nets of the package and their construction from a training configuration."""
 
+import contextlib
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 from skorch import NeuralNet
+from skorch.dataset import get_len
+from skorch.utils import to_tensor
 
 from .callbacks import training_callbacks
-from .runtime import as_fp32, autocast, autocast_dtype
+from .distributed import gather_rows, shard_rows
+from .runtime import as_fp32, autocast, autocast_dtype, seeded_torch
 from .sampling import BlockBatches, TailSplit, window_ids
 
 
@@ -23,6 +29,12 @@ class HEPANet(NeuralNet):
     :class:`TrainingDivergedError` naming the epoch and batch; an interrupted
     ``fit`` (KeyboardInterrupt) sets ``interrupted_`` (skorch then ends
     training normally, restoring the best weights under early stopping).
+
+    With ``world_`` set (a :class:`~hepa_sklearn._training.distributed.ProcessWorld`,
+    only during a distributed ``fit``) each training and validation step
+    runs the module on this process's rows of the global batch
+    (:meth:`shard_inputs`), training steps through DistributedDataParallel,
+    and gathers every row's output, so the loss is that of the whole batch.
     """
 
     def __init__(self, *args, autocast_dtype=None, **kwargs):
@@ -30,9 +42,44 @@ class HEPANet(NeuralNet):
         self.autocast_dtype = autocast_dtype
 
     def infer(self, x, **fit_params):
+        if getattr(self, "world_", None) is not None:
+            return self._infer_rows(x, **fit_params)
         with autocast(self.device, self.autocast_dtype):
             output = super().infer(x, **fit_params)
         return as_fp32(output)
+
+    def shard_inputs(self, x, start, stop):
+        """This process's part of a collated batch ``x``: its rows ``[start, stop)``."""
+        return shard_rows(x, start, stop)
+
+    def _infer_rows(self, x, **fit_params):
+        """The whole batch's output, this process computing only its rows of it."""
+        world = self.world_
+        x = to_tensor(x, device=self.device)
+        n_rows = get_len(x)
+        start, stop = world.rows(n_rows)
+        # a rank without rows (a last batch smaller than the world) runs one row and
+        # sends back no gradient, so that DistributedDataParallel sees every rank step
+        part = self.shard_inputs(x, start, stop) if stop > start else self.shard_inputs(x, 0, 1)
+        training = self.module_.training
+        module = self.ddp_module_ if training else self.module_
+        with self._rank_random_state(training), autocast(self.device, self.autocast_dtype):
+            output = module(**part, **fit_params) if isinstance(part, Mapping) else module(part, **fit_params)
+        return gather_rows(as_fp32(output), world, n_rows, stop - start)
+
+    def _rank_random_state(self, training):
+        """Dropout of training steps draws from a generator of its own per rank and step.
+
+        Ranks compute different rows, so they must not reuse each other's
+        dropout masks, and what they draw must not move the shared
+        generator, which every rank keeps in step for shuffling and the
+        regulariser's random directions.
+        """
+        if not training:
+            return contextlib.nullcontext()
+        self.sharded_steps_ = getattr(self, "sharded_steps_", 0) + 1
+        seed = np.random.SeedSequence([torch.initial_seed(), self.world_.rank, self.sharded_steps_])
+        return seeded_torch(int(seed.generate_state(1)[0]), self.device)
 
     def get_loss(self, y_pred, y_true, X=None, training=False):
         loss = super().get_loss(y_pred, y_true, X=X, training=training)
@@ -47,11 +94,21 @@ class HEPANet(NeuralNet):
 
     def fit_loop(self, X, y=None, epochs=None, **fit_params):
         self.interrupted_ = False
+        if getattr(self, "world_", None) is not None:
+            device = torch.device(self.device)
+            # set past skorch's __setattr__, which would register a module as part of the net
+            # (saved, moved between devices); the wrapper only lives while fit_loop runs
+            vars(self)["ddp_module_"] = torch.nn.parallel.DistributedDataParallel(
+                self.module_, device_ids=[device.index] if device.type == "cuda" else None,
+            )
         try:
             return super().fit_loop(X, y, epochs=epochs, **fit_params)
         except KeyboardInterrupt:
             self.interrupted_ = True
             raise
+        finally:
+            for name in ("ddp_module_", "sharded_steps_"):
+                self.__dict__.pop(name, None)
 
 
 class JEPANet(HEPANet):
@@ -77,6 +134,13 @@ class JEPANet(HEPANet):
         generator = torch.Generator().manual_seed(int(torch.randint(0, 2**62, ()).item()))
         sampler = BlockBatches(window_ids(dataset), self.cut_block, batch_size, generator)
         return self.iterator_train(dataset, batch_sampler=sampler, **kwargs)
+
+    def shard_inputs(self, x, start, stop):
+        """Rows ``[start, stop)`` of a CutSampler batch, ``owner`` pointing inside them."""
+        part = super().shard_inputs(x, start, stop)
+        owner = part["owner"]  # the first item of the same window in the global batch
+        part["owner"] = (owner[:, None] == owner[None, :]).int().argmax(dim=1)
+        return part
 
     def get_loss(self, y_pred, y_true, X=None, training=False):
         loss = super().get_loss(y_pred, y_true, X=X, training=training)

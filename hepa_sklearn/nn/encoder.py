@@ -33,6 +33,27 @@ def sinusoidal_positions(positions, d_model):
     return encoding
 
 
+def window_statistics(x, observed, norm, channel_loc, channel_scale):
+    """Per-(window, channel) location and scale (B, C) normalising ``x`` (B, C, L) under ``norm``.
+
+    ``"revin"``: mean and standard deviation of each window's observed values
+    in each channel; ``"global"``: the given per-channel ``channel_loc`` and
+    ``channel_scale`` (C,); ``"none"``: 0 and 1.
+    """
+    B, C, _ = x.shape
+    if norm == "global":
+        return channel_loc.expand(B, C), channel_scale.expand(B, C)
+    if norm == "none":
+        return x.new_zeros(B, C), x.new_ones(B, C)
+    count = observed.sum(-1)
+    zeros = torch.zeros_like(x)
+    mean = torch.where(observed, x, zeros).sum(-1) / count.clamp(min=1)
+    centred = torch.where(observed, x - mean[..., None], zeros)
+    variance = centred.square().sum(-1) / count.clamp(min=1)
+    # RevIN (Kim et al. 2022) adds eps = 1e-5 to the variance
+    return mean, torch.sqrt(variance + 1e-5)
+
+
 def running_max(values):
     """Maximum of ``values`` over each prefix of the last axis, as ``values.cummax(-1).values``.
 
@@ -144,18 +165,7 @@ class PatchEncoder(nn.Module):
 
     def statistics(self, x, observed):
         """Per-(window, channel) location and scale used to normalise ``x``."""
-        B, C, _ = x.shape
-        if self.config.norm == "global":
-            return self.channel_loc.expand(B, C), self.channel_scale.expand(B, C)
-        if self.config.norm == "none":
-            return x.new_zeros(B, C), x.new_ones(B, C)
-        count = observed.sum(-1)
-        zeros = torch.zeros_like(x)
-        mean = torch.where(observed, x, zeros).sum(-1) / count.clamp(min=1)
-        centred = torch.where(observed, x - mean[..., None], zeros)
-        variance = centred.square().sum(-1) / count.clamp(min=1)
-        # RevIN (Kim et al. 2022) adds eps = 1e-5 to the variance
-        return mean, torch.sqrt(variance + 1e-5)
+        return window_statistics(x, observed, self.config.norm, self.channel_loc, self.channel_scale)
 
     def tokenize(self, x, loc, scale, align_right):
         """Normalise, fill and patch ``x`` (B, C, L) into tokens (B, N, C * P) and validity (B, N)."""
@@ -173,7 +183,7 @@ class PatchEncoder(nn.Module):
         valid = observed.view(B, C, N, P).any(dim=3).any(dim=1)  # (B, N)
         return tokens, valid
 
-    def forward(self, x, *, causal=True, loc=None, scale=None, drop_empty=True):
+    def forward(self, x, *, causal=True, loc=None, scale=None, drop_empty=True, replace_tokens=None):
         """Encode windows.
 
         Parameters
@@ -188,6 +198,11 @@ class PatchEncoder(nn.Module):
             batch before attention (faster on left-padded batches). False
             keeps every column, so no shape depends on the values of ``x``,
             as a traced or exported graph needs.
+        replace_tokens : (mask, token) or None
+            Masked-patch pretraining: the projected tokens where ``mask``
+            (B, N), over the full token sequence, is True are replaced by
+            ``token`` (d_model,) before positions are added. None (the
+            default) replaces nothing.
 
         Returns
         -------
@@ -208,7 +223,11 @@ class PatchEncoder(nn.Module):
             first, last = (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
             tokens, valid = tokens[:, first:last], valid[:, first:last]
         positions = torch.arange(first, last, device=x.device)
-        h = self.projection(tokens) + sinusoidal_positions(positions, self.config.d_model)
+        h = self.projection(tokens)
+        if replace_tokens is not None:
+            mask, token = replace_tokens
+            h = torch.where(mask[:, first:last, None], token.to(h.dtype), h)
+        h = h + sinusoidal_positions(positions, self.config.d_model)
         h = self.input_dropout(h)
         mask = attention_mask(valid, causal)
         for block in self.blocks:

@@ -9,7 +9,7 @@ from .._base import SurfaceNetEstimator, store_parameters
 from .._docs import fill_doc
 from .._training import HEPANet, SurfaceLoss, make_net
 from .._validation import POSITIVE_INT, Interval, StrOptions, check_groups, check_windows
-from ..nn.baselines import CHANNEL_POOLING, PatchTSTBackbone, SupervisedSurfaceModel, VariateTransformer
+from ..nn.baselines import CHANNEL_POOLING, SupervisedSurfaceModel
 from ..nn.encoder import NORM_MODES, EncoderConfig
 from ._mae import check_heads, normalisation_statistics
 from ._matched_head import PAPER_HORIZON_ROWS, check_horizon_rows
@@ -21,9 +21,11 @@ class SupervisedWindowEncoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     """What PatchTST and iTransformer share: a per-channel encoder, channel pooling, the matched head, trained end to end.
 
     A subclass declares its constructor, its constraints and
-    ``_backbone(config, fitted)``, the torch module that maps windows
-    (B, C, L) to per-channel states (B, C, d_model) and their validity
-    (B, C).
+    ``_backbone(fitted)``: the name of its encoder in
+    :data:`hepa_sklearn.nn.baselines.BACKBONES` (a torch module mapping
+    windows (B, C, L) to per-channel states (B, C, d_model) and their
+    validity (B, C)), its :class:`~hepa_sklearn.nn.EncoderConfig` and its
+    other arguments.
     """
 
     _parameter_constraints = {
@@ -55,13 +57,18 @@ class SupervisedWindowEncoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
     def _build_net(self, fitted, device, seed):
         """The untrained net: the subclass's backbone, channel pooling and the matched head."""
+        backbone, config, backbone_params = self._backbone(fitted)
         return make_net(
             HEPANet,
             SupervisedSurfaceModel,
             SurfaceLoss,
             training=self._training_config(),
             params={
-                "module__backbone": self._backbone(fitted),
+                "module__backbone": backbone,
+                "module__config": config,
+                "module__backbone_params": backbone_params,
+                "module__channel_loc": fitted["channel_loc_"],
+                "module__channel_scale": fitted["channel_scale_"],
                 "module__pooling": self.channel_pooling,
                 "module__K": self.K,
                 "module__hidden": self.hidden,
@@ -245,7 +252,7 @@ class PatchTSTEncoder(SupervisedWindowEncoder):
 
     def _backbone(self, fitted):
         config = self._encoder_config(fitted["n_features_in_"], self.patch_size)
-        return PatchTSTBackbone(config, self.patch_stride, fitted["channel_loc_"], fitted["channel_scale_"])
+        return "patchtst", config, {"patch_stride": self.patch_stride}
 
 
 def check_fixed_length_windows(estimator, X, *, reset):
@@ -358,5 +365,4 @@ class ITransformerEncoder(SupervisedWindowEncoder):
     _check_input = check_fixed_length_windows
 
     def _backbone(self, fitted):
-        config = self._encoder_config(fitted["n_features_in_"])
-        return VariateTransformer(config, fitted["n_timepoints_in_"], fitted["channel_loc_"], fitted["channel_scale_"])
+        return "itransformer", self._encoder_config(fitted["n_features_in_"]), {"n_timepoints": fitted["n_timepoints_in_"]}

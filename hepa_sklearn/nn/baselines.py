@@ -180,18 +180,28 @@ class VariateTransformer(_NormalisedInput):
         return self.stack(self.projection(tokens), valid, causal=False), valid
 
 
+BACKBONES = {"patchtst": PatchTSTBackbone, "itransformer": VariateTransformer}
+
+
 class SupervisedSurfaceModel(nn.Module):
     """A per-channel encoder, channel pooling and the matched head: windows (B, C, L) -> hazard logits (B, K).
 
-    ``embed`` gives the pooled embedding that the frozen encoder exposes.
+    The encoder is ``BACKBONES[backbone](config, **backbone_params,
+    channel_loc=..., channel_scale=...)``, built here so that its initial
+    weights come from the seeded generator of ``fit``. ``embed`` gives the
+    pooled embedding that the frozen encoder exposes.
     """
 
-    def __init__(self, backbone, pooling, K, hidden, horizon_rows=None):
+    def __init__(self, backbone, config, backbone_params, pooling, K, hidden, horizon_rows=None,
+                 channel_loc=None, channel_scale=None):
         super().__init__()
-        self.backbone = backbone
+        if backbone not in BACKBONES:
+            raise ValueError(f"backbone must be one of {sorted(BACKBONES)}, got {backbone!r}.")
+        self.backbone = BACKBONES[backbone](
+            config, **backbone_params, channel_loc=channel_loc, channel_scale=channel_scale
+        )
         self.pooling = pooling
-        d_model, n_channels = backbone.config.d_model, backbone.config.n_channels
-        d_in = d_model * n_channels if pooling == "concat" else d_model
+        d_in = config.d_model * config.n_channels if pooling == "concat" else config.d_model
         self.head = MatchedHead(d_in, K, hidden, horizon_rows)
 
     def embed(self, x):

@@ -6,7 +6,7 @@ import math
 import torch
 from torch import nn
 
-from .encoder import AttentionPooling, PatchEncoder, last_valid_state
+from .encoder import AttentionPooling, last_valid_state, make_encoder
 from .predictor import HorizonPredictor
 
 
@@ -33,7 +33,7 @@ class JEPA(nn.Module):
     def __init__(self, config, predictor_hidden, max_horizon, channel_loc=None, channel_scale=None,
                  target="shared"):
         super().__init__()
-        self.encoder = PatchEncoder(config)
+        self.encoder = make_encoder(config)
         if channel_loc is not None:
             self.encoder.channel_loc.copy_(torch.as_tensor(channel_loc, dtype=torch.float32))
             self.encoder.channel_scale.copy_(torch.as_tensor(channel_scale, dtype=torch.float32))

@@ -1,5 +1,7 @@
 """Tests for the paper's neural baselines (matched head, MAE, PatchTST, iTransformer) and HEPA's channel tokens."""
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -17,6 +19,7 @@ from hepa_sklearn.baselines import (
     PatchTSTEncoder,
     matched_head_parameter_count,
 )
+from hepa_sklearn.export import export_torchscript
 from hepa_sklearn.nn.baselines import MaskedAutoencoder, MatchedHead, PatchTSTBackbone, pool_channels
 from hepa_sklearn.nn.encoder import (
     ChannelPatchEncoder,
@@ -441,3 +444,14 @@ def test_channel_token_pretrainer_has_one_stream_per_channel(fitted):
     assert model.encoder_.channel_embedding.shape == (3, 16)
     assert model.transform(X).shape == (40, 16)
     assert np.isfinite(model.history_[:, "train_loss"]).all()
+
+
+def test_channel_token_pretrainer_exports_to_torchscript(fitted, tmp_path):
+    model = fitted["channel-hepa"]
+    export_torchscript(model, tmp_path / "encoder.pt", X[:4])
+    with warnings.catch_warnings():  # torch's own deprecation notice, not the package's behaviour
+        warnings.filterwarnings("ignore", message=r"`torch\.jit\.load` is deprecated", category=DeprecationWarning)
+        graph = torch.jit.load(tmp_path / "encoder.pt")
+    with torch.no_grad():
+        exported = graph(torch.as_tensor(X)).numpy()
+    np.testing.assert_allclose(exported, model.transform(X), atol=1e-5)

@@ -5,6 +5,8 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GroupKFold, cross_val_score
@@ -138,6 +140,30 @@ def test_mask_sampler_masks_only_observed_tokens_in_the_given_ratio():
     assert mask[1].tolist() == [False, False, True]
     again, _ = PatchMaskSampler(4, 0.5, seed=0, fixed=True)(batch)
     np.testing.assert_array_equal(again["mask"].numpy(), mask)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    length=st.integers(1, 40),
+    patch_size=st.integers(1, 8),
+    ratio=st.floats(0.01, 1.0),
+    starts=st.lists(st.integers(0, 39), min_size=1, max_size=5),
+    seed=st.integers(0, 1000),
+)
+def test_mask_sampler_property(length, patch_size, ratio, starts, seed):
+    # any left padding: every masked token holds an observation, and the count follows the ratio
+    windows = torch.ones(len(starts), 2, length)
+    for row, start in enumerate(starts):
+        windows[row, :, : min(start, length - 1)] = float("nan")
+    inputs, _ = PatchMaskSampler(patch_size, ratio, seed)([(w, i, i) for i, w in enumerate(windows)])
+    mask = inputs["mask"].numpy()
+    observed = np.pad(~np.isnan(windows[:, 0].numpy()), ((0, 0), ((-length) % patch_size, 0)))
+    valid = observed.reshape(len(starts), -1, patch_size).any(axis=2)
+    assert mask.shape == valid.shape
+    assert not (mask & ~valid).any()
+    n_valid = valid.sum(axis=1)
+    expected = np.minimum(n_valid, np.maximum(1, np.round(ratio * n_valid)))
+    np.testing.assert_array_equal(mask.sum(axis=1), expected)
 
 
 def test_reconstruction_counts_only_masked_observed_values():

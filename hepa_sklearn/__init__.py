@@ -4,7 +4,15 @@ import logging
 
 from ._training import TrainingDivergedError
 from ._version import __version__
-from .baselines import GradientBoostingEventPredictor, summary_feature_names, summary_features
+from .baselines import (
+    GradientBoostingEventPredictor,
+    ITransformerEncoder,
+    MAEPretrainer,
+    MatchedHeadPredictor,
+    PatchTSTEncoder,
+    summary_feature_names,
+    summary_features,
+)
 from .calibration import SurfaceCalibrator
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
@@ -40,6 +48,10 @@ __all__ = [
     "HEPAEventPredictor",
     "HEPAFinetuner",
     "HEPAPretrainer",
+    "ITransformerEncoder",
+    "MAEPretrainer",
+    "MatchedHeadPredictor",
+    "PatchTSTEncoder",
     "RegimeNormalizer",
     "SurfaceCalibrator",
     "TrainingDivergedError",

@@ -18,7 +18,7 @@ from ._training import CollapseMonitor, CutSampler, JEPACriterion, JEPANet, Targ
 from ._validation import (
     POSITIVE_INT, UNIT, Interval, StrOptions, WindowTransformerTags, check_groups, check_windows, row_chunks,
 )
-from .nn.encoder import NORM_MODES, EncoderConfig
+from .nn.encoder import NORM_MODES, TOKEN_MODES, EncoderConfig
 from .nn.jepa import JEPA
 
 @dataclass(frozen=True)
@@ -108,6 +108,15 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
     patch_size : int, default=16
         Steps per token (all channels of those steps form one token).
     dropout : float, default=0.1
+    tokens : {"patch", "channel"}, default="patch"
+        ``"patch"``: one token per patch holding all channels of its steps
+        (the paper). ``"channel"``: each channel is its own stream of patch
+        tokens (a shared projection plus a learned channel embedding),
+        encoded separately and averaged per patch position over the
+        channels observed there, for data whose events show in a few
+        channels (the paper's "sensor-as-token" outlook, after
+        iTransformer and PatchTST). The JEPA objective is unchanged; the
+        encoder costs about ``n_channels`` times more.
     max_horizon : int, default=150
         Largest Δt drawn in pretraining.
     horizons : {"log-uniform", "uniform"}, default="log-uniform"
@@ -146,7 +155,8 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         independently and targets are encoded in padded groups, the layout
         of version 0.1 with which the published C-MAPSS results were
         computed. Both optimise the same objective; docs/speed.md gives
-        the speed of each and the event predictors they lead to.
+        the speed of each and the event predictors they lead to. With
+        ``tokens="channel"`` targets are always encoded in padded groups.
     norm : {"revin", "global", "none"}, default="revin"
         ``"revin"`` normalises each context by its own per-channel statistics;
         ``"global"`` uses per-channel statistics learned in ``fit`` (the
@@ -198,7 +208,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         self,
         *,
         # the encoder (paper §3.1)
-        d_model=256, n_layers=2, n_heads=4, dim_feedforward=256, patch_size=16, dropout=0.1,
+        d_model=256, n_layers=2, n_heads=4, dim_feedforward=256, patch_size=16, dropout=0.1, tokens="patch",
         # the pretraining objective (paper §3.1) and its variants
         max_horizon=150, horizons="log-uniform", predictor_hidden=256, sigreg_weight=0.1, n_projections=256, regularizer="sigreg",
         regularize="predictions",
@@ -218,6 +228,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         "dim_feedforward": [POSITIVE_INT],
         "patch_size": [POSITIVE_INT],
         "dropout": [Interval(Real, 0, 1, closed="left")],
+        "tokens": [StrOptions(set(TOKEN_MODES))],
         "max_horizon": [POSITIVE_INT],
         "horizons": [StrOptions({"log-uniform", "uniform"})],
         "predictor_hidden": [POSITIVE_INT],
@@ -252,6 +263,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
             patch_size=self.patch_size,
             dropout=float(self.dropout),
             norm=self.norm,
+            tokens=self.tokens,
         )
         return PretrainConfig(
             encoder=encoder,

@@ -17,6 +17,10 @@ from hepa_sklearn import (
     GradientBoostingEventPredictor,
     HEPAEventPredictor,
     HEPAPretrainer,
+    ITransformerEncoder,
+    MAEPretrainer,
+    MatchedHeadPredictor,
+    PatchTSTEncoder,
     RegimeNormalizer,
     h_auroc_scorer,
     make_survival_y,
@@ -27,6 +31,9 @@ from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 # times on a handful of samples, and each fit runs the search.
 TINY_BOOSTING = dict(K=10, max_iter=5, search=[{}, {"max_leaf_nodes": 3}], random_state=0)
 TINY_REGIMES = dict(n_regimes=2, max_samples=1000)
+TINY_BASELINE_ENCODER = dict(d_model=16, n_heads=2, n_layers=1, dim_feedforward=16, max_epochs=1, batch_size=16,
+                             random_state=0)
+TINY_SUPERVISED = dict(TINY_BASELINE_ENCODER, K=10, hidden=16)
 
 
 class LabelsAsEventTimes:
@@ -59,6 +66,18 @@ class EventTimesFromLabels(LabelsAsEventTimes, HEPAEventPredictor):
 
 class BoostingEventTimesFromLabels(LabelsAsEventTimes, GradientBoostingEventPredictor):
     """GradientBoostingEventPredictor reading the checks' numeric targets as event times."""
+
+
+class MatchedHeadEventTimesFromLabels(LabelsAsEventTimes, MatchedHeadPredictor):
+    """MatchedHeadPredictor reading the checks' numeric targets as event times."""
+
+
+class PatchTSTEventTimesFromLabels(LabelsAsEventTimes, PatchTSTEncoder):
+    """PatchTSTEncoder reading the checks' numeric targets as event times."""
+
+
+class ITransformerEventTimesFromLabels(LabelsAsEventTimes, ITransformerEncoder):
+    """ITransformerEncoder reading the checks' numeric targets as event times."""
 
 
 class RegimeNormalizerOnSteps(RegimeNormalizer):
@@ -192,6 +211,26 @@ BOOSTING_ADAPTER_FAILURES = {
     "check_requires_y_none": EVENT_PREDICTOR_FAILURES["check_requires_y_none"],
 }
 
+# MAEPretrainer learns from windows of one step (one patch of one step, masked
+# and reconstructed), so unlike HEPAPretrainer it passes check_fit2d_1feature.
+MAE_FAILURES = {name: reason for name, reason in PRETRAINER_FAILURES.items() if name != "check_fit2d_1feature"}
+
+# The supervised encoders read 2-D X as single-channel windows and need a survival y.
+SUPERVISED_ADAPTER_FAILURES = {
+    **WORDING,
+    "check_n_features_in": PRETRAINER_FAILURES["check_n_features_in"],
+    "check_n_features_in_after_fitting": BOOSTING_ADAPTER_FAILURES["check_n_features_in_after_fitting"],
+    "check_dtype_object": BOOSTING_ADAPTER_FAILURES["check_dtype_object"],
+    "check_fit2d_1sample": ADAPTER_FAILURES["check_fit2d_1sample"],
+    "check_requires_y_none": EVENT_PREDICTOR_FAILURES["check_requires_y_none"],
+}
+# PatchTST cuts windows of any length into patches; iTransformer's variate
+# tokens need the length seen in fit, so it refuses the shorter windows as the check expects.
+PATCHTST_ADAPTER_FAILURES = {
+    **SUPERVISED_ADAPTER_FAILURES,
+    "check_transformer_general": PRETRAINER_FAILURES["check_transformer_general"],
+}
+
 REGIME_ADAPTER_FAILURES = {
     **WORDING,
     "check_n_features_in_after_fitting": (
@@ -211,7 +250,13 @@ REGIME_ADAPTER_FAILURES = {
 
 
 def expected_failed_checks(estimator):
-    if isinstance(estimator, EventTimesFromLabels):
+    if isinstance(estimator, PatchTSTEventTimesFromLabels):
+        return PATCHTST_ADAPTER_FAILURES
+    if isinstance(estimator, ITransformerEventTimesFromLabels):
+        return SUPERVISED_ADAPTER_FAILURES
+    if isinstance(estimator, MAEPretrainer):
+        return MAE_FAILURES
+    if isinstance(estimator, (EventTimesFromLabels, MatchedHeadEventTimesFromLabels)):
         return ADAPTER_FAILURES
     if isinstance(estimator, BoostingEventTimesFromLabels):
         return BOOSTING_ADAPTER_FAILURES
@@ -230,6 +275,11 @@ def expected_failed_checks(estimator):
         GradientBoostingEventPredictor(**TINY_BOOSTING),
         BoostingEventTimesFromLabels(**TINY_BOOSTING),
         RegimeNormalizerOnSteps([0], **TINY_REGIMES),
+        HEPAPretrainer(**TINY_PRETRAINER, patch_size=1, tokens="channel"),
+        MAEPretrainer(**TINY_BASELINE_ENCODER, patch_size=1),
+        MatchedHeadEventTimesFromLabels(**TINY_EVENT_PREDICTOR),
+        PatchTSTEventTimesFromLabels(**TINY_SUPERVISED, patch_size=1, patch_stride=1),
+        ITransformerEventTimesFromLabels(**TINY_SUPERVISED),
     ],
     expected_failed_checks=expected_failed_checks,
     xfail_strict=True,

@@ -1,7 +1,7 @@
 """Training internals on skorch, one module per concern: runtime, sampling, criteria, callbacks, net, distributed."""
 
 from .callbacks import COLLAPSE_SPREAD, GRADIENT_CLIP, CollapseMonitor, TargetEMA
-from .criteria import JEPACriterion, SurfaceLoss, prediction_spread
+from .criteria import JEPACriterion, ReconstructionLoss, SurfaceLoss, prediction_spread
 from .net import HEPANet, JEPANet, TrainingConfig, TrainingDivergedError, make_net, report_interruption
 from .runtime import (
     PRECISIONS,
@@ -11,7 +11,7 @@ from .runtime import (
     resolve_device,
     seeded_torch,
 )
-from .sampling import CutSampler, TailSplit, WindowDataset
+from .sampling import CutSampler, PatchMaskSampler, TailSplit, WindowDataset
 
 __all__ = [
     "COLLAPSE_SPREAD",
@@ -22,6 +22,8 @@ __all__ = [
     "HEPANet",
     "JEPACriterion",
     "JEPANet",
+    "PatchMaskSampler",
+    "ReconstructionLoss",
     "SurfaceLoss",
     "TailSplit",
     "TargetEMA",

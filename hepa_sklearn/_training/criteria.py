@@ -71,3 +71,15 @@ class SurfaceLoss(nn.Module):
         if self.kind == "nll":
             return survival_nll(hazard_logits, packed[:, 0], packed[:, 1])
         return surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)
+
+
+class ReconstructionLoss(nn.Module):
+    """Mean squared error over the weighted values of the module's ``(reconstruction, target, weight)`` output.
+
+    Masked-patch pretraining weighs the observed values of the masked
+    patches by 1 and every other value by 0.
+    """
+
+    def forward(self, y_pred, y_true=None):
+        reconstruction, target, weight = y_pred
+        return ((reconstruction - target).square() * weight).sum() / weight.sum().clamp(min=1)

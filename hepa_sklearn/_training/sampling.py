@@ -118,6 +118,40 @@ class CutSampler:
         return inputs, torch.zeros(B)
 
 
+class PatchMaskSampler:
+    """Collate function drawing the masked tokens of masked-patch pretraining.
+
+    In each window, ``round(mask_ratio * n)`` of its ``n`` tokens that hold an
+    observation (at least one) are masked, uniformly at random. Tokens are
+    the encoder's patches of ``patch_size`` steps aligned on the window's
+    last step. With ``fixed=True`` each window's draw depends only on
+    ``(seed, index)`` (a stable validation set); otherwise draws continue
+    one stream.
+    """
+
+    def __init__(self, patch_size, mask_ratio, seed, fixed=False):
+        self.patch_size = patch_size
+        self.mask_ratio = mask_ratio
+        self.seed = seed
+        self.fixed = fixed
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, batch):
+        windows = torch.stack([item[0] for item in batch])
+        B, _, L = windows.shape
+        P = self.patch_size
+        observed = (~torch.isnan(windows).all(dim=1)).numpy()  # (B, L)
+        observed = np.pad(observed, ((0, 0), ((-L) % P, 0)))
+        valid = observed.reshape(B, -1, P).any(axis=2)  # (B, N)
+        mask = np.zeros_like(valid)
+        for row, (_, index, _) in enumerate(batch):
+            rng = np.random.default_rng([self.seed, int(index)]) if self.fixed else self.rng
+            tokens = np.flatnonzero(valid[row])
+            n_masked = min(tokens.size, max(1, int(round(self.mask_ratio * tokens.size))))
+            mask[row, rng.choice(tokens, size=n_masked, replace=False)] = True
+        return {"x": windows, "mask": torch.from_numpy(mask)}, torch.zeros(B)
+
+
 class TailSplit:
     """skorch ``train_split`` holding out the tail of the input: the last ``fraction`` of samples, or of units.
 

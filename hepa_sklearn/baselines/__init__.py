@@ -1,13 +1,31 @@
-"""Baselines with the package's surface contract: each returns p(t, Δt) for Δt = 1..K, or feeds a head that does."""
+"""Baselines with the package's surface contract: each returns p(t, Δt) for Δt = 1..K, or embeddings for the matched head.
+
+The paper's baselines (App. "Baseline protocol") are frozen encoders with one
+common downstream head, :class:`MatchedHeadPredictor`:
+:class:`MAEPretrainer` (masked-patch reconstruction, self-supervised),
+:class:`PatchTSTEncoder` and :class:`ITransformerEncoder` (supervised end to
+end, then frozen). :class:`GradientBoostingEventPredictor` is a non-neural
+baseline on summary features. :class:`ChronosEmbedder` and
+:class:`MomentEmbedder` turn pretrained foundation models into frozen
+embeddings for the same head.
+"""
 
 from ._boosting import GradientBoostingEventPredictor
 from ._features import summary_feature_names, summary_features
 from ._foundation import ChronosEmbedder, MomentEmbedder
+from ._mae import MAEPretrainer
+from ._matched_head import MatchedHeadPredictor, matched_head_parameter_count
+from ._supervised import ITransformerEncoder, PatchTSTEncoder
 
 __all__ = [
     "ChronosEmbedder",
     "GradientBoostingEventPredictor",
+    "ITransformerEncoder",
+    "MAEPretrainer",
+    "MatchedHeadPredictor",
     "MomentEmbedder",
+    "PatchTSTEncoder",
+    "matched_head_parameter_count",
     "summary_feature_names",
     "summary_features",
 ]

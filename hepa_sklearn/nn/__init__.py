@@ -1,6 +1,7 @@
 """Torch modules of HEPA: encoder, predictor, hazard head, SIGReg and losses (no scikit-learn)."""
 
-from .encoder import AttentionPooling, EncoderConfig, PatchEncoder, last_valid_state
+from .baselines import MaskedAutoencoder, MatchedHead, PatchTSTBackbone, VariateTransformer
+from .encoder import AttentionPooling, ChannelPatchEncoder, EncoderConfig, PatchEncoder, last_valid_state, make_encoder
 from .jepa import JEPA
 from .losses import jepa_loss, surface_bce
 from .predictor import EventModel, HazardHead, HorizonPredictor, event_surface, log_survival
@@ -8,17 +9,23 @@ from .sigreg import EppsPulley, SIGReg
 
 __all__ = [
     "AttentionPooling",
+    "ChannelPatchEncoder",
     "EncoderConfig",
     "EppsPulley",
     "EventModel",
     "HazardHead",
     "HorizonPredictor",
     "JEPA",
+    "MaskedAutoencoder",
+    "MatchedHead",
     "PatchEncoder",
+    "PatchTSTBackbone",
     "SIGReg",
+    "VariateTransformer",
     "event_surface",
     "jepa_loss",
     "last_valid_state",
     "log_survival",
+    "make_encoder",
     "surface_bce",
 ]

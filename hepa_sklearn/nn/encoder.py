@@ -8,6 +8,7 @@ import torch.nn.functional as F
 from torch import nn
 
 NORM_MODES = ("revin", "global", "none")
+TOKEN_MODES = ("patch", "channel")
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class EncoderConfig:
     patch_size: int = 16  # P = 16 (paper §3.1)
     dropout: float = 0.1
     norm: str = "revin"  # "revin" per context, "global" per channel from fit, "none"
+    tokens: str = "patch"  # "patch": one token per patch across channels; "channel": one stream per channel
 
 
 def sinusoidal_positions(positions, d_model):
@@ -31,6 +33,27 @@ def sinusoidal_positions(positions, d_model):
     encoding[..., 0::2] = torch.sin(angles)
     encoding[..., 1::2] = torch.cos(angles[..., : d_model // 2])
     return encoding
+
+
+def window_statistics(x, observed, norm, channel_loc, channel_scale):
+    """Per-(window, channel) location and scale (B, C) normalising ``x`` (B, C, L) under ``norm``.
+
+    ``"revin"``: mean and standard deviation of each window's observed values
+    in each channel; ``"global"``: the given per-channel ``channel_loc`` and
+    ``channel_scale`` (C,); ``"none"``: 0 and 1.
+    """
+    B, C, _ = x.shape
+    if norm == "global":
+        return channel_loc.expand(B, C), channel_scale.expand(B, C)
+    if norm == "none":
+        return x.new_zeros(B, C), x.new_ones(B, C)
+    count = observed.sum(-1)
+    zeros = torch.zeros_like(x)
+    mean = torch.where(observed, x, zeros).sum(-1) / count.clamp(min=1)
+    centred = torch.where(observed, x - mean[..., None], zeros)
+    variance = centred.square().sum(-1) / count.clamp(min=1)
+    # RevIN (Kim et al. 2022) adds eps = 1e-5 to the variance
+    return mean, torch.sqrt(variance + 1e-5)
 
 
 def running_max(values):
@@ -174,7 +197,7 @@ class PatchEncoder(nn.Module):
         if config.norm not in NORM_MODES:
             raise ValueError(f"norm must be one of {NORM_MODES}, got {config.norm!r}.")
         self.config = config
-        self.projection = nn.Linear(config.patch_size * config.n_channels, config.d_model)
+        self.projection = nn.Linear(self.token_width(config), config.d_model)
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.n_layers))
         self.final_norm = nn.LayerNorm(config.d_model)
         self.input_dropout = nn.Dropout(config.dropout)
@@ -182,20 +205,14 @@ class PatchEncoder(nn.Module):
         self.register_buffer("channel_loc", torch.zeros(config.n_channels))
         self.register_buffer("channel_scale", torch.ones(config.n_channels))
 
+    @staticmethod
+    def token_width(config):
+        """Values per token: one patch of every channel."""
+        return config.patch_size * config.n_channels
+
     def statistics(self, x, observed):
         """Per-(window, channel) location and scale used to normalise ``x``."""
-        B, C, _ = x.shape
-        if self.config.norm == "global":
-            return self.channel_loc.expand(B, C), self.channel_scale.expand(B, C)
-        if self.config.norm == "none":
-            return x.new_zeros(B, C), x.new_ones(B, C)
-        count = observed.sum(-1)
-        zeros = torch.zeros_like(x)
-        mean = torch.where(observed, x, zeros).sum(-1) / count.clamp(min=1)
-        centred = torch.where(observed, x - mean[..., None], zeros)
-        variance = centred.square().sum(-1) / count.clamp(min=1)
-        # RevIN (Kim et al. 2022) adds eps = 1e-5 to the variance
-        return mean, torch.sqrt(variance + 1e-5)
+        return window_statistics(x, observed, self.config.norm, self.channel_loc, self.channel_scale)
 
     def tokenize(self, x, loc, scale, align_right):
         """Normalise, fill and patch ``x`` (B, C, L) into tokens (B, N, C * P) and validity (B, N)."""
@@ -213,7 +230,7 @@ class PatchEncoder(nn.Module):
         valid = observed.view(B, C, N, P).any(dim=3).any(dim=1)  # (B, N)
         return tokens, valid
 
-    def forward(self, x, *, causal=True, loc=None, scale=None, drop_empty=True):
+    def forward(self, x, *, causal=True, loc=None, scale=None, drop_empty=True, replace_tokens=None):
         """Encode windows.
 
         Parameters
@@ -228,6 +245,11 @@ class PatchEncoder(nn.Module):
             batch before attention (faster on left-padded batches). False
             keeps every column, so no shape depends on the values of ``x``,
             as a traced or exported graph needs.
+        replace_tokens : (mask, token) or None
+            Masked-patch pretraining: the projected tokens where ``mask``
+            (B, N), over the full token sequence, is True are replaced by
+            ``token`` (d_model,) before positions are added. None (the
+            default) replaces nothing.
 
         Returns
         -------
@@ -248,7 +270,11 @@ class PatchEncoder(nn.Module):
             first, last = (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
             tokens, valid = tokens[:, first:last], valid[:, first:last]
         positions = torch.arange(first, last, device=x.device)
-        h = self.projection(tokens) + sinusoidal_positions(positions, self.config.d_model)
+        h = self.projection(tokens)
+        if replace_tokens is not None:
+            mask, token = replace_tokens
+            h = torch.where(mask[:, first:last, None], token.to(h.dtype), h)
+        h = h + sinusoidal_positions(positions, self.config.d_model)
         h = self.input_dropout(h)
         mask = attention_mask(valid, causal)
         for block in self.blocks:
@@ -278,6 +304,72 @@ def encode_packed(encoder, x, loc, scale):
     for block in encoder.blocks:
         h = block.forward_packed(h, layout)
     return encoder.final_norm(h), layout
+
+
+class ChannelPatchEncoder(PatchEncoder):
+    """Patch encoder with one token stream per channel, fused per patch position (``tokens="channel"``).
+
+    Each channel's patch of ``patch_size`` steps is its own token: projected
+    by one ``Linear(patch_size, d_model)`` shared by all channels, plus a
+    learned embedding of its channel and the sinusoidal position of its
+    patch. The blocks run on each channel's stream separately (causal or
+    bidirectional as asked, so no channel reads another's future), and the
+    final states of the channels observed in each patch are averaged into
+    that patch's state. The output is laid out as :class:`PatchEncoder`'s
+    (one state per patch position), so the JEPA objective, the target
+    pooling and ``last_valid_state`` apply unchanged.
+    """
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.channel_embedding = nn.Parameter(torch.zeros(config.n_channels, config.d_model))
+        nn.init.normal_(self.channel_embedding, std=0.02)
+
+    @staticmethod
+    def token_width(config):
+        """Values per token: one patch of one channel."""
+        return config.patch_size
+
+    def forward(self, x, *, causal=True, loc=None, scale=None, drop_empty=True, replace_tokens=None):
+        """Encode windows; arguments and outputs as :meth:`PatchEncoder.forward`."""
+        if loc is None:
+            loc, scale = self.statistics(x, ~torch.isnan(x))
+        tokens, valid = self.tokenize(x, loc, scale, align_right=causal)
+        B, C, L = x.shape  # batch, channels, steps
+        P, N = self.config.patch_size, tokens.shape[1]
+        observed = ~torch.isnan(x)
+        pad = (-L) % P
+        observed = F.pad(observed, (pad, 0) if causal else (0, pad), value=False)
+        channel_valid = observed.view(B, C, N, P).any(dim=3)  # (B, C, N)
+        first, last = 0, N
+        if drop_empty:
+            any_valid = valid.any(dim=0).nonzero()
+            first, last = (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
+        tokens = tokens[:, first:last].reshape(B, last - first, C, P).transpose(1, 2)  # (B, C, N', P)
+        valid, channel_valid = valid[:, first:last], channel_valid[:, :, first:last]
+        positions = sinusoidal_positions(torch.arange(first, last, device=x.device), self.config.d_model)
+        h = self.projection(tokens)  # (B, C, N', d)
+        if replace_tokens is not None:
+            mask, token = replace_tokens
+            h = torch.where(mask[:, None, first:last, None], token.to(h.dtype), h)
+        h = h + self.channel_embedding[:, None, :] + positions
+        h = self.input_dropout(h).reshape(B * C, last - first, -1)
+        mask = attention_mask(channel_valid.reshape(B * C, -1), causal)
+        for block in self.blocks:
+            h = block(h, mask)
+        weight = channel_valid.to(h.dtype)[..., None]  # (B, C, N', 1)
+        fused = (h.view(B, C, last - first, -1) * weight).sum(1) / weight.sum(1).clamp(min=1)
+        return self.final_norm(fused), valid, first, loc, scale
+
+
+def make_encoder(config):
+    """The encoder for ``config.tokens``: :class:`PatchEncoder` or :class:`ChannelPatchEncoder`."""
+    tokens = getattr(config, "tokens", "patch")  # configs pickled before channel tokens existed
+    if tokens == "patch":
+        return PatchEncoder(config)
+    if tokens == "channel":
+        return ChannelPatchEncoder(config)
+    raise ValueError(f"tokens must be one of {TOKEN_MODES}, got {tokens!r}.")
 
 
 def last_valid_state(states, valid):

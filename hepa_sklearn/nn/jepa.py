@@ -6,7 +6,7 @@ import math
 import torch
 from torch import nn
 
-from .encoder import AttentionPooling, PatchEncoder, encode_packed, last_valid_state
+from .encoder import AttentionPooling, PatchEncoder, encode_packed, last_valid_state, make_encoder
 from .predictor import HorizonPredictor
 
 
@@ -33,14 +33,16 @@ class JEPA(nn.Module):
         (:meth:`packed_target_state`, no padding token computed) instead of
         in padded groups of similar length (:meth:`target_state`). The two
         compute the same function; they differ only in floating-point
-        summation order and in the dropout draws.
+        summation order and in the dropout draws. Only the patch encoder
+        has the packed pass; with channel tokens ``packed`` is ignored.
     """
 
     def __init__(self, config, predictor_hidden, max_horizon, channel_loc=None, channel_scale=None,
                  target="shared", packed=False):
         super().__init__()
-        self.packed = packed
-        self.encoder = PatchEncoder(config)
+        self.encoder = make_encoder(config)
+        # the packed target pass runs the patch encoder's own layers token by token
+        self.packed = packed and type(self.encoder) is PatchEncoder
         if channel_loc is not None:
             self.encoder.channel_loc.copy_(torch.as_tensor(channel_loc, dtype=torch.float32))
             self.encoder.channel_scale.copy_(torch.as_tensor(channel_scale, dtype=torch.float32))

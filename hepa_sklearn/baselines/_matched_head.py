@@ -1,0 +1,186 @@
+"""MatchedHeadPredictor: the paper's common downstream head for frozen baseline encoders."""
+
+import numpy as np
+
+from .._base import SurfaceNetEstimator, store_parameters
+from .._docs import fill_doc
+from .._training import HEPANet, SurfaceLoss, make_net
+from .._validation import POSITIVE_INT, StrOptions, check_embeddings, check_groups
+from ..nn.baselines import MatchedHead
+
+__all__ = ["MatchedHeadPredictor", "check_horizon_rows", "matched_head_parameter_count"]
+
+# paper, App. "Baseline protocol": a learned horizon embedding of 256 entries x 256 dims
+PAPER_HORIZON_ROWS = 256
+
+
+def check_horizon_rows(horizon_rows, K):
+    """ValueError when a horizon table of ``horizon_rows`` rows (None: K) cannot hold horizons 1..K."""
+    if horizon_rows is not None and horizon_rows < K:
+        raise ValueError(
+            f"horizon_rows={horizon_rows} is smaller than K={K}: horizon k reads row k-1 of "
+            "the horizon table; raise horizon_rows or pass None for exactly K rows."
+        )
+
+
+def matched_head_parameter_count(d_in, K, *, hidden=256, horizon_rows=PAPER_HORIZON_ROWS):
+    """Trainable parameters of the matched head: ``(d_in + 1) H + R H + 2 H + 2 (H + 1) H + H + 1``.
+
+    The input projection, the horizon table of ``R`` rows (``R = K`` when
+    ``horizon_rows`` is None), the LayerNorm and the MLP H-H-H-1.
+
+    Examples
+    --------
+    >>> matched_head_parameter_count(256, 150)  # the paper's "264K"
+    263681
+    >>> matched_head_parameter_count(256, 150, horizon_rows=None)
+    236545
+    """
+    rows = K if horizon_rows is None else horizon_rows
+    H = hidden
+    return (d_in + 1) * H + rows * H + 2 * H + 2 * (H + 1) * H + H + 1
+
+
+@fill_doc
+class MatchedHeadPredictor(SurfaceNetEstimator):
+    """Event probability surface from frozen embeddings with the paper's matched baseline head.
+
+    The paper trains this head on every frozen baseline encoder (MAE,
+    PatchTST, iTransformer, foundation models), so that differences in
+    h-AUROC come from the representations and not from the head. For an
+    embedding ``e`` and horizon ``k``::
+
+        z_k = LayerNorm(W e + b + horizon_embedding[k - 1])
+        logit λ_k = MLP(z_k),  MLP = Linear(H, H)-GELU-Linear(H, H)-GELU-Linear(H, 1)
+
+    The outputs are conditional hazard logits, turned into the surface
+    ``p(t, k) = 1 - Π_{j<=k} (1 - λ_j)`` exactly as in
+    :class:`~hepa_sklearn.HEPAEventPredictor`, so the surface is
+    non-decreasing in k by construction. Training minimises the
+    positive-weighted BCE on ``p`` over the known cells of the label
+    surface. With ``d_in = 256``, ``hidden = 256`` and the paper's 256-row
+    horizon table it has 263,681 parameters (the paper's "264K"; see
+    :func:`matched_head_parameter_count`), against 198K for HEPA's
+    predictor and hazard head.
+
+    Works on any embeddings: those of :class:`~hepa_sklearn.HEPAPretrainer`,
+    :class:`MAEPretrainer`, :class:`PatchTSTEncoder`,
+    :class:`ITransformerEncoder`, or features of any other frozen encoder.
+
+    Parameters
+    ----------
+    K : int, default=150
+        Number of unit-step horizons.
+    hidden : int, default=256
+        Width H of the projection, the horizon embedding and the MLP.
+    horizon_rows : int or None, default=256
+        Rows of the learned horizon embedding table; horizon ``k`` uses row
+        ``k - 1``, so it must be at least ``K``. 256 is the paper's table
+        (rows beyond ``K`` are never used); None gives exactly ``K`` rows.
+    loss : {"bce", "nll"}, default="bce"
+        ``"bce"``: positive-weighted BCE on the cumulative surface (the
+        paper). ``"nll"``: the discrete-time survival likelihood of the
+        hazards (``pos_weight`` is then ignored).
+    pos_weight : "auto" or float, default="auto"
+        Weight of positive cells; ``"auto"`` is N_neg / N_pos over the known
+        cells of the training labels.
+    %(training_parameters)s
+
+    Attributes
+    ----------
+    net_ : skorch.NeuralNet
+        The fitted net; ``net_.module_`` is the
+        :class:`~hepa_sklearn.nn.baselines.MatchedHead`.
+    history_ : skorch.History
+    horizons_ : ndarray of shape (K,)
+        The horizons 1..K of the surface columns.
+    pos_weight_ : float
+        The positive weight used.
+    n_epochs_ : int
+        Epochs that completed.
+    n_features_in_ : int
+        Width of the embeddings seen in ``fit``.
+
+    See Also
+    --------
+    hepa_sklearn.HEPAEventPredictor : HEPA's own head (pred-FT).
+
+    References
+    ----------
+    The HEPA paper, App. "Baseline protocol" (matched downstream heads).
+
+    Examples
+    --------
+    On embeddings of C-MAPSS FD001 windows from a frozen encoder:
+
+    >>> import numpy as np
+    >>> from hepa_sklearn.baselines import MAEPretrainer, MatchedHeadPredictor
+    >>> from hepa_sklearn.datasets import load_cmapss
+    >>> data = load_cmapss("FD001", context_length=64, stride=16)
+    >>> X, y = data.X[:200], data.y[:200]
+    >>> encoder = MAEPretrainer(d_model=16, n_heads=2, n_layers=1, max_epochs=1, random_state=0).fit(X)
+    >>> head = MatchedHeadPredictor(K=20, hidden=16, max_epochs=2, random_state=0)
+    >>> P = head.fit(encoder.transform(X), y).predict_proba(encoder.transform(X))
+    >>> P.shape, bool((np.diff(P, axis=1) >= 0).all())
+    ((200, 20), True)
+    """
+
+    def __init__(
+        self,
+        *,
+        # the head and its loss (paper, App. "Baseline protocol")
+        K=150, hidden=256, horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto",
+        # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
+        max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2,
+        early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
+        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+    ):
+        store_parameters(self, locals())
+
+    _parameter_constraints = {
+        **SurfaceNetEstimator._parameter_constraints,
+        "horizon_rows": [POSITIVE_INT, None],
+        "loss": [StrOptions({"bce", "nll"})],
+    }
+    _fitted_attributes = ("n_features_in_", "pos_weight_", "horizons_")
+    _check_input = check_embeddings
+
+    def _build_net(self, fitted, device, seed):
+        """The untrained skorch net for embeddings of width ``fitted["n_features_in_"]``."""
+        return make_net(
+            HEPANet,
+            MatchedHead,
+            SurfaceLoss,
+            training=self._training_config(),
+            params={
+                "module__d_in": fitted["n_features_in_"],
+                "module__K": self.K,
+                "module__hidden": self.hidden,
+                "module__horizon_rows": self.horizon_rows,
+                "criterion__pos_weight": fitted["pos_weight_"],
+                "criterion__kind": self.loss,
+            },
+            device=device,
+        )
+
+    @fill_doc
+    def fit(self, E, y, groups=None):
+        """Train the head on embeddings ``E`` (n, d) and survival labels ``y``.
+
+        Parameters
+        ----------
+        E : array-like of shape (n_samples, n_features)
+        y : structured ndarray with fields ``event`` and ``time``
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : MatchedHeadPredictor
+        """
+        self._validate_params()
+        check_horizon_rows(self.horizon_rows, self.K)
+        E = check_embeddings(self, E, reset=True)
+        groups = check_groups(groups, E.shape[0])
+        packed, pos_weight = self._surface_targets(y, E.shape[0])
+        fitted = {"n_features_in_": E.shape[1], "pos_weight_": pos_weight, "horizons_": np.arange(1, self.K + 1)}
+        return self._fit_net(fitted, E, packed, seed=self._torch_seed(), groups=groups)

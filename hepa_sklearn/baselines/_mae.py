@@ -130,7 +130,7 @@ class MAEPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tran
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
         max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2,
         early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
-        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None, distributed="auto",
     ):
         store_parameters(self, locals())
 

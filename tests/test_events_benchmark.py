@@ -239,3 +239,5 @@ def test_events_report_shows_ours_beside_the_quoted_figures():
     assert "MAE 0.87 ± 0.00" in text  # the paper's best baseline on ETTm1 at 100 %
     assert "Holm" in text
     assert json.dumps(text)
+    beijing = render_events([_record("Beijing", "hepa", s, 1.0, 0.8) for s in range(2)])
+    assert "PatchTST 0.81 ± 0.01, MAE 0.81 ± 0.01" in beijing  # ties in the paper are all named

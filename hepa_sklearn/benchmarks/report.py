@@ -391,13 +391,14 @@ def _quoted(figures, fraction):
 
 
 def _best_baseline(paper, fraction):
-    """The paper's best non-HEPA column at ``fraction``: ``"name mean ± std"``, or a dash."""
-    baselines = [(figures[fraction][0], column) for column, figures in paper.items()
-                 if column != "hepa" and fraction in figures]
+    """The paper's best non-HEPA column(s) at ``fraction``: ``"name mean ± std"``, ties joined; or a dash."""
+    baselines = {column: figures[fraction] for column, figures in paper.items()
+                 if column != "hepa" and fraction in figures}
     if not baselines:
         return "—"
-    _, column = max(baselines)
-    return f"{PAPER_COLUMNS[column][0]} {_quoted(paper[column], fraction)}"
+    best = max(mean for mean, _ in baselines.values())
+    return ", ".join(f"{PAPER_COLUMNS[column][0]} {_quoted(paper[column], fraction)}"
+                     for column, (mean, _) in baselines.items() if mean == best)
 
 
 def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):

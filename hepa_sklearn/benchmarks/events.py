@@ -11,7 +11,6 @@ the F1 and false-alarm thresholds); the test windows are only scored.
 """
 
 import copy
-import json
 import os
 import sys
 import time
@@ -347,5 +346,5 @@ def run(args):
             results=args.results, data_home=args.data_home, max_cells=args.max_cells, max_minutes=args.max_minutes,
             command=_command(sys.argv[1:]), log=lambda message, **kw: print(message, flush=True),
         )
-    except ValueError as exc:
+    except (ValueError, FileNotFoundError) as exc:  # an unknown name, or a dataset not in the data home
         raise SystemExit(f"hepa benchmark events: {exc}") from None

@@ -17,12 +17,17 @@ from .calibration import SurfaceCalibrator
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .metrics import (
+    best_f1_threshold,
     brier_decomposition,
+    event_recall,
     expected_calibration_error,
+    f1_at_threshold,
+    false_alarm_threshold,
     h_auroc,
     h_auroc_scorer,
     monotonicity_violation_rate,
     per_horizon_auroc,
+    point_adjust,
     pooled_auprc,
     pooled_auroc,
     rul_rmse,
@@ -74,6 +79,11 @@ __all__ = [
     "summary_features",
     "surface_frame",
     "surface_metrics",
+    "point_adjust",
+    "f1_at_threshold",
+    "best_f1_threshold",
+    "false_alarm_threshold",
+    "event_recall",
     "survival_function",
     "__version__",
 ]

@@ -1,4 +1,4 @@
-"""Command line: ``hepa demo``, ``hepa benchmark speed|cmapss|snapshots|memory`` and ``hepa report``.
+"""Command line: ``hepa demo``, ``hepa benchmark speed|cmapss|events|snapshots|memory`` and ``hepa report``.
 
 Every file a command writes is named by an argument whose default lies in the
 current directory.
@@ -70,7 +70,7 @@ def build_parser():
                            "benchmark's hepa cells used padded)")
     demo.set_defaults(handler=_demo)
 
-    from .benchmarks import report, snapshots, speed, sweep
+    from .benchmarks import events, report, snapshots, speed, sweep
 
     benchmark = commands.add_parser("benchmark", help="benchmarks")
     suites = benchmark.add_subparsers(dest="suite", required=True)
@@ -86,6 +86,13 @@ def build_parser():
     )
     sweep.add_arguments(cmapss)
     cmapss.set_defaults(handler=_run(sweep))
+
+    events_parser = suites.add_parser(
+        "events", help="HEPA and baselines on every event dataset of the registry over seeds and label"
+        " fractions (resumable; --max-cells/--max-minutes split a sweep into calls)"
+    )
+    events.add_arguments(events_parser)
+    events_parser.set_defaults(handler=_run(events))
 
     snapshot_parser = suites.add_parser(
         "snapshots", help="encoder snapshots over pretraining: held-out JEPA loss against h-AUROC (resumable)"

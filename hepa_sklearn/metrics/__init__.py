@@ -1,4 +1,4 @@
-"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event; scorers, including scikit-survival's IPCW metrics."""
+"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event, thresholded F1 and event recall; scorers, including scikit-survival's IPCW metrics."""
 
 from ..surface import expected_time_to_event, label_surface
 from ._calibration import brier_decomposition, expected_calibration_error
@@ -17,6 +17,13 @@ from ._sksurv import (
     neg_integrated_brier_scorer,
 )
 from ._summary import monotonicity_violation_rate, rul_rmse, surface_metrics
+from ._thresholds import (
+    best_f1_threshold,
+    event_recall,
+    f1_at_threshold,
+    false_alarm_threshold,
+    point_adjust,
+)
 
 # label_surface and expected_time_to_event live in hepa_sklearn.surface; they stay
 # importable from here, where earlier versions defined them
@@ -33,6 +40,11 @@ __all__ = [
     "expected_time_to_event",
     "rul_rmse",
     "surface_metrics",
+    "point_adjust",
+    "f1_at_threshold",
+    "best_f1_threshold",
+    "false_alarm_threshold",
+    "event_recall",
     "make_sksurv_scorer",
     "concordance_ipcw_scorer",
     "neg_integrated_brier_scorer",

@@ -1,0 +1,350 @@
+"""The event benchmark runner: every dataset of the registry, methods from one table, resumable.
+
+Every finished cell (dataset, seed, label fraction, method) is appended to a
+JSON-lines results file as soon as it ends; a rerun skips the cells already
+there, and ``max_cells``/``max_minutes`` end a call early, so a long sweep
+can be split into calls. Within one call, an encoder is fitted once per
+(dataset, seed, encoder) and its embeddings of every part are shared by the
+methods and label fractions that use it. Everything is chosen on training
+and validation windows (early stopping, the gradient-boosting candidate,
+the F1 and false-alarm thresholds); the test windows are only scored.
+"""
+
+import copy
+import os
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Callable, Optional
+
+import numpy as np
+import torch
+
+from ..baselines import GradientBoostingEventPredictor
+from ..baselines._boosting import SEARCH_GRID
+from ..datasets._cmapss import RUL_CAP
+from ..metrics import (
+    best_f1_threshold, event_recall, f1_at_threshold, false_alarm_threshold, h_auroc, surface_metrics,
+)
+from .registry import BENCHMARKS
+from .results import append_record, environment, read_results
+from .snapshots import EncoderSnapshots
+
+__all__ = ["EVENT_METHODS", "EventMethod", "FALSE_ALARM_RATE", "run_events", "score_surfaces"]
+
+DEFAULT_RESULTS = "event_results.jsonl"
+FALSE_ALARM_RATE = 0.05  # share of event-free validation windows allowed to raise an alarm
+
+
+# -- encoders: fit(entry, data, *, epochs, device, seed) -> fitted transformer ---------------
+
+def pretrained_hepa(entry, data, *, epochs, device, seed):
+    """HEPA pretrained on the entry's pretraining windows with its protocol."""
+    return entry.make_pretrainer(epochs, device=device, seed=seed).fit(data.X_pre)
+
+
+def untrained_hepa(entry, data, *, epochs, device, seed):
+    """The same encoder at its initial weights (same seed, architecture and input statistics, never trained).
+
+    One epoch runs so that the fitted estimator holds the statistics of
+    ``norm="global"``; its weights are then reset to those before training.
+    """
+    snapshots = ("snapshots", EncoderSnapshots({0}))
+    pretrainer = entry.make_pretrainer(1, device=device, seed=seed, callbacks=[snapshots]).fit(data.X_pre)
+    initial = dict(pretrainer.net_.callbacks_)["snapshots"].states_[0]
+    untrained = copy.deepcopy(pretrainer)
+    untrained.net_.module_.load_state_dict(initial)
+    return untrained
+
+
+# -- heads and surface models ------------------------------------------------------------------
+
+def event_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, seed):
+    """HEPAEventPredictor on frozen embeddings, stopped as the entry's protocol says."""
+    head = entry.make_event_predictor(epochs, device=device, seed=seed)
+    return entry.fit_head(head, E_train, y_train, E_valid, y_valid)
+
+
+def gradient_boosting(entry, X_train, y_train, g_train, X_valid, y_valid, *, seed):
+    """GradientBoostingEventPredictor on the raw windows.
+
+    C-MAPSS: as in ``hepa benchmark cmapss`` (its own out-of-fold search on
+    the training units). Elsewhere: each candidate of its search grid is
+    fitted on the training windows and the one with the best validation
+    h-AUROC is kept (the first among equals); ``info`` names it.
+    """
+    if entry.is_cmapss:
+        model = GradientBoostingEventPredictor(K=entry.K, random_state=seed).fit(X_train, y_train, groups=g_train)
+        return model, {}
+    best, best_score, best_index = None, -np.inf, 0
+    for index, params in enumerate(SEARCH_GRID):
+        model = GradientBoostingEventPredictor(K=entry.K, search=None, random_state=seed, **params)
+        model.fit(X_train, y_train, groups=g_train)
+        score = h_auroc(y_valid, model.predict_proba(X_valid))
+        if best is None or (np.isfinite(score) and score > best_score):
+            best, best_score, best_index = model, score if np.isfinite(score) else -np.inf, index
+    return best, {"gbm_candidate": best_index, "gbm_params": best.best_params_}
+
+
+@dataclass(frozen=True)
+class EventMethod:
+    """One column of the event benchmark.
+
+    A method either embeds windows with a frozen ``encoder`` and fits a
+    ``head`` on the embeddings, or fits a ``surface`` model on the windows
+    themselves. Methods with the same ``encoder_key`` share one fitted
+    encoder (and its embeddings) per dataset and seed. To add a baseline,
+    add one entry to :data:`EVENT_METHODS`: an encoder (an MAE pretrainer,
+    PatchTST or iTransformer trained and then frozen, anything with
+    ``fit``/``transform``) with the default head, or a surface estimator.
+
+    Attributes
+    ----------
+    description : str
+    encoder : callable or None
+        ``encoder(entry, data, *, epochs, device, seed)``: a fitted object
+        whose ``transform(X)`` gives embeddings (n, d); ``epochs`` are the
+        pretraining epochs.
+    encoder_key : str or None
+        Methods with equal keys share the fitted encoder.
+    head : callable
+        ``head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device,
+        seed)``: a fitted estimator with ``predict_proba(E)``; ``epochs``
+        are the finetuning epochs.
+    surface : callable or None
+        ``surface(entry, X_train, y_train, g_train, X_valid, y_valid, *,
+        seed)``: ``(fitted estimator with predict_proba(X), info dict)``.
+    """
+
+    description: str
+    encoder: Optional[Callable] = None
+    encoder_key: Optional[str] = None
+    head: Callable = event_head
+    surface: Optional[Callable] = None
+
+    def __post_init__(self):
+        if (self.encoder is None) == (self.surface is None):
+            raise ValueError("an EventMethod needs exactly one of encoder and surface.")
+
+
+EVENT_METHODS = {
+    "hepa": EventMethod(
+        "HEPA: pretrain HEPAPretrainer (the entry's protocol), then HEPAEventPredictor on frozen embeddings",
+        encoder=pretrained_hepa, encoder_key="hepa",
+    ),
+    "hepa-random": EventMethod(
+        "control: the hepa encoder at its initial weights (never pretrained), finetuned as hepa",
+        encoder=untrained_hepa, encoder_key="hepa-random",
+    ),
+    "gbm": EventMethod(
+        "GradientBoostingEventPredictor on summary features of the last 30 steps of the same windows",
+        surface=gradient_boosting,
+    ),
+}
+
+
+def score_surfaces(entry, data, P_valid, P_test):
+    """Test metrics of one fitted model, every threshold chosen on the validation windows.
+
+    ``h_auroc`` and the other :func:`~hepa_sklearn.metrics.surface_metrics`
+    on the test windows (without the RUL error outside C-MAPSS);
+    ``valid_h_auroc``; ``f1`` and ``pa_f1`` of ``p(t, Δt=1)`` against the
+    condition at the next step, each at the threshold that maximises it on
+    the validation windows; ``event_recall`` of alarms ``p(t, Δt=K) >=
+    threshold`` with the threshold letting at most 5 % of the event-free
+    validation windows raise one.
+    """
+    result = surface_metrics(data.y_test, P_test, cap=RUL_CAP)
+    if not entry.is_cmapss:
+        result.pop("rul_rmse")
+    result["valid_h_auroc"] = h_auroc(data.y_valid, P_valid)
+    known_valid, known_test = ~np.isnan(data.point_valid), ~np.isnan(data.point_test)
+    for key, adjusted in (("f1", False), ("pa_f1", True)):
+        threshold = best_f1_threshold(data.point_valid[known_valid], P_valid[known_valid, 0],
+                                      point_adjusted=adjusted, groups=data.g_valid[known_valid])
+        result[f"{key}_threshold"] = threshold
+        result[key] = (float("nan") if np.isnan(threshold) else
+                       f1_at_threshold(data.point_test[known_test], P_test[known_test, 0], threshold,
+                                       point_adjusted=adjusted, groups=data.g_test[known_test]))
+    alarm = false_alarm_threshold(data.y_valid, P_valid[:, -1], rate=FALSE_ALARM_RATE, horizon=entry.K)
+    result["alarm_threshold"] = alarm
+    result["event_recall"] = (float("nan") if np.isnan(alarm) else
+                              event_recall(data.y_test, P_test[:, -1], alarm, horizon=entry.K, groups=data.g_test))
+    result["false_alarm_rate"] = FALSE_ALARM_RATE
+    return result
+
+
+class _Encoded:
+    """A fitted encoder with its embeddings of every part, and the wall and CPU seconds of fitting and embedding."""
+
+    def __init__(self, encoder, data, fit_s, fit_cpu_s):
+        start, cpu = time.perf_counter(), time.process_time()
+        self.E_train, self.E_valid, self.E_test = (encoder.transform(X) for X in
+                                                   (data.X_train, data.X_valid, data.X_test))
+        self.embed_s, self.embed_cpu_s = time.perf_counter() - start, time.process_time() - cpu
+        self.fit_s, self.fit_cpu_s = fit_s, fit_cpu_s
+        self.n_epochs = getattr(encoder, "n_epochs_", None)
+
+
+def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, encoded=None):
+    """Fit one method on the labelled windows of ``fraction`` and score it (see :func:`score_surfaces`)."""
+    mask, n_blocks = data.train_mask(fraction)
+    info = {"n_label_blocks": int(n_blocks), "n_train_windows": int(mask.sum()),
+            "n_valid_windows": len(data.X_valid), "n_test_windows": len(data.X_test),
+            "n_pretrain_windows": len(data.X_pre)}
+    start, cpu = time.perf_counter(), time.process_time()
+    if method.surface is not None:
+        model, extra = method.surface(entry, data.X_train[mask], data.y_train[mask], data.g_train[mask],
+                                      data.X_valid, data.y_valid, seed=seed)
+        fit_s, fit_cpu_s = time.perf_counter() - start, time.process_time() - cpu
+        start = time.perf_counter()
+        P_valid, P_test = model.predict_proba(data.X_valid), model.predict_proba(data.X_test)
+        info.update(extra, pretrain_s=0.0, pretrain_cpu_s=0.0, embed_s=0.0, embed_cpu_s=0.0)
+    else:
+        head = method.head(entry, encoded.E_train[mask], data.y_train[mask], encoded.E_valid, data.y_valid,
+                           epochs=finetune_epochs, device=device, seed=seed)
+        fit_s, fit_cpu_s = time.perf_counter() - start, time.process_time() - cpu
+        start = time.perf_counter()
+        P_valid, P_test = head.predict_proba(encoded.E_valid), head.predict_proba(encoded.E_test)
+        info.update(pretrain_s=encoded.fit_s, pretrain_cpu_s=encoded.fit_cpu_s, embed_s=encoded.embed_s,
+                    embed_cpu_s=encoded.embed_cpu_s,
+                    pretrain_epochs_run=encoded.n_epochs, finetune_epochs_run=getattr(head, "n_epochs_", None))
+    info["predict_s"] = time.perf_counter() - start
+    return {**info, **score_surfaces(entry, data, P_valid, P_test), "fit_s": fit_s, "cpu_s": fit_cpu_s}
+
+
+def cell_key(record):
+    return (record["dataset"], record["seed"], float(record["fraction"]), record["method"],
+            record["pretrain_epochs"], record["finetune_epochs"])
+
+
+def _check(datasets, methods, fractions, methods_table, registry):
+    unknown = [name for name in datasets if name not in registry]
+    if unknown:
+        raise ValueError(f"unknown datasets {unknown}; choose from {list(registry)}.")
+    unknown = [m for m in methods if m not in methods_table]
+    if unknown:
+        raise ValueError(f"unknown methods {unknown}; choose from {sorted(methods_table)}.")
+    if any(not 0 < f <= 1 for f in fractions):
+        raise ValueError(f"label fractions must lie in (0, 1], got {list(fractions)}.")
+
+
+def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, finetune_epochs=None, device="auto",
+               results=DEFAULT_RESULTS, data_home=None, max_cells=None, max_minutes=None, command=None,
+               methods_table=None, registry=None, log=print):
+    """Run every missing cell, appending each finished one to ``results``; returns the new records.
+
+    ``pretrain_epochs``/``finetune_epochs`` of None take each entry's own
+    (C-MAPSS 50/30 fixed, elsewhere at most 100/50 with early stopping);
+    cells run with other epochs are other cells. The call ends before
+    starting a cell once ``max_cells`` cells have run or ``max_minutes``
+    have passed. ``methods_table`` replaces :data:`EVENT_METHODS` and
+    ``registry`` :data:`~hepa_sklearn.benchmarks.registry.BENCHMARKS` (for
+    smaller variants of the protocol).
+    """
+    table = EVENT_METHODS if methods_table is None else methods_table
+    registry = BENCHMARKS if registry is None else registry
+    _check(datasets, methods, fractions, table, registry)
+    done = {cell_key(r) for r in read_results(results) if "dataset" in r}
+
+    def epochs(entry):
+        return (entry.pretrain_epochs if pretrain_epochs is None else pretrain_epochs,
+                entry.finetune_epochs if finetune_epochs is None else finetune_epochs)
+
+    todo = [(name, seed, float(fraction), method)
+            for name in datasets for seed in seeds for method in methods for fraction in fractions
+            if (name, seed, float(fraction), method, *epochs(registry[name])) not in done]
+    log(f"{len(todo)} cells to run, {len(done)} already in {results}")
+    env = environment()
+    records, start = [], time.perf_counter()
+    data, encoders = {}, {}
+    for i, (name, seed, fraction, method_name) in enumerate(todo):
+        if max_cells is not None and i >= max_cells:
+            log(f"stopping after {max_cells} cells; {len(todo) - i} left")
+            break
+        if max_minutes is not None and time.perf_counter() - start > 60 * max_minutes:
+            log(f"stopping after {max_minutes} minutes; {len(todo) - i} left")
+            break
+        entry, method = registry[name], table[method_name]
+        pre_epochs, ft_epochs = epochs(entry)
+        if (name, seed) not in data:
+            data = {(name, seed): entry.load(seed, data_home=data_home)}  # one dataset in memory
+            encoders = {}
+        cell_data = data[(name, seed)]
+        encoded = None
+        if method.encoder is not None:
+            if method.encoder_key not in encoders:
+                fit_start, fit_cpu = time.perf_counter(), time.process_time()
+                encoder = method.encoder(entry, cell_data, epochs=pre_epochs, device=device, seed=seed)
+                encoders[method.encoder_key] = _Encoded(encoder, cell_data, time.perf_counter() - fit_start,
+                                                        time.process_time() - fit_cpu)
+            encoded = encoders[method.encoder_key]
+        cell_start = time.perf_counter()
+        result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
+                          encoded=encoded)
+        record = {
+            "dataset": name, "seed": seed, "fraction": fraction, "method": method_name,
+            "pretrain_epochs": pre_epochs, "finetune_epochs": ft_epochs, "device": device, "K": entry.K,
+            **result, "cell_s": time.perf_counter() - cell_start,
+            "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "command": command, **env,
+        }
+        append_record(results, record)
+        records.append(record)
+        log(f"[{i + 1}/{len(todo)}] {name} seed {seed} {method_name} labels {fraction:g}: "
+            f"h-AUROC {record['h_auroc']:.4f} (valid {record['valid_h_auroc']:.4f}), F1 {record['f1']:.3f}, "
+            f"PA-F1 {record['pa_f1']:.3f}, event recall {record['event_recall']:.3f} "
+            f"| {(time.perf_counter() - start) / 60:.1f} min", flush=True)
+    return records
+
+
+def _relative(path):
+    """``path`` relative to the current directory when it lies inside it, else as given."""
+    absolute = os.path.abspath(path)
+    inside = os.path.commonpath([absolute, os.getcwd()]) == os.getcwd()
+    return os.path.relpath(absolute) if inside else path
+
+
+def _command(argv):
+    """The command line of this run with paths inside the working directory made relative."""
+    threads = " ".join(f"{name}={os.environ[name]}" for name in ("OMP_NUM_THREADS",) if name in os.environ)
+    words, path_next = [], False
+    for word in argv:
+        words.append(_relative(word) if path_next else word)
+        path_next = word in ("--results", "--data-home")
+    return " ".join(filter(None, [threads, "hepa", *words]))
+
+
+def add_arguments(parser):
+    parser.add_argument("--datasets", nargs="+", default=list(BENCHMARKS), metavar="NAME",
+                        help=f"registry names: {', '.join(BENCHMARKS)}")
+    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    parser.add_argument("--label-fractions", nargs="+", type=float, default=[1.0, 0.1])
+    parser.add_argument("--methods", nargs="+", default=["hepa", "gbm"], metavar="METHOD",
+                        help=f"from: {', '.join(EVENT_METHODS)}")
+    parser.add_argument("--pretrain-epochs", type=int, default=None,
+                        help="pretraining epochs (most epochs under early stopping); default: each dataset's own")
+    parser.add_argument("--finetune-epochs", type=int, default=None,
+                        help="finetuning epochs (most epochs under early stopping); default: each dataset's own")
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    parser.add_argument("--data-home", default=None, help="folder of the datasets (default: $HEPA_DATA_HOME)")
+    parser.add_argument("--results", default=DEFAULT_RESULTS, help="JSON-lines file, appended cell by cell")
+    parser.add_argument("--max-cells", type=int, default=None, help="stop after this many cells")
+    parser.add_argument("--max-minutes", type=float, default=None,
+                        help="start no new cell after this many minutes")
+
+
+def run(args):
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    try:
+        run_events(
+            datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
+            pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
+            results=args.results, data_home=args.data_home, max_cells=args.max_cells, max_minutes=args.max_minutes,
+            command=_command(sys.argv[1:]), log=lambda message, **kw: print(message, flush=True),
+        )
+    except (ValueError, FileNotFoundError) as exc:  # an unknown name, or a dataset not in the data home
+        raise SystemExit(f"hepa benchmark events: {exc}") from None

@@ -1,0 +1,439 @@
+"""The registry of the paper's event benchmarks: data, protocol, label budgets and the paper's Table 1 figures.
+
+Every dataset of the paper's Table 1 is one :class:`BenchmarkEntry` in
+:data:`BENCHMARKS`, keyed by the name the runner and the report use. An
+entry says which loader reads the data and with which parameters, the
+number of horizons ``K``, the window length, the strides of the pretraining,
+finetuning and evaluation windows, how the pretrainer normalises, when
+finetuning stops, which part pretrains, and the paper's figures. Adding a
+dataset is one loader in :mod:`hepa_sklearn.datasets` and one entry here.
+
+Label budgets. A fraction ``f < 1`` labels only part of the training
+windows; every method of a cell gets the same ones.
+
+- C-MAPSS: the first ``ceil(f * n)`` units of the seed's training list
+  (:func:`~hepa_sklearn.benchmarks.protocol.label_units`), as in
+  ``hepa benchmark cmapss``.
+- The other datasets, most of them one long series: each unit's training
+  windows, in time order, are cut into ``label_blocks`` contiguous blocks of
+  near-equal size (``numpy.array_split``); a permutation of all blocks drawn
+  from ``numpy.random.default_rng(seed)`` keeps its first
+  ``max(1, ceil(f * n_blocks))``. If none of the kept windows has an event
+  within ``K`` steps, the next blocks of the permutation are added until one
+  has (a budget without any positive cell teaches nothing; records count
+  the blocks kept). Whole blocks keep the overlapping windows of a span of
+  time together, so the labelled windows are a few stretches of the
+  series, as labels bought for a few periods would be. The validation and
+  test windows never change.
+"""
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+
+from ..datasets import (
+    load_batadal, load_cmapss, load_beijing, load_ettm1, load_gecco, load_mba, load_psm, load_smap, load_tep, load_vix,
+    load_weather,
+)
+from ..datasets import _batadal, _beijing, _ettm1, _gecco, _mba, _psm, _smap, _tep, _vix, _weather
+from ..datasets._cmapss import CONTEXT_LENGTH as CMAPSS_CONTEXT
+from ..datasets._cmapss import MIN_HISTORY as CMAPSS_MIN_HISTORY
+from ..datasets._cmapss import TEST_STRIDE as CMAPSS_TEST_STRIDE
+from ..datasets._cmapss import TRAIN_STRIDE as CMAPSS_TRAIN_STRIDE
+from ..datasets._cmapss import K as CMAPSS_K
+from ..datasets._home import get_data_home
+from ..event_predictor import HEPAEventPredictor
+from ..pretrainer import HEPAPretrainer
+from ..surface import label_surface
+from .protocol import SubsetSplit, label_units, protocol_event_predictor, protocol_pretrainer, unit_windows
+
+__all__ = ["BENCHMARKS", "PAPER_COLUMNS", "BenchmarkEntry", "EventData", "get_benchmark"]
+
+# Table 1 of the paper: the methods it reports, in its column order, and their seeds
+PAPER_COLUMNS = {"chronos2": ("Chronos-2", 3), "patchtst": ("PatchTST", 5), "itransformer": ("iTransformer", 5),
+                 "mae": ("MAE", 5), "hepa": ("HEPA", 5)}
+PATIENCE = 10  # early-stopping patience of pretraining and finetuning (paper, hyperparameter table)
+LABEL_BLOCKS = 20  # blocks per unit of the label budgets: 10 % labels are 2 of a single series' 20
+
+
+def _paper(*rows):
+    """``{column: {1.0: (mean, std), 0.1: (mean, std)}}`` from one (100 %, 10 %) pair per Table 1 column."""
+    table = {}
+    for column, row in zip(PAPER_COLUMNS, rows):
+        if row is not None:
+            table[column] = {1.0: row[0], 0.1: row[1]}
+    return table
+
+
+@dataclass
+class EventData:
+    """The windows of one benchmark under one seed, each part as ``X`` (n, C, L), ``y`` and ``groups``.
+
+    ``X_pre`` are the pretraining windows (no labels). ``point_valid`` and
+    ``point_test`` give each window's label at Δt = 1, the condition (spike,
+    attack, anomaly, failure) at the step after the window's end, for F1 and
+    point-adjusted F1: 1.0, 0.0, or NaN where that step lies beyond the part.
+    ``blocks`` numbers the label block of each training window (for
+    C-MAPSS, the unit).
+    """
+
+    X_pre: np.ndarray
+    X_train: np.ndarray
+    y_train: np.ndarray
+    g_train: np.ndarray
+    X_valid: np.ndarray
+    y_valid: np.ndarray
+    g_valid: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    g_test: np.ndarray
+    point_valid: np.ndarray
+    point_test: np.ndarray
+    blocks: np.ndarray
+    label_rule: Callable = None  # label_rule(fraction) -> (mask over training windows, number of blocks kept)
+
+    def train_mask(self, fraction):
+        """``(mask, n_blocks)``: which training windows the label ``fraction`` keeps, and how many blocks."""
+        return self.label_rule(fraction)
+
+
+def _block_rule(blocks, y, K, seed):
+    """The label budget of the non-C-MAPSS benchmarks (see the module docstring)."""
+    labels, _ = label_surface(y, K)
+    has_event = np.bincount(blocks, weights=labels[:, -1], minlength=blocks.max() + 1) > 0
+    order = np.random.default_rng(seed).permutation(blocks.max() + 1)
+
+    def rule(fraction):
+        n_keep = max(1, math.ceil(fraction * order.size - 1e-9))
+        while n_keep < order.size and not has_event[order[:n_keep]].any():
+            n_keep += 1
+        return np.isin(blocks, order[:n_keep]), n_keep
+
+    return rule
+
+
+def _unit_blocks(groups, n_blocks):
+    """Block id of each window: each unit's windows (in order) cut into ``n_blocks`` contiguous blocks."""
+    blocks = np.empty(groups.shape[0], dtype=np.int64)
+    offset = 0
+    for unit in dict.fromkeys(groups):
+        index = np.flatnonzero(groups == unit)
+        for i, piece in enumerate(np.array_split(index, min(n_blocks, index.size))):
+            blocks[piece] = offset + i
+        offset += min(n_blocks, index.size)
+    return blocks
+
+
+def _window_ends(table, part, stride, min_history):
+    """``(unit, end position in unit, part stop)`` of each window of ``part``, in the loader's order."""
+    rows = []
+    for unit, start, stop in table[table["split"] == part][["unit", "start", "stop"]].itertuples(index=False):
+        first_end = max(start, min_history - 1)
+        if first_end >= stop:
+            continue
+        ends = np.arange(stop - 1, first_end - 1, -stride)[::-1]  # counted back from the last row
+        rows += [(unit, int(end), int(stop)) for end in ends]
+    return rows
+
+
+def _point_labels(bunch, part, stride, min_history):
+    """The condition at the step after each window's end; NaN where that step lies beyond the part."""
+    positions = bunch.frame.groupby("unit", sort=False).indices
+    condition = bunch.frame["label"].to_numpy(dtype=bool)
+    labels = [float(condition[positions[unit][end + 1]]) if end + 1 < stop else np.nan
+              for unit, end, stop in _window_ends(bunch.splits, part, stride, min_history)]
+    return np.array(labels)
+
+
+def _first_step_labels(y):
+    """The label at Δt = 1 from ``y`` (C-MAPSS, where the condition is the event itself)."""
+    labels, known = label_surface(y, 1)
+    return np.where(known[:, 0], labels[:, 0], np.nan).astype(float)
+
+
+@dataclass(frozen=True)
+class BenchmarkEntry:
+    """One event benchmark: its data, its protocol and the paper's figures.
+
+    Attributes
+    ----------
+    name : str
+        Name in the runner, the results and the report.
+    description : str
+        What the benchmark is and every choice the paper leaves open.
+    K : int
+        Horizons ``1..K`` of the surface (paper §3.3: 150 for C-MAPSS and
+        TEP, 200 otherwise).
+    context_length : int
+        Steps per window.
+    pretrain_stride, finetune_stride, eval_stride : int
+        Steps between consecutive windows of the pretraining part, of the
+        training and validation parts, and of the test part.
+    min_history : int
+        Least steps of a window's own unit before its end.
+    norm : {"global", "revin"}
+        The pretrainer's normalisation: a global per-channel z-score learned
+        in ``fit`` (C-MAPSS, where RevIN erases the degradation level) or
+        per-window RevIN.
+    finetune_stop : {"fixed", "validation"}
+        ``"fixed"``: the event predictor runs all its epochs (C-MAPSS);
+        ``"validation"``: early stopping on the loss of the validation
+        part's windows, patience 10.
+    pretrain_part : {"train", "normal"}
+        The part whose windows pretrain the encoder: the event-free
+        ``"normal"`` part where the dataset has one, else the training
+        part (C-MAPSS: one window of whole history per training unit).
+    pretrain_epochs, finetune_epochs : int
+        Epochs (the most epochs under early stopping) when the runner is
+        given none.
+    loader : callable or None
+        The dataset's ``load_*`` function; None for C-MAPSS, which the
+        C-MAPSS protocol (:class:`~hepa_sklearn.benchmarks.protocol.SubsetSplit`)
+        splits by seeded unit permutation.
+    loader_params : dict
+        Extra loader parameters (the C-MAPSS subset).
+    seeded_split : bool
+        The seed also draws the unit split (C-MAPSS, TEP); otherwise the
+        split is the dataset's fixed chronological one and the seed changes
+        only model initialisation, sampling and label blocks.
+    directory : str or None
+        Sub-directory of the data home that holds the files (None: shipped).
+    label_blocks : int
+        Blocks per unit of the label budget (not used by C-MAPSS).
+    paper : dict
+        Table 1 of the paper: ``{column: {1.0: (mean, std), 0.1: (mean, std)}}``
+        with the columns of :data:`PAPER_COLUMNS` it reports.
+    """
+
+    name: str
+    description: str
+    K: int
+    context_length: int
+    pretrain_stride: int
+    finetune_stride: int
+    eval_stride: int
+    min_history: int
+    norm: str
+    finetune_stop: str
+    pretrain_part: str
+    pretrain_epochs: int
+    finetune_epochs: int
+    loader: Optional[Callable] = None
+    loader_params: dict = field(default_factory=dict)
+    seeded_split: bool = False
+    directory: Optional[str] = None
+    label_blocks: int = LABEL_BLOCKS
+    paper: dict = field(default_factory=dict)
+
+    @property
+    def is_cmapss(self):
+        return self.loader is None
+
+    def available(self, data_home=None):
+        """Whether the data can be read: shipped, or the data home holds a non-empty ``directory``."""
+        if self.directory is None:
+            return True
+        folder = os.path.join(get_data_home(data_home), self.directory)
+        return os.path.isdir(folder) and bool(os.listdir(folder))
+
+    def make_pretrainer(self, epochs, *, device, seed, **params):
+        """The unfitted pretrainer of the protocol; ``params`` override."""
+        if self.is_cmapss:
+            return protocol_pretrainer(epochs, device=device, seed=seed, **params)
+        return HEPAPretrainer(**{
+            "norm": self.norm, "max_horizon": self.K, "max_epochs": epochs, "early_stopping": True,
+            "n_iter_no_change": PATIENCE, "device": device, "random_state": seed, **params,
+        })
+
+    def make_event_predictor(self, epochs, *, device, seed, **params):
+        """The unfitted event predictor of the protocol; fit it with :meth:`fit_head`."""
+        if self.finetune_stop == "fixed":
+            return protocol_event_predictor(epochs, device=device, seed=seed, **params)
+        return HEPAEventPredictor(**{
+            "K": self.K, "max_epochs": epochs, "early_stopping": True, "n_iter_no_change": PATIENCE,
+            # fit_head passes the validation part as the second of two groups: a half of the groups is it
+            "validation_fraction": 0.5, "device": device, "random_state": seed, **params,
+        })
+
+    def fit_head(self, head, E_train, y_train, E_valid, y_valid):
+        """Fit ``head`` on training embeddings; with ``finetune_stop="validation"`` it stops on the validation part.
+
+        The validation windows are appended to the training ones as a
+        second group, so that the estimator's early stopping, which holds
+        out the last ``validation_fraction`` (here 0.5) of the groups,
+        holds out exactly them.
+        """
+        if self.finetune_stop == "fixed":
+            return head.fit(E_train, y_train)
+        groups = np.repeat(["train", "valid"], [len(E_train), len(E_valid)])
+        return head.fit(np.concatenate([E_train, E_valid]), np.concatenate([y_train, y_valid]), groups=groups)
+
+    def load(self, seed, data_home=None):
+        """The :class:`EventData` of this benchmark under ``seed``."""
+        if self.is_cmapss:
+            return self._load_cmapss(seed)
+        params = dict(self.loader_params)
+        if self.seeded_split:
+            params["random_state"] = seed
+
+        def part(name, stride):
+            bunch = self.loader(data_home=data_home, split=name, context_length=self.context_length,
+                                stride=stride, min_history=self.min_history, **params)
+            return bunch
+
+        pre = part(self.pretrain_part, self.pretrain_stride)
+        train = part("train", self.finetune_stride)
+        valid = part("valid", self.finetune_stride)
+        test = part("test", self.eval_stride)
+        blocks = _unit_blocks(train.groups, self.label_blocks)
+        return EventData(
+            X_pre=pre.X, X_train=train.X, y_train=train.y, g_train=train.groups,
+            X_valid=valid.X, y_valid=valid.y, g_valid=valid.groups,
+            X_test=test.X, y_test=test.y, g_test=test.groups,
+            point_valid=_point_labels(valid, "valid", self.finetune_stride, self.min_history),
+            point_test=_point_labels(test, "test", self.eval_stride, self.min_history),
+            blocks=blocks, label_rule=_block_rule(blocks, train.y, self.K, seed),
+        )
+
+    def _load_cmapss(self, seed):
+        split = SubsetSplit(self.loader_params["subset"], seed, regime=False)
+        # the split keeps the windows but not the groups of its validation and test units
+        frame = load_cmapss(self.loader_params["subset"], stride=CMAPSS_CONTEXT).frame
+        _, _, g_valid = unit_windows(frame, split.split.valid, stride=CMAPSS_TRAIN_STRIDE)
+        _, _, g_test = unit_windows(frame, split.split.test, stride=CMAPSS_TEST_STRIDE)
+        units = split.split.train
+
+        def rule(fraction):
+            return split.train_mask(fraction), len(label_units(units, fraction))
+
+        return EventData(
+            X_pre=split.X_pre, X_train=split.X_train, y_train=split.y_train, g_train=split.g_train,
+            X_valid=split.X_valid, y_valid=split.y_valid, g_valid=g_valid,
+            X_test=split.X_test, y_test=split.y_test, g_test=g_test,
+            point_valid=_first_step_labels(split.y_valid), point_test=_first_step_labels(split.y_test),
+            blocks=np.searchsorted(np.sort(units), split.g_train), label_rule=rule,
+        )
+
+
+_CMAPSS_TEXT = (
+    "C-MAPSS {subset}: exactly the protocol of `hepa benchmark cmapss` (the authors' reference "
+    "implementation), so its h-AUROC is comparable with those results: training units split 60/10/30 "
+    "by a seeded permutation; one whole-history window per training unit pretrains (40 cuts per "
+    "epoch, global z-score, no RevIN, fixed epochs); finetuning windows of up to 512 cycles with at "
+    "least 128 of history, stride 4 (train, validation) and 1 (test); K = 150; the event predictor "
+    "runs a fixed number of epochs. A label fraction keeps the first ceil(f n) training units."
+)
+_EVENT_TEXT = (
+    "Pretraining: windows of the {pretrain} part, per-window RevIN, up to {pre_epochs} epochs with "
+    "early stopping (patience 10) on the JEPA loss of its last 10 % of windows. Finetuning: the "
+    "event predictor on frozen embeddings, up to {ft_epochs} epochs, early-stopped (patience 10) on "
+    "the loss of the validation part's windows."
+)
+
+
+def _cmapss(subset, paper):
+    return BenchmarkEntry(
+        name=subset, description=_CMAPSS_TEXT.format(subset=subset), K=CMAPSS_K, context_length=CMAPSS_CONTEXT,
+        pretrain_stride=CMAPSS_CONTEXT, finetune_stride=CMAPSS_TRAIN_STRIDE, eval_stride=CMAPSS_TEST_STRIDE,
+        min_history=CMAPSS_MIN_HISTORY, norm="global", finetune_stop="fixed", pretrain_part="train",
+        pretrain_epochs=50, finetune_epochs=30, loader_params={"subset": subset}, seeded_split=True, paper=paper,
+    )
+
+
+def _events(name, module, loader, own, paper, *, pretrain_part="train", seeded_split=False, **strides):
+    stride = module.STRIDE
+    settings = {**dict(pretrain_stride=stride, finetune_stride=stride, eval_stride=stride), **strides}
+    text = own + " " + _EVENT_TEXT.format(pretrain=pretrain_part, pre_epochs=100, ft_epochs=50)
+    return BenchmarkEntry(
+        name=name, description=text, K=module.K, context_length=module.CONTEXT_LENGTH,
+        min_history=module.MIN_HISTORY, norm="revin", finetune_stop="validation", pretrain_part=pretrain_part,
+        pretrain_epochs=100, finetune_epochs=50, loader=loader, seeded_split=seeded_split,
+        directory=module.DIRECTORY, paper=paper, **settings,
+    )
+
+
+# Paper Table 1, h-AUROC mean and std over seeds, (100 % labels, 10 % labels) per column
+# in the order Chronos-2, PatchTST, iTransformer, MAE, HEPA; None where the paper has no figure.
+BENCHMARKS = {
+    "FD001": _cmapss("FD001", _paper(((.66, .00), (.66, .00)), ((.80, .04), (.69, .08)), ((.70, .05), (.59, .04)),
+                                     ((.69, .02), (.63, .12)), ((.81, .03), (.78, .07)))),
+    "FD002": _cmapss("FD002", _paper(((.45, .01), (.46, .02)), ((.44, .03), (.48, .08)), ((.43, .03), (.50, .08)),
+                                     ((.56, .01), (.52, .01)), ((.57, .01), (.55, .01)))),
+    "FD003": _cmapss("FD003", _paper(((.73, .00), (.67, .00)), ((.79, .01), (.77, .03)), ((.76, .01), (.64, .06)),
+                                     ((.78, .02), (.78, .03)), ((.84, .01), (.84, .01)))),
+    "FD004": _cmapss("FD004", _paper(None, ((.52, .03), (.51, .04)), ((.45, .02), (.49, .04)),
+                                     ((.57, .02), (.52, .04)), ((.63, .02), (.55, .03)))),
+    "SMAP": _events(
+        "SMAP", _smap, load_smap,
+        "SMAP telemetry (telemanom layout): each channel's training file is event-free and pretrains; "
+        "its test file is split in time. Context 100 steps (DATASETS.md); strides are the loader's.",
+        _paper(((.54, .02), (.51, .01)), ((.49, .03), (.46, .05)), ((.47, .05), (.52, .07)),
+               ((.64, .04), (.50, .15)), ((.59, .05), (.49, .08))), pretrain_part="normal"),
+    "PSM": _events(
+        "PSM", _psm, load_psm,
+        "PSM server metrics: the unlabelled training file is the normal part and pretrains; the "
+        "labelled test file is split in time. Context 100 steps (DATASETS.md); strides are the loader's.",
+        _paper(((.48, .01), (.51, .01)), ((.55, .02), (.43, .03)), ((.52, .03), (.53, .01)),
+               ((.56, .02), (.52, .02)), ((.57, .02), (.48, .04))), pretrain_part="normal"),
+    "MBA": _events(
+        "MBA", _mba, load_mba,
+        "MBA ECG record, one series split in time; context 100 samples (DATASETS.md), stride 1 for "
+        "every part (the loader's).",
+        _paper(((.53, .10), (.50, .07)), ((.68, .07), (.65, .08)), ((.84, .03), (.31, .05)),
+               ((.73, .03), (.53, .04)), ((.75, .03), (.55, .15)))),
+    "BATADAL": _events(
+        "BATADAL", _batadal, load_batadal,
+        "BATADAL water SCADA: the attack-free year (dataset03) is the normal part and pretrains; "
+        "dataset04 is split 60/10/30 in time. Context 512 hours, stride 4 (the loader's). Its "
+        "training, validation and test parts hold 2, 1 and 2 attack onsets, so scores vary widely.",
+        _paper(((.56, .01), (.55, .04)), ((.66, .03), (.37, .04)), ((.46, .13), (.54, .08)),
+               ((.60, .04), (.61, .08)), ((.57, .03), (.54, .06))), pretrain_part="normal"),
+    "TEP": _events(
+        "TEP", _tep, load_tep,
+        "Tennessee Eastman: the fault-free run d00 is the normal part and pretrains; the 22 test runs "
+        "are split 60/10/30 by a permutation drawn from the seed (as C-MAPSS units). K = 150; context "
+        "512 samples with windows ending from 16 samples of history on; stride 16 (the loader's).",
+        _paper(None, ((.99, .02), (1.00, .00)), ((.93, .02), (.94, .05)), ((.96, .02), (.99, .00)),
+               ((1.00, .00), (1.00, .00))), pretrain_part="normal", seeded_split=True),
+    "ETTm1": _events(
+        "ETTm1", _ettm1, load_ettm1,
+        "ETTm1 oil-temperature spikes, one series split 60/20/20 in time with gaps of 200 rows; "
+        "context 512 steps, stride 16 for every part (the loader's).",
+        _paper(((.74, .01), (.68, .02)), ((.53, .03), (.50, .03)), ((.79, .03), (.61, .02)),
+               ((.87, .00), (.77, .02)), ((.81, .00), (.73, .01)))),
+    "Weather": _events(
+        "Weather", _weather, load_weather,
+        "Jena weather heat spikes, one series split 70/15/15 in time with gaps of 200 rows; context "
+        "512 steps, stride 16 for every part (the loader's).",
+        _paper(((.72, .02), (.71, .02)), ((.64, .08), (.67, .03)), ((.83, .04), (.85, .01)),
+               ((.88, .02), (.83, .02)), ((.89, .01), (.83, .02)))),
+    "Beijing": _events(
+        "Beijing", _beijing, load_beijing,
+        "Beijing air quality, twelve stations (units) each split 70/15/15 in time with gaps of 24 "
+        "hours; context 512 hours, stride 64 for pretraining and finetuning (the loader's) and 16 for "
+        "the test part (about 3,900 test windows).",
+        _paper(((.53, .00), (.49, .00)), ((.81, .01), (.65, .08)), ((.75, .02), (.73, .02)),
+               ((.81, .01), (.77, .01)), ((.81, .01), (.78, .02))), eval_stride=16),
+    "VIX": _events(
+        "VIX", _vix, load_vix,
+        "Daily VIX, crossings of 25 from below, one series split 60/10/30 in time; context 512 days, "
+        "stride 1 for every part (the loader's).",
+        _paper(((.40, .04), (.38, .04)), ((.48, .11), (.57, .13)), ((.40, .14), (.48, .05)),
+               ((.57, .03), (.55, .03)), ((.57, .01), (.55, .01)))),
+    "GECCO": _events(
+        "GECCO", _gecco, load_gecco,
+        "GECCO 2018 drinking-water quality, one series split at 60 % and 70 % in time with gaps of 200 "
+        "rows; context 512 minutes (DATASETS.md), stride 16 for every part (the loader's).",
+        _paper(((.74, .02), (.80, .03)), ((.65, .07), (.52, .11)), ((.64, .15), (.50, .13)),
+               ((.81, .04), (.55, .11)), ((.88, .06), (.39, .13)))),
+}
+
+
+def get_benchmark(name):
+    """The registry entry ``name``; ValueError listing the registered names otherwise."""
+    if name not in BENCHMARKS:
+        raise ValueError(f"unknown dataset {name!r}; choose from {list(BENCHMARKS)}.")
+    return BENCHMARKS[name]

@@ -1,0 +1,243 @@
+"""The event benchmark: registry entries, the resumable runner on a tiny configuration, the report."""
+
+import dataclasses
+import inspect
+import json
+import os
+
+import numpy as np
+import pytest
+
+from hepa_sklearn.benchmarks import events as event_benchmark
+from hepa_sklearn.benchmarks.events import EVENT_METHODS, EventMethod, event_head, run_events
+from hepa_sklearn.benchmarks.protocol import SubsetSplit
+from hepa_sklearn.benchmarks.registry import BENCHMARKS, PAPER_COLUMNS, _block_rule, _unit_blocks, get_benchmark
+from hepa_sklearn.benchmarks.report import render_events
+from hepa_sklearn.benchmarks.results import read_results
+from hepa_sklearn.cli import build_parser
+from hepa_sklearn.windows import make_survival_y
+
+TINY = dict(d_model=16, n_heads=2, n_layers=1, dim_feedforward=16, predictor_hidden=16, n_projections=16,
+            batch_size=64)
+
+
+def _data_home():
+    value = os.environ.get("HEPA_DATA_HOME")
+    if not value:
+        pytest.skip("HEPA_DATA_HOME is not set; point it at the benchmark data.")
+    return value
+
+
+# -- registry ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(BENCHMARKS))
+def test_every_entry_is_complete_and_matches_its_loader(name):
+    entry = BENCHMARKS[name]
+    assert entry.name == name and entry.description
+    assert entry.norm in {"global", "revin"} and entry.finetune_stop in {"fixed", "validation"}
+    assert entry.pretrain_part in {"train", "normal"}
+    for value in (entry.K, entry.context_length, entry.pretrain_stride, entry.finetune_stride, entry.eval_stride,
+                  entry.min_history, entry.pretrain_epochs, entry.finetune_epochs):
+        assert isinstance(value, int) and value >= 1
+    assert set(entry.paper) <= set(PAPER_COLUMNS) and "hepa" in entry.paper
+    for figures in entry.paper.values():
+        assert set(figures) == {1.0, 0.1}
+        assert all(0 <= mean <= 1 and 0 <= std < 0.5 for mean, std in figures.values())
+    if entry.is_cmapss:
+        # C-MAPSS entries are the protocol of `hepa benchmark cmapss`
+        assert (entry.K, entry.context_length, entry.finetune_stride, entry.eval_stride) == (150, 512, 4, 1)
+        assert entry.norm == "global" and entry.finetune_stop == "fixed"
+        assert (entry.pretrain_epochs, entry.finetune_epochs) == (50, 30)
+        return
+    assert entry.norm == "revin" and entry.finetune_stop == "validation"
+    assert entry.K == (150 if name == "TEP" else 200)
+    defaults = inspect.signature(entry.loader).parameters
+    assert entry.context_length == defaults["context_length"].default
+    assert entry.min_history == defaults["min_history"].default
+    # the part that pretrains is one the loader returns
+    module = inspect.getmodule(entry.loader)
+    assert entry.pretrain_part in module.SPEC.parts
+    assert (entry.pretrain_part == "normal") == (module.SPEC.normal is not None)
+    assert ("random_state" in defaults) == entry.seeded_split
+
+
+def test_table_1_figures_are_the_papers():
+    assert BENCHMARKS["FD001"].paper["hepa"] == {1.0: (.81, .03), 0.1: (.78, .07)}
+    assert BENCHMARKS["Weather"].paper["hepa"][1.0] == (.89, .01)
+    assert BENCHMARKS["MBA"].paper["itransformer"] == {1.0: (.84, .03), 0.1: (.31, .05)}
+    assert "chronos2" not in BENCHMARKS["TEP"].paper and "chronos2" not in BENCHMARKS["FD004"].paper
+    assert len(BENCHMARKS) == 14
+
+
+def test_unknown_dataset_is_refused_by_name():
+    with pytest.raises(ValueError, match="unknown dataset 'NOPE'.*ETTm1"):
+        get_benchmark("NOPE")
+
+
+def test_cmapss_entry_gives_the_cmapss_protocol_windows():
+    data = BENCHMARKS["FD001"].load(0)
+    reference = SubsetSplit("FD001", 0, regime=False)
+    np.testing.assert_array_equal(data.X_test, reference.X_test)
+    np.testing.assert_array_equal(data.y_train, reference.y_train)
+    np.testing.assert_array_equal(data.g_test[:3], np.full(3, data.g_test[0]))
+    assert len(data.g_valid) == len(data.X_valid) and len(data.g_test) == len(data.X_test)
+    mask, n_units = data.train_mask(0.1)
+    np.testing.assert_array_equal(mask, reference.train_mask(0.1))
+    assert n_units == 6
+    # the C-MAPSS condition at t+1 is the failure itself: one window per unit ends the cycle before it
+    one_step = data.y_test["event"] & (data.y_test["time"] == 1)
+    np.testing.assert_array_equal(data.point_test == 1, one_step)
+    assert one_step.sum() >= len(np.unique(data.g_test)) - 1
+
+
+def test_unit_blocks_cut_each_unit_in_order():
+    groups = np.array(["a"] * 5 + ["b"] * 3)
+    np.testing.assert_array_equal(_unit_blocks(groups, 2), [0, 0, 0, 1, 1, 2, 2, 3])
+    np.testing.assert_array_equal(_unit_blocks(groups, 4), [0, 0, 1, 2, 3, 4, 5, 6])
+
+
+def test_block_rule_keeps_whole_blocks_and_reaches_an_event():
+    blocks = np.repeat(np.arange(10), 4)
+    event = np.zeros(40, bool)
+    event[[37, 38, 39]] = True  # only block 9 holds windows with an event within K
+    y = make_survival_y(event, np.where(event, 2, 50))
+    rule = _block_rule(blocks, y, 5, seed=0)
+    order = np.random.default_rng(0).permutation(10)
+    mask, n_blocks = rule(0.1)
+    kept = np.unique(blocks[mask])
+    np.testing.assert_array_equal(np.sort(kept), np.sort(order[:n_blocks]))
+    assert 9 in kept and n_blocks == list(order).index(9) + 1
+    assert mask.sum() == 4 * n_blocks
+    full, n_all = rule(1.0)
+    assert full.all() and n_all == 10
+    again, _ = _block_rule(blocks, y, 5, seed=0)(0.1)
+    np.testing.assert_array_equal(again, mask)
+
+
+# -- runner on a tiny configuration ----------------------------------------------------------------
+
+def tiny_encoder(entry, data, *, epochs, device, seed):
+    return entry.make_pretrainer(epochs, device=device, seed=seed, **TINY).fit(data.X_pre)
+
+
+def tiny_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, seed):
+    head = entry.make_event_predictor(epochs, device=device, seed=seed, hidden=16, batch_size=64)
+    return entry.fit_head(head, E_train, y_train, E_valid, y_valid)
+
+
+def tiny_gbm(entry, X_train, y_train, g_train, X_valid, y_valid, *, seed):
+    from hepa_sklearn.baselines import GradientBoostingEventPredictor
+
+    return GradientBoostingEventPredictor(K=entry.K, max_iter=5, search=None, random_state=seed).fit(
+        X_train, y_train), {}
+
+
+TINY_METHODS = {
+    "hepa": EventMethod("tiny hepa", encoder=tiny_encoder, encoder_key="tiny", head=tiny_head),
+    "hepa-head2": EventMethod("the same encoder, another head", encoder=tiny_encoder, encoder_key="tiny",
+                              head=tiny_head),
+    "gbm": EventMethod("tiny gbm", surface=tiny_gbm),
+}
+
+
+@pytest.fixture(scope="module")
+def tiny_registry():
+    home = _data_home()
+    entry = BENCHMARKS["VIX"]
+    if not entry.available(home):
+        pytest.skip("VIX is not in HEPA_DATA_HOME.")
+    small = dataclasses.replace(entry, context_length=64, min_history=64, pretrain_stride=64, finetune_stride=16,
+                                eval_stride=16, label_blocks=5)
+    return {"VIX": small}, home
+
+
+def tiny_run(path, registry, home, **overrides):
+    params = dict(datasets=["VIX"], seeds=[0], fractions=[1.0, 0.2], methods=["hepa", "hepa-head2", "gbm"],
+                  pretrain_epochs=1, finetune_epochs=1, device="cpu", results=str(path), data_home=home,
+                  methods_table=TINY_METHODS, registry=registry, log=lambda *a, **k: None)
+    return run_events(**{**params, **overrides})
+
+
+def test_runner_writes_records_shares_the_encoder_and_resumes(tmp_path, tiny_registry, monkeypatch):
+    registry, home = tiny_registry
+    path = tmp_path / "events.jsonl"
+    fits = {"encoder": 0}
+    original = event_benchmark._Encoded
+
+    def counting(*args, **kwargs):
+        fits["encoder"] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(event_benchmark, "_Encoded", counting)
+    records = tiny_run(path, registry, home, command="hepa benchmark events --results events.jsonl")
+    assert len(records) == 6 and len(read_results(path)) == 6
+    assert fits["encoder"] == 1  # one encoder for both encoder methods and both fractions
+    for record in records:
+        assert record["dataset"] == "VIX" and record["K"] == 200
+        for key in ("h_auroc", "valid_h_auroc", "f1", "pa_f1", "event_recall", "fit_s", "cpu_s", "versions"):
+            assert key in record
+        assert 0 <= record["h_auroc"] <= 1
+        # each F1 at its own threshold from the validation windows: no order between them on test windows
+        assert all(np.isnan(record[k]) or 0 <= record[k] <= 1 for k in ("f1", "pa_f1", "event_recall"))
+        assert "/" not in record["command"].split("--results ")[1]
+    partial = [r for r in records if r["fraction"] == 0.2]
+    assert all(r["n_train_windows"] < records[0]["n_train_windows"] for r in partial)
+    assert len({r["n_train_windows"] for r in partial}) == 1  # the same labelled windows for every method
+    # hepa and hepa-head2 are the same recipe on one encoder: equal scores
+    by = {(r["method"], r["fraction"]): r["h_auroc"] for r in records}
+    assert by[("hepa", 1.0)] == by[("hepa-head2", 1.0)]
+    # a rerun computes nothing; other epochs are other cells
+    assert tiny_run(path, registry, home) == [] and fits["encoder"] == 1
+    assert len(tiny_run(path, registry, home, max_cells=2, finetune_epochs=2)) == 2
+    assert len(read_results(path)) == 8
+
+
+def test_runner_refuses_unknown_names(tmp_path):
+    with pytest.raises(ValueError, match=r"unknown datasets \['Nope'\]"):
+        run_events(datasets=["Nope"], seeds=[0], fractions=[1.0], methods=["hepa"], results=str(tmp_path / "r"))
+    with pytest.raises(ValueError, match=r"unknown methods \['mae'\]; choose from"):
+        run_events(datasets=["VIX"], seeds=[0], fractions=[1.0], methods=["mae"], results=str(tmp_path / "r"))
+    with pytest.raises(ValueError, match="label fractions"):
+        run_events(datasets=["VIX"], seeds=[0], fractions=[0.0], methods=["gbm"], results=str(tmp_path / "r"))
+    with pytest.raises(SystemExit, match="unknown datasets"):
+        args = build_parser().parse_args(["benchmark", "events", "--datasets", "Nope", "--results",
+                                          str(tmp_path / "r")])
+        args.handler(args)
+
+
+def test_a_method_needs_exactly_one_of_encoder_and_surface():
+    with pytest.raises(ValueError, match="exactly one"):
+        EventMethod("neither")
+    with pytest.raises(ValueError, match="exactly one"):
+        EventMethod("both", encoder=tiny_encoder, surface=tiny_gbm)
+    assert EVENT_METHODS["hepa"].head is event_head
+    assert {"hepa", "hepa-random", "gbm"} <= set(EVENT_METHODS)
+
+
+def test_cli_parses_the_events_command():
+    args = build_parser().parse_args(
+        ["benchmark", "events", "--datasets", "ETTm1", "VIX", "--seeds", "0", "1", "--label-fractions", "1", "0.1",
+         "--methods", "hepa", "gbm", "--pretrain-epochs", "1", "--max-minutes", "90"])
+    assert args.datasets == ["ETTm1", "VIX"] and args.label_fractions == [1.0, 0.1]
+    assert args.pretrain_epochs == 1 and args.finetune_epochs is None and args.max_minutes == 90
+
+
+# -- report ----------------------------------------------------------------------------------------
+
+def _record(dataset, method, seed, fraction, score):
+    return {"dataset": dataset, "method": method, "seed": seed, "fraction": fraction, "h_auroc": score,
+            "pretrain_epochs": 100, "finetune_epochs": 50, "f1": 0.5, "pa_f1": 0.8, "event_recall": 0.4}
+
+
+def test_events_report_shows_ours_beside_the_quoted_figures():
+    records = [_record("ETTm1", "hepa", s, f, 0.80 + 0.01 * s) for s in range(5) for f in (1.0, 0.1)]
+    records += [_record("ETTm1", "gbm", s, f, 0.60 + 0.01 * s + 0.001 * (s % 2)) for s in range(5) for f in (1.0, 0.1)]
+    text = render_events(records)
+    assert "## Event benchmarks" in text
+    assert "0.820 ± 0.016 (5) >gbm" in text  # hepa beats gbm on every seed by 0.2
+    assert "quoted" in text and "0.81 ± 0.00" in text  # the paper's HEPA on ETTm1
+    assert "MAE 0.87 ± 0.00" in text  # the paper's best baseline on ETTm1 at 100 %
+    assert "Holm" in text
+    assert json.dumps(text)
+    beijing = render_events([_record("Beijing", "hepa", s, 1.0, 0.8) for s in range(2)])
+    assert "PatchTST 0.81 ± 0.01, MAE 0.81 ± 0.01" in beijing  # ties in the paper are all named

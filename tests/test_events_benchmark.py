@@ -192,11 +192,21 @@ def test_runner_writes_records_shares_the_encoder_and_resumes(tmp_path, tiny_reg
     assert len(read_results(path)) == 8
 
 
+def test_baseline_and_variant_methods_run_through_the_runner(tmp_path, tiny_registry):
+    registry, home = tiny_registry
+    methods = ["mae", "hepa-matched", "hepa-channel"]
+    records = tiny_run(tmp_path / "events.jsonl", registry, home, methods=methods, fractions=[1.0],
+                       methods_table=event_benchmark.EVENT_METHODS)
+    assert [r["method"] for r in records] == methods
+    for record in records:
+        assert 0 <= record["h_auroc"] <= 1 and record["n_train_windows"] > 0
+
+
 def test_runner_refuses_unknown_names(tmp_path):
     with pytest.raises(ValueError, match=r"unknown datasets \['Nope'\]"):
         run_events(datasets=["Nope"], seeds=[0], fractions=[1.0], methods=["hepa"], results=str(tmp_path / "r"))
-    with pytest.raises(ValueError, match=r"unknown methods \['mae'\]; choose from"):
-        run_events(datasets=["VIX"], seeds=[0], fractions=[1.0], methods=["mae"], results=str(tmp_path / "r"))
+    with pytest.raises(ValueError, match=r"unknown methods \['patchtst'\]; choose from"):
+        run_events(datasets=["VIX"], seeds=[0], fractions=[1.0], methods=["patchtst"], results=str(tmp_path / "r"))
     with pytest.raises(ValueError, match="label fractions"):
         run_events(datasets=["VIX"], seeds=[0], fractions=[0.0], methods=["gbm"], results=str(tmp_path / "r"))
     with pytest.raises(SystemExit, match="unknown datasets"):

@@ -23,6 +23,7 @@ from ._training import (
     resolve_device,
     seeded_torch,
 )
+from ._training.runtime import release_freed_memory
 from ._training.distributed import (
     agree_on_seed,
     check_global_batch,
@@ -192,6 +193,7 @@ class TorchEstimator(BaseEstimator):
                 net.partial_fit(X, y)
         finally:
             net.__dict__.pop("world_", None)
+            release_freed_memory()
         n_epochs = report_interruption(self, net)
         if log:
             logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)

@@ -271,11 +271,7 @@ def make_windows(
         if n_steps < min_history:
             continue
         ends = np.arange(n_steps - 1, min_history - 2, -stride)[::-1]
-        padded = np.full((n_steps + context_length - 1, n_channels), np.nan, dtype=np.float32)
-        padded[context_length - 1 :] = values
-        # window ending at step t covers padded[t : t + context_length]
-        index = ends[:, None] + np.arange(context_length)[None, :]
-        X_parts.append(padded[index].transpose(0, 2, 1))
+        X_parts.append((values, ends))
         distance = _next_event_distance(events)[ends]
         observed = np.isfinite(distance)
         event_parts.append(observed)
@@ -290,7 +286,16 @@ def make_windows(
         raise ValueError(
             f"no unit has at least min_history={min_history} steps; no window could be made."
         )
-    X = np.concatenate(X_parts).astype(np.float32, copy=False)
+    # one C-contiguous array filled unit by unit: no second copy of all windows at any time
+    X = np.empty((sum(len(ends) for _, ends in X_parts), n_channels, context_length), dtype=np.float32)
+    start = 0
+    for values, ends in X_parts:
+        padded = np.full((values.shape[0] + context_length - 1, n_channels), np.nan, dtype=np.float32)
+        padded[context_length - 1 :] = values
+        # window ending at step t covers padded[t : t + context_length]
+        index = ends[:, None] + np.arange(context_length)[None, :]
+        X[start : start + len(ends)] = padded[index].transpose(0, 2, 1)
+        start += len(ends)
     y = make_survival_y(np.concatenate(event_parts), np.concatenate(time_parts))
     groups = np.concatenate(group_parts)
     if not return_index:

@@ -329,3 +329,10 @@ def test_block_of_one_is_a_plain_shuffle():
     items = np.concatenate(list(sampler))
     assert np.array_equal(np.sort(items), np.arange(20))
     assert not np.array_equal(items, np.arange(20))
+
+
+def test_release_freed_memory_is_safe_to_call_repeatedly():
+    from hepa_sklearn._training.runtime import release_freed_memory
+
+    for _ in range(3):
+        assert release_freed_memory() is None

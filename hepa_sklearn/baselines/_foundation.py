@@ -185,8 +185,9 @@ class _FoundationEmbedder(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin
 
         Returns
         -------
-        E : ndarray of shape (n_windows, embedding_dim_) or (n_windows, n_channels * embedding_dim_)
-            float32; the second shape with ``channel_pooling="concat"``.
+        E : ndarray of shape (n_windows, d) or (n_windows, n_channels * d)
+            float32, ``d`` being the fitted ``embedding_dim_``; the second
+            shape with ``channel_pooling="concat"``.
         """
         check_is_fitted(self, "model_")
         X = check_windows(self, X, reset=False)

@@ -10,6 +10,16 @@ import inspect
 __all__ = ["fill_doc"]
 
 DOCS = {
+    "supervised_head_parameters": """\
+K : int, default={K!r}
+    Horizons of the end-to-end training surface.
+hidden : int, default={hidden!r}
+    Width of the training head (see :class:`MatchedHeadPredictor`).
+horizon_rows : int or None, default={horizon_rows!r}
+    Rows of the training head's horizon table.
+loss : {{"bce", "nll"}}, default={loss!r}
+pos_weight : "auto" or float, default={pos_weight!r}
+""",
     # the survival methods of hepa_sklearn.survival.SurvivalMixin
     "step_function_parameters": """\
 X : array-like

@@ -174,14 +174,7 @@ class PatchTSTEncoder(SupervisedWindowEncoder):
     norm : {"revin", "global", "none"}, default="revin"
         Per-window, per-channel instance normalisation (RevIN, as
         PatchTST), per-channel statistics learned in ``fit``, or raw values.
-    K : int, default=150
-        Horizons of the end-to-end training surface.
-    hidden : int, default=256
-        Width of the training head (see :class:`MatchedHeadPredictor`).
-    horizon_rows : int or None, default=256
-        Rows of the training head's horizon table.
-    loss : {"bce", "nll"}, default="bce"
-    pos_weight : "auto" or float, default="auto"
+    %(supervised_head_parameters)s
     %(training_parameters)s
 
     Attributes
@@ -302,14 +295,7 @@ class ITransformerEncoder(SupervisedWindowEncoder):
     norm : {"revin", "global", "none"}, default="revin"
         Per-window, per-channel normalisation (as iTransformer), per-channel
         statistics learned in ``fit``, or raw values.
-    K : int, default=150
-        Horizons of the end-to-end training surface.
-    hidden : int, default=256
-        Width of the training head (see :class:`MatchedHeadPredictor`).
-    horizon_rows : int or None, default=256
-        Rows of the training head's horizon table.
-    loss : {"bce", "nll"}, default="bce"
-    pos_weight : "auto" or float, default="auto"
+    %(supervised_head_parameters)s
     %(training_parameters)s
 
     Attributes

@@ -209,29 +209,35 @@ def scaling(n_windows=(1000, 10000, 100000), train_windows=(250, 1000, 4000), co
             times.append(time.perf_counter() - start)
         return statistics.median(times)
 
-    def fitted(length, n=256):
+    def problem(n, length, labels=True):
         X = rng.normal(size=(n, n_channels, length)).astype(np.float32)
-        y = make_survival_y(np.ones(n, bool), rng.integers(1, 150, n))
-        pre = HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0).fit(X)
-        return pre, HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0).fit(pre.transform(X), y)
+        return X, make_survival_y(np.ones(n, bool), rng.integers(1, 150, n)) if labels else None
+
+    def models():
+        return (HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0),
+                HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0))
+
+    def fitted(length, n=256):
+        X, y = problem(n, length)
+        pre, event = models()
+        pre.fit(X)
+        return pre, event.fit(pre.transform(X), y)
 
     def measure(n, length, train=True, infer=True):
         seconds = dict.fromkeys(stages)
-        X = rng.normal(size=(n, n_channels, length)).astype(np.float32)
+        X, y = problem(n, length, labels=train)
         if train:
-            y = make_survival_y(np.ones(n, bool), rng.integers(1, 150, n))
-            pre = HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0)
-            event = HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0)
+            pre, event = models()
             seconds["pretrain epoch"] = median_seconds(lambda: pre.fit(X))
             E = pre.transform(X)
             seconds["finetune epoch"] = median_seconds(lambda: event.fit(E, y))
         else:
-            pre, event = models[length]
+            pre, event = trained[length]
         if infer:
             seconds["transform + predict_proba"] = median_seconds(lambda: event.predict_proba(pre.transform(X)))
         return seconds
 
-    models = {512: fitted(512)}
+    trained = {512: fitted(512)}
     sizes = sorted(set(n_windows) | set(train_windows))
     rows = [("windows", n, 512, measure(n, 512, train=n in train_windows, infer=n in n_windows)) for n in sizes]
     middle = train_windows[len(train_windows) // 2]

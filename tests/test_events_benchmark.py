@@ -202,11 +202,37 @@ def test_baseline_and_variant_methods_run_through_the_runner(tmp_path, tiny_regi
         assert 0 <= record["h_auroc"] <= 1 and record["n_train_windows"] > 0
 
 
+def test_supervised_baselines_are_trained_once_per_label_fraction(tmp_path, tiny_registry, monkeypatch):
+    registry, home = tiny_registry
+    seen = []
+    original = event_benchmark._supervised_encoder
+
+    def recording(estimator_class, entry, data, mask, **kwargs):
+        seen.append((estimator_class.__name__, int(mask.sum()), kwargs["epochs"]))
+        encoder = original(estimator_class, entry, data, mask, **kwargs)
+        # trained on the labelled windows plus the validation windows, which early stopping holds out
+        assert encoder.n_features_in_ == data.X_train.shape[1]
+        return encoder
+
+    monkeypatch.setattr(event_benchmark, "_supervised_encoder", recording)
+    records = tiny_run(tmp_path / "events.jsonl", registry, home, methods=["patchtst", "itransformer"],
+                       methods_table=event_benchmark.EVENT_METHODS, finetune_epochs=2)
+    assert [(r["method"], r["fraction"]) for r in records] == [
+        ("patchtst", 1.0), ("patchtst", 0.2), ("itransformer", 1.0), ("itransformer", 0.2)]
+    full, partial = records[0]["n_train_windows"], records[1]["n_train_windows"]
+    assert partial < full
+    # one encoder per (method, fraction), each seeing exactly the cell's labelled windows, with the finetuning epochs
+    assert seen == [("PatchTSTEncoder", full, 2), ("PatchTSTEncoder", partial, 2),
+                    ("ITransformerEncoder", full, 2), ("ITransformerEncoder", partial, 2)]
+    for record in records:
+        assert 0 <= record["h_auroc"] <= 1 and 1 <= record["pretrain_epochs_run"] <= 2
+
+
 def test_runner_refuses_unknown_names(tmp_path):
     with pytest.raises(ValueError, match=r"unknown datasets \['Nope'\]"):
         run_events(datasets=["Nope"], seeds=[0], fractions=[1.0], methods=["hepa"], results=str(tmp_path / "r"))
-    with pytest.raises(ValueError, match=r"unknown methods \['patchtst'\]; choose from"):
-        run_events(datasets=["VIX"], seeds=[0], fractions=[1.0], methods=["patchtst"], results=str(tmp_path / "r"))
+    with pytest.raises(ValueError, match=r"unknown methods \['nope'\]; choose from"):
+        run_events(datasets=["VIX"], seeds=[0], fractions=[1.0], methods=["nope"], results=str(tmp_path / "r"))
     with pytest.raises(ValueError, match="label fractions"):
         run_events(datasets=["VIX"], seeds=[0], fractions=[0.0], methods=["gbm"], results=str(tmp_path / "r"))
     with pytest.raises(SystemExit, match="unknown datasets"):
@@ -220,6 +246,8 @@ def test_a_method_needs_exactly_one_of_encoder_and_surface():
         EventMethod("neither")
     with pytest.raises(ValueError, match="exactly one"):
         EventMethod("both", encoder=tiny_encoder, surface=tiny_gbm)
+    with pytest.raises(ValueError, match="supervised EventMethod needs an encoder"):
+        EventMethod("labels without encoder", surface=tiny_gbm, supervised=True)
     assert EVENT_METHODS["hepa"].head is event_head
     assert {"hepa", "hepa-random", "gbm"} <= set(EVENT_METHODS)
 
@@ -251,3 +279,24 @@ def test_events_report_shows_ours_beside_the_quoted_figures():
     assert json.dumps(text)
     beijing = render_events([_record("Beijing", "hepa", s, 1.0, 0.8) for s in range(2)])
     assert "PatchTST 0.81 ± 0.01, MAE 0.81 ± 0.01" in beijing  # ties in the paper are all named
+
+
+def test_events_report_counts_wins_ties_and_losses_against_each_baseline():
+    jitter = [0.0, 0.003, -0.002, 0.004, -0.001]
+    records = [_record("ETTm1", "hepa", s, f, 0.80 + 0.01 * s) for s in range(5) for f in (1.0, 0.1)]
+    # gbm far below in both rows: two wins
+    records += [_record("ETTm1", "gbm", s, f, 0.60 + 0.01 * s + jitter[s]) for s in range(5) for f in (1.0, 0.1)]
+    # mae level with hepa at 100 % (differences of both signs), far below at 10 %: one win, one tie
+    records += [_record("ETTm1", "mae", s, 1.0, 0.80 + 0.01 * s + (0.02 if s % 2 else -0.02)) for s in range(5)]
+    records += [_record("ETTm1", "mae", s, 0.1, 0.50 + 0.01 * s + jitter[s]) for s in range(5)]
+    # patchtst far above at 100 %: one loss; at 10 % a single seed, which is never counted
+    records += [_record("ETTm1", "patchtst", s, 1.0, 0.95 + 0.001 * s + jitter[s]) for s in range(5)]
+    records += [_record("ETTm1", "patchtst", 0, 0.1, 0.99)]
+    text = render_events(records)
+    section = text.split("### HEPA against each baseline")[1].split("### Pairwise")[0]
+    assert "| method | vs mae | vs patchtst | vs gbm | ahead of every baseline |" in section
+    # the 10 % row: hepa beats mae and gbm, and patchtst (one seed) does not count
+    assert "| hepa | 1/1/0 | 0/0/1 | 2/0/0 | 1 of 2 |" in section
+    # a baseline that never ran gets no column; no HEPA variant means no table
+    assert "vs itransformer" not in section
+    assert "No HEPA variant" in render_events([_record("ETTm1", "gbm", s, 1.0, 0.6) for s in range(3)])

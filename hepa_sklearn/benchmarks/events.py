@@ -5,7 +5,9 @@ JSON-lines results file as soon as it ends; a rerun skips the cells already
 there, and ``max_cells``/``max_minutes`` end a call early, so a long sweep
 can be split into calls. Within one call, an encoder is fitted once per
 (dataset, seed, encoder) and its embeddings of every part are shared by the
-methods and label fractions that use it. Everything is chosen on training
+methods and label fractions that use it; an encoder trained with labels
+(PatchTST, iTransformer) is fitted once per label fraction instead, and its
+records' ``pretrain_*`` fields then time that supervised training. Everything is chosen on training
 and validation windows (early stopping, the gradient-boosting candidate,
 the F1 and false-alarm thresholds); the test windows are only scored.
 """
@@ -27,7 +29,7 @@ from ..datasets._cmapss import RUL_CAP
 from ..metrics import (
     best_f1_threshold, event_recall, f1_at_threshold, false_alarm_threshold, h_auroc, surface_metrics,
 )
-from .registry import BENCHMARKS
+from .registry import BENCHMARKS, PATIENCE
 from .results import append_record, environment, read_results
 from .snapshots import EncoderSnapshots
 
@@ -81,6 +83,39 @@ def pretrained_mae(entry, data, *, epochs, device, seed):
     )
     X = np.repeat(data.X_pre, CUTS_PER_UNIT, axis=0) if entry.is_cmapss else data.X_pre
     return mae.fit(X)
+
+
+def _supervised_encoder(estimator_class, entry, data, mask, *, epochs, device, seed):
+    """Train ``estimator_class`` end to end on the labelled windows of ``mask``, stopped as the entry says, then freeze it.
+
+    With ``finetune_stop="validation"`` the validation windows are appended
+    as a second group that its early stopping holds out (as
+    :meth:`~hepa_sklearn.benchmarks.registry.BenchmarkEntry.fit_head` does
+    for heads); on C-MAPSS it trains the protocol's fixed finetuning epochs.
+    Only labelled training windows and validation windows are seen.
+    """
+    fixed = entry.finetune_stop == "fixed"
+    encoder = estimator_class(K=entry.K, max_epochs=epochs, early_stopping=not fixed, validation_fraction=0.5,
+                              n_iter_no_change=PATIENCE, device=device, random_state=seed)
+    X, y, groups = data.X_train[mask], data.y_train[mask], data.g_train[mask]
+    if fixed:
+        return encoder.fit(X, y, groups=groups)
+    groups = np.repeat(["train", "valid"], [len(X), len(data.X_valid)])
+    return encoder.fit(np.concatenate([X, data.X_valid]), np.concatenate([y, data.y_valid]), groups=groups)
+
+
+def supervised_patchtst(entry, data, mask, *, epochs, device, seed):
+    """PatchTST (Nie et al. 2023) trained with the cell's labels, then frozen (:class:`PatchTSTEncoder`)."""
+    from ..baselines import PatchTSTEncoder
+
+    return _supervised_encoder(PatchTSTEncoder, entry, data, mask, epochs=epochs, device=device, seed=seed)
+
+
+def supervised_itransformer(entry, data, mask, *, epochs, device, seed):
+    """iTransformer (Liu et al. 2024) trained with the cell's labels, then frozen (:class:`ITransformerEncoder`)."""
+    from ..baselines import ITransformerEncoder
+
+    return _supervised_encoder(ITransformerEncoder, entry, data, mask, epochs=epochs, device=device, seed=seed)
 
 
 # -- heads and surface models ------------------------------------------------------------------
@@ -156,6 +191,12 @@ class EventMethod:
     surface : callable or None
         ``surface(entry, X_train, y_train, g_train, X_valid, y_valid, *,
         seed)``: ``(fitted estimator with predict_proba(X), info dict)``.
+    supervised : bool
+        The encoder learns from labels: it is called as ``encoder(entry,
+        data, mask, *, epochs, device, seed)`` with the cell's labelled
+        training windows ``mask`` and the finetuning epochs, and is fitted
+        once per label fraction (shared only by methods of the same key
+        and fraction).
     """
 
     description: str
@@ -163,10 +204,13 @@ class EventMethod:
     encoder_key: Optional[str] = None
     head: Callable = event_head
     surface: Optional[Callable] = None
+    supervised: bool = False
 
     def __post_init__(self):
         if (self.encoder is None) == (self.surface is None):
             raise ValueError("an EventMethod needs exactly one of encoder and surface.")
+        if self.supervised and self.encoder is None:
+            raise ValueError("a supervised EventMethod needs an encoder.")
 
 
 EVENT_METHODS = {
@@ -189,6 +233,16 @@ EVENT_METHODS = {
     "mae": EventMethod(
         "MAE baseline: the same causal encoder pretrained by masked-patch reconstruction, matched head",
         encoder=pretrained_mae, encoder_key="mae", head=matched_head,
+    ),
+    "patchtst": EventMethod(
+        "PatchTST baseline: channel-independent patches, bidirectional attention, trained end to end with the "
+        "cell's labels, then frozen; matched head",
+        encoder=supervised_patchtst, encoder_key="patchtst", head=matched_head, supervised=True,
+    ),
+    "itransformer": EventMethod(
+        "iTransformer baseline: one token per variate, attention across variates, trained end to end with the "
+        "cell's labels, then frozen; matched head",
+        encoder=supervised_itransformer, encoder_key="itransformer", head=matched_head, supervised=True,
     ),
     "gbm": EventMethod(
         "GradientBoostingEventPredictor on summary features of the last 30 steps of the same windows",
@@ -327,12 +381,17 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
         cell_data = data[(name, seed)]
         encoded = None
         if method.encoder is not None:
-            if method.encoder_key not in encoders:
+            key = (method.encoder_key, fraction) if method.supervised else method.encoder_key
+            if key not in encoders:
                 fit_start, fit_cpu = time.perf_counter(), time.process_time()
-                encoder = method.encoder(entry, cell_data, epochs=pre_epochs, device=device, seed=seed)
-                encoders[method.encoder_key] = _Encoded(encoder, cell_data, time.perf_counter() - fit_start,
-                                                        time.process_time() - fit_cpu)
-            encoded = encoders[method.encoder_key]
+                if method.supervised:
+                    encoder = method.encoder(entry, cell_data, cell_data.train_mask(fraction)[0], epochs=ft_epochs,
+                                             device=device, seed=seed)
+                else:
+                    encoder = method.encoder(entry, cell_data, epochs=pre_epochs, device=device, seed=seed)
+                encoders[key] = _Encoded(encoder, cell_data, time.perf_counter() - fit_start,
+                                         time.process_time() - fit_cpu)
+            encoded = encoders[key]
         cell_start = time.perf_counter()
         result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
                           encoded=encoded)

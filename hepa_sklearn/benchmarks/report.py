@@ -401,6 +401,52 @@ def _best_baseline(paper, fraction):
                      for column, (mean, _) in baselines.items() if mean == best)
 
 
+# columns of the event report that are baselines (the paper's Table 1 and the package's boosting), and HEPA's variants
+EVENT_BASELINES = ("mae", "patchtst", "itransformer", "gbm")
+HEPA_VARIANTS = ("hepa", "hepa-channel", "hepa-matched")
+
+
+def win_tie_loss(comparisons, method, baselines, alpha=ALPHA):
+    """``{baseline: (wins, ties, losses)}`` of ``method`` over the table's rows where both ran on 2+ shared seeds.
+
+    A win or a loss needs a Holm-adjusted paired-t p below ``alpha``; every
+    other row where both ran is a tie.
+    """
+    counts = {b: [0, 0, 0] for b in baselines}
+    for c in comparisons:
+        if {c.a, c.b} & {method} and ({c.a, c.b} - {method}) & set(baselines) and c.n_seeds >= 2:
+            baseline = c.b if c.a == method else c.a
+            ahead = c.mean_difference > 0 if c.a == method else c.mean_difference < 0
+            counts[baseline][0 if c.holm_p < alpha and ahead else 2 if c.holm_p < alpha else 1] += 1
+    return {b: tuple(v) for b, v in counts.items()}
+
+
+def ahead_of_every_baseline(comparisons, method, baselines, alpha=ALPHA):
+    """``(rows where method beats every baseline that ran, after correction; rows with method and 1+ baseline)``."""
+    rows = defaultdict(lambda: [0, 0])  # (subset, fraction) -> [baselines compared, baselines beaten]
+    for c in comparisons:
+        if method in (c.a, c.b) and ({c.a, c.b} - {method}) & set(baselines) and c.n_seeds >= 2:
+            ahead = c.mean_difference > 0 if c.a == method else c.mean_difference < 0
+            row = rows[(c.subset, c.fraction)]
+            row[0] += 1
+            row[1] += int(c.holm_p < alpha and ahead)
+    return sum(beaten == compared for compared, beaten in rows.values()), len(rows)
+
+
+def win_tie_loss_table(comparisons, methods):
+    """Markdown lines: each HEPA variant that ran against each baseline that ran, and rows ahead of all of them."""
+    variants = [m for m in HEPA_VARIANTS if m in methods]
+    baselines = [b for b in EVENT_BASELINES if b in methods]
+    if not variants or not baselines:
+        return ["No HEPA variant and baseline ran side by side."]
+    rows = []
+    for variant in variants:
+        counts = win_tie_loss(comparisons, variant, baselines)
+        ahead, n_rows = ahead_of_every_baseline(comparisons, variant, baselines)
+        rows.append([variant] + ["{}/{}/{}".format(*counts[b]) for b in baselines] + [f"{ahead} of {n_rows}"])
+    return _table(["method"] + [f"vs {b}" for b in baselines] + ["ahead of every baseline"], rows)
+
+
 def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     """Markdown section of ``hepa benchmark events`` results: ours beside the paper's Table 1.
 
@@ -470,6 +516,14 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "and so overstates detection; read it beside F1.",
         "",
         *_table(["dataset", "method", "F1", "PA-F1", "event recall"], metric_rows),
+        "",
+        "### HEPA against each baseline",
+        "",
+        "Wins/ties/losses over the dataset × label rows above where both ran on at least 2 shared seeds: a "
+        f"win or a loss is a Holm-adjusted paired-t p < {ALPHA} in the comparisons below, anything else a "
+        "tie. \"Ahead of every baseline\": rows where the method beats every baseline that ran in that row.",
+        "",
+        *win_tie_loss_table(comparisons, methods),
         "",
         "### Pairwise comparisons",
         "",

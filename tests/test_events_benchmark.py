@@ -297,6 +297,11 @@ def test_events_report_counts_wins_ties_and_losses_against_each_baseline():
     assert "| method | vs mae | vs patchtst | vs gbm | ahead of every baseline |" in section
     # the 10 % row: hepa beats mae and gbm, and patchtst (one seed) does not count
     assert "| hepa | 1/1/0 | 0/0/1 | 2/0/0 | 1 of 2 |" in section
+    leaders = text.split("### Which method, per dataset")[1].split("###")[0]
+    # 100 %: patchtst leads; mae's mean 0.816 and hepa's 0.820 are both significantly below it, gbm too
+    assert "| ETTm1 | 100% | patchtst (0.953) | none |" in leaders
+    # 10 %: hepa leads, patchtst has one seed and takes no part, mae and gbm are significantly below
+    assert "| ETTm1 | 10% | hepa (0.820) | none |" in leaders
     # a baseline that never ran gets no column; no HEPA variant means no table
     assert "vs itransformer" not in section
     assert "No HEPA variant" in render_events([_record("ETTm1", "gbm", s, 1.0, 0.6) for s in range(3)])

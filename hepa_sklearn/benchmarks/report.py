@@ -447,6 +447,29 @@ def win_tie_loss_table(comparisons, methods):
     return _table(["method"] + [f"vs {b}" for b in baselines] + ["ahead of every baseline"], rows)
 
 
+def leaders(cells, comparisons, rows, alpha=ALPHA):
+    """Markdown lines: per dataset and label fraction, the method with the highest mean and those level with it.
+
+    Only methods with 2+ seeds take part. "Level" means no significant
+    difference from the leader after Holm's correction (or no shared seeds
+    to test); ``hepa-random`` is a control and is listed but marked.
+    """
+    by_pair = {(c.subset, c.fraction, frozenset((c.a, c.b))): c for c in comparisons}
+    lines = []
+    for subset, fraction, methods in rows:
+        means = {m: float(np.nanmean(_values(cells[(subset, fraction, m)], "h_auroc")))
+                 for m in methods if len(cells.get((subset, fraction, m), [])) >= 2}
+        means = {m: v for m, v in means.items() if np.isfinite(v)}
+        if not means:
+            continue
+        top = max(means, key=means.get)
+        level = [m for m in sorted(means, key=means.get, reverse=True) if m != top and not (
+            (c := by_pair.get((subset, fraction, frozenset((top, m))))) is not None and c.holm_p < alpha)]
+        lines.append([subset, f"{fraction * 100:g}%", f"{top} ({means[top]:.3f})",
+                      ", ".join(f"{m} ({means[m]:.3f})" for m in level) or "none"])
+    return _table(["dataset", "labels", "highest mean", "not significantly below it"], lines)
+
+
 def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     """Markdown section of ``hepa benchmark events`` results: ours beside the paper's Table 1.
 
@@ -516,6 +539,14 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "and so overstates detection; read it beside F1.",
         "",
         *_table(["dataset", "method", "F1", "PA-F1", "event recall"], metric_rows),
+        "",
+        "### Which method, per dataset",
+        "",
+        "The method with the highest mean h-AUROC in each row above (2+ seeds), and the methods whose "
+        f"difference from it is not significant after Holm's correction (p ≥ {ALPHA}, or no shared seeds). "
+        "With few seeds a long \"not significantly below\" list means the data cannot yet separate them.",
+        "",
+        *leaders(cells, comparisons, rows),
         "",
         "### HEPA against each baseline",
         "",

@@ -305,3 +305,18 @@ def test_events_report_counts_wins_ties_and_losses_against_each_baseline():
     # a baseline that never ran gets no column; no HEPA variant means no table
     assert "vs itransformer" not in section
     assert "No HEPA variant" in render_events([_record("ETTm1", "gbm", s, 1.0, 0.6) for s in range(3)])
+
+
+def test_events_report_sums_cpu_time_charging_each_encoder_once_per_seed():
+    def cell(method, seed, fraction, cpu, pretrain, embed=6.0):
+        return {**_record("TEP", method, seed, fraction, 0.9), "cpu_s": cpu, "pretrain_cpu_s": pretrain,
+                "embed_cpu_s": embed}
+
+    records = [cell("hepa", s, f, 30.0, 600.0) for s in range(2) for f in (1.0, 0.1)]  # 60 + 606 per seed
+    records += [cell("patchtst", 0, 1.0, 12.0, 300.0), cell("patchtst", 0, 0.1, 6.0, 60.0)]  # per fraction
+    records += [cell("gbm", s, f, 60.0 * (s + 1), 0.0, 0.0) for s in range(3) for f in (1.0, 0.1)]
+    text = render_events(records).split("### CPU time")[1]
+    assert "| TEP | hepa | 2 | 11.1 | 22.2 |" in text  # (2 * 30 + 600 + 6) / 60 = 11.1 per seed
+    assert "| TEP | patchtst | 1 | 6.5 | 6.5 |" in text  # 12 + 306 + 6 + 66 = 390 s
+    assert "| TEP | gbm | 3 | 4.0 | 12.0 |" in text  # 120, 240, 360 s per seed
+    assert "All cells above: 0.7 CPU hours." in text  # (1332 + 390 + 720) / 3600

@@ -470,6 +470,36 @@ def leaders(cells, comparisons, rows, alpha=ALPHA):
     return _table(["dataset", "labels", "highest mean", "not significantly below it"], lines)
 
 
+def event_cpu_table(records, datasets, methods):
+    """Markdown lines: CPU minutes per dataset and method, per seed (median) and summed over the seeds that ran.
+
+    A seed's cost is its cells' fitting CPU seconds plus, for a method with
+    a frozen encoder, the encoder's fitting and embedding once (a method
+    sharing an encoder with another is charged the whole encoder, as if it
+    ran alone); a supervised encoder is charged once per label fraction.
+    """
+    per_seed = defaultdict(float)
+    charged = set()
+    for r in records:
+        method = EVENT_METHODS.get(r["method"])
+        key = (r["dataset"], r["method"], r["seed"])
+        per_seed[key] += r.get("cpu_s") or 0.0
+        once = (key, float(r["fraction"])) if method is not None and method.supervised else key
+        if once not in charged:
+            charged.add(once)
+            per_seed[key] += (r.get("pretrain_cpu_s") or 0.0) + (r.get("embed_cpu_s") or 0.0)
+    rows, total = [], 0.0
+    for name in datasets:
+        for m in methods:
+            values = [v for (d, mm, _), v in per_seed.items() if d == name and mm == m]
+            if values:
+                total += sum(values)
+                rows.append([name, m, str(len(values)), f"{statistics.median(values) / 60:.1f}",
+                             f"{sum(values) / 60:.1f}"])
+    return _table(["dataset", "method", "seeds", "CPU min per seed (median)", "CPU min, all seeds"], rows) + [
+        "", f"All cells above: {total / 3600:.1f} CPU hours."]
+
+
 def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     """Markdown section of ``hepa benchmark events`` results: ours beside the paper's Table 1.
 
@@ -559,6 +589,13 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "### Pairwise comparisons",
         "",
         *comparisons_table(comparisons),
+        "",
+        "### CPU time",
+        "",
+        "Process CPU time recorded by each cell (the runner's `torch_threads` field says how many threads). "
+        "Cells run with each label fraction, both fractions of a seed summed.",
+        "",
+        *event_cpu_table(records, datasets, methods),
         "",
     ]
     return "\n".join(lines)

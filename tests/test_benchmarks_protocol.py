@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from hepa_sklearn.benchmarks.protocol import SubsetSplit, label_units, protocol_event_predictor, split_units
+from hepa_sklearn.benchmarks.protocol import (
+    SubsetSplit, label_units, protocol_event_predictor, run_cmapss, split_units,
+)
 from hepa_sklearn.benchmarks.sweep import METHODS, Method, fit_calibrators, pretrain, run_cell
 from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS
@@ -44,6 +46,42 @@ def test_labelled_windows_come_from_labelled_training_units_only(fd001_split):
         groups = np.unique(data.g_train[data.train_mask(fraction)])
         assert set(groups) == set(label_units(data.split.train, fraction))
     assert len(data.X_pre) == len(data.split.train)  # one whole-history window per training unit
+
+
+@pytest.mark.parametrize("subset, regime", [("FD001", False), ("FD002", True)])
+def test_deferred_windows_are_the_eager_ones_built_and_released_part_by_part(subset, regime):
+    eager = SubsetSplit(subset, 0, regime=regime)
+    lazy = SubsetSplit(subset, 0, regime=regime, defer_windows=True)
+    np.testing.assert_array_equal(lazy.X_pre, eager.X_pre)
+    assert not hasattr(lazy, "X_test") and lazy.n_windows == {}
+    lazy.build_windows("test")
+    np.testing.assert_array_equal(lazy.X_test, eager.X_test)
+    assert lazy.n_windows == {"test": len(eager.X_test)} and not hasattr(lazy, "X_train")
+    lazy.drop_windows("test")
+    assert lazy.X_test is None and len(lazy.y_test) == len(eager.y_test)  # labels stay
+    lazy.build_windows()
+    for name in ("X_train", "y_train", "g_train", "X_valid", "y_valid", "X_test", "y_test"):
+        np.testing.assert_array_equal(getattr(lazy, name), getattr(eager, name))
+    with pytest.raises(ValueError, match=r"unknown parts \['pre'\]"):
+        lazy.build_windows("pre")
+    with pytest.raises(ValueError, match="unknown parts"):
+        lazy.drop_windows("train", "nope")
+
+
+def test_run_cmapss_embeds_every_part_and_reports_its_sizes(fd001_split):
+    """The demo's pipeline (``hepa demo``), one epoch of each stage."""
+    torch.set_num_threads(1)
+    messages = []
+    result = run_cmapss("FD001", seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu", log=messages.append,
+                        pretrain_params={"batch_layout": "packed"})
+    eager = fd001_split
+    assert result["n_finetune_windows"] == len(eager.X_train) and result["n_test_windows"] == len(eager.X_test)
+    assert result["n_embedded_windows"] == len(eager.X_train) + len(eager.X_valid) + len(eager.X_test)
+    assert result["batch_layout"] == "packed" and result["n_pretrain_windows"] == len(eager.X_pre)
+    assert 0 <= result["h_auroc"] <= 1 and 0 <= result["valid_h_auroc"] <= 1
+    assert result["total_s"] == pytest.approx(sum(result[k] for k in ("pretrain_s", "embed_s", "finetune_s",
+                                                                      "predict_s")))
+    assert len(messages) == 3 and f"finetune {len(eager.X_train)}, test {len(eager.X_test)}" in messages[-1]
 
 
 def _perturbed_test_units(subset, seed):

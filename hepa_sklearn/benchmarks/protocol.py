@@ -24,6 +24,7 @@ from ..event_predictor import HEPAEventPredictor
 from ..metrics import h_auroc
 from ..preprocessing import RegimeNormalizer
 from ..pretrainer import HEPAPretrainer
+from .._training.runtime import release_freed_memory
 
 __all__ = [
     "Split",
@@ -81,28 +82,70 @@ class SubsetSplit:
     :class:`RegimeNormalizer` fitted on the pretraining windows (training
     units only) normalises every part. ``frame`` replaces the training file
     (for tests of the protocol).
+
+    With ``defer_windows=True`` only the pretraining windows are built;
+    :meth:`build_windows` adds the stride-4 and test windows when they are
+    needed and :meth:`drop_windows` releases them once embedded, so that
+    a pipeline holds each part only while it uses it (the windows are the
+    same either way).
     """
 
-    def __init__(self, subset, seed, *, regime, frame=None):
+    _PARTS = ("train", "valid", "test")
+
+    def __init__(self, subset, seed, *, regime, frame=None, defer_windows=False):
         self.subset, self.seed, self.regime = subset, seed, regime
-        columns = (*SETTINGS, *CMAPSS_SENSORS) if regime else CMAPSS_SENSORS
+        self.columns = (*SETTINGS, *CMAPSS_SENSORS) if regime else CMAPSS_SENSORS
         if frame is None:
             frame = load_cmapss(subset, stride=CONTEXT_LENGTH).frame
+        self._frame = frame
         self.split = split_units(frame["unit"].unique(), seed)
-        windows = lambda units, **kw: unit_windows(frame, units, feature_cols=columns, **kw)  # noqa: E731
-        self.X_pre, _, _ = windows(self.split.train, stride=CONTEXT_LENGTH, min_history=1)
-        self.X_pre_valid, _, _ = windows(self.split.valid, stride=CONTEXT_LENGTH, min_history=1)
-        self.X_train, self.y_train, self.g_train = windows(self.split.train, stride=TRAIN_STRIDE)
-        self.X_valid, self.y_valid, _ = windows(self.split.valid, stride=TRAIN_STRIDE)
-        self.X_test, self.y_test, _ = windows(self.split.test, stride=TEST_STRIDE)
-        self.columns = columns
+        self.X_pre, _, _ = self._windows(self.split.train, stride=CONTEXT_LENGTH, min_history=1)
+        self.X_pre_valid, _, _ = self._windows(self.split.valid, stride=CONTEXT_LENGTH, min_history=1)
         self.regime_normalizer = None
+        self.n_windows = {}  # windows per part built so far
         if regime:
             self.regime_normalizer = RegimeNormalizer(
                 setting_channels=[0, 1, 2], n_regimes=N_REGIMES[subset], random_state=seed
             ).fit(self.X_pre)
-            for name in ("X_pre", "X_pre_valid", "X_train", "X_valid", "X_test"):
-                setattr(self, name, self.regime_normalizer.transform(getattr(self, name)))
+            self.X_pre, self.X_pre_valid = map(self.regime_normalizer.transform, (self.X_pre, self.X_pre_valid))
+        if not defer_windows:
+            self.build_windows()
+
+    def _check_parts(self, parts):
+        unknown = [part for part in parts if part not in self._PARTS]
+        if unknown:
+            raise ValueError(f"unknown parts {unknown}; choose from {list(self._PARTS)}.")
+
+    def _windows(self, units, **kwargs):
+        return unit_windows(self._frame, units, feature_cols=self.columns, **kwargs)
+
+    def build_windows(self, *parts):
+        """Build the windows and labels of ``parts`` (default all of ``"train"``, ``"valid"``, ``"test"``).
+
+        ``"train"`` sets ``X_train``, ``y_train`` and ``g_train``; ``"valid"``
+        ``X_valid`` and ``y_valid``; ``"test"`` ``X_test`` and ``y_test``.
+        """
+        self._check_parts(parts)
+        for part in parts or self._PARTS:
+            units, stride = {"train": (self.split.train, TRAIN_STRIDE), "valid": (self.split.valid, TRAIN_STRIDE),
+                             "test": (self.split.test, TEST_STRIDE)}[part]
+            X, y, groups = self._windows(units, stride=stride)
+            if self.regime_normalizer is not None:
+                X = self.regime_normalizer.transform(X)
+            setattr(self, f"X_{part}", X)
+            setattr(self, f"y_{part}", y)
+            if part == "train":
+                self.g_train = groups
+            self.n_windows[part] = len(X)
+        return self
+
+    def drop_windows(self, *parts):
+        """Release the windows ``X_<part>`` of ``parts`` (default all; set to None); labels and groups stay."""
+        self._check_parts(parts)
+        for part in parts or self._PARTS:
+            setattr(self, f"X_{part}", None)
+        release_freed_memory()
+        return self
 
     @cached_property
     def nasa(self):
@@ -160,9 +203,10 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
         ``h_auroc`` on the test units, ``valid_h_auroc`` on the validation
         units, window counts and wall times per stage.
     """
-    data = SubsetSplit(subset, seed, regime=False)
+    # each part's windows are held only while needed: pretraining reads X_pre alone, finetuning embeddings
+    data = SubsetSplit(subset, seed, regime=False, defer_windows=True)
     log(f"{subset} seed {seed}: units train/valid/test {len(data.split.train)}/{len(data.split.valid)}/"
-        f"{len(data.split.test)}, windows finetune {len(data.X_train)}, test {len(data.X_test)}")
+        f"{len(data.split.test)}")
 
     timings = {}
     start = time.perf_counter()
@@ -172,9 +216,16 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
     log(f"pretrained {pretrain_epochs} epochs in {timings['pretrain_s']:.1f} s, "
         f"final loss {pretrainer.history_[-1, 'train_loss']:.4f}")
 
-    start = time.perf_counter()
-    E_train, E_valid, E_test = (pretrainer.transform(X) for X in (data.X_train, data.X_valid, data.X_test))
-    timings["embed_s"] = time.perf_counter() - start
+    embed_s, embeddings = 0.0, {}
+    for part in ("train", "valid", "test"):  # one part's windows at a time
+        data.build_windows(part)
+        start = time.perf_counter()
+        embeddings[part] = pretrainer.transform(getattr(data, f"X_{part}"))
+        embed_s += time.perf_counter() - start
+        data.drop_windows(part)
+    E_train, E_valid, E_test = embeddings["train"], embeddings["valid"], embeddings["test"]
+    timings["embed_s"] = embed_s
+    log(f"embedded windows finetune {data.n_windows['train']}, test {data.n_windows['test']}")
 
     start = time.perf_counter()
     predictor = protocol_event_predictor(finetune_epochs, device=device, seed=seed, verbose=verbose)
@@ -192,9 +243,9 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
         "n_pretrain_windows": len(data.X_pre),
         "cuts_per_window": CUTS_PER_UNIT,
         "batch_layout": pretrainer.batch_layout,
-        "n_finetune_windows": len(data.X_train),
-        "n_test_windows": len(data.X_test),
-        "n_embedded_windows": len(data.X_train) + len(data.X_valid) + len(data.X_test),
+        "n_finetune_windows": data.n_windows["train"],
+        "n_test_windows": data.n_windows["test"],
+        "n_embedded_windows": sum(data.n_windows.values()),
         "valid_h_auroc": h_auroc(data.y_valid, predictor.predict_proba(E_valid)),
         "h_auroc": h_auroc(data.y_test, surface),
         **timings,

@@ -194,3 +194,25 @@ def test_held_out_rank_is_recorded_and_can_drive_early_stopping():
     with pytest.raises(ValueError, match="early_stopping_score"):
         HEPAPretrainer(**TINY, max_epochs=1, early_stopping_score="spread").fit(X)
     assert "valid_rank" not in HEPAPretrainer(**TINY, max_epochs=1, early_stopping=False).fit(X).history_[-1]
+
+
+@pytest.mark.parametrize(
+    "name, param, value",
+    [("hepa-sigreg-high", "sigreg_weight", 1.0), ("hepa-sigreg-low", "sigreg_weight", 0.01),
+     ("hepa-proj1024", "n_projections", 1024), ("hepa-lowlr", "lr", 3e-5)],
+)
+def test_hypothesis_methods_change_one_parameter_of_the_packed_layout(name, param, value):
+    spec = METHODS[name]
+    assert spec.kind == "hepa" and not spec.regime and not spec.untrained and spec.finetune == {}
+    assert {k: v for k, v in spec.pretrain.items() if k != param} == METHODS["hepa-packed"].pretrain
+    assert spec.pretrain_key() != METHODS["hepa-packed"].pretrain_key()
+    pretrainer, _ = pretrain_with_snapshots(windows(), epochs=[1], pretrain_epochs=1, device="cpu", seed=0,
+                                            **{**TINY, **spec.pretrain})
+    assert pretrainer.get_params()[param] == value and pretrainer.batch_layout == "packed"
+    criterion, optimizer = pretrainer.net_.criterion_, pretrainer.net_.optimizer_
+    assert criterion.alpha == (value if param == "sigreg_weight" else 0.1)
+    assert criterion.regulariser.n_projections == (value if param == "n_projections" else 256)
+    assert optimizer.param_groups[0]["initial_lr"] == (value if param == "lr" else 3e-4)
+    terms = pretrainer.pretraining_loss(windows(8, seed=1))
+    alpha = criterion.alpha  # the objective is (1 - alpha) * L1 + alpha * SIGReg
+    assert terms["loss"] == pytest.approx((1 - alpha) * terms["l1"] + alpha * terms["sigreg"], rel=1e-5)

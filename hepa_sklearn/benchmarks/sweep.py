@@ -84,6 +84,22 @@ METHODS = {
         "hepa", pretrain={"batch_layout": "packed"},
         description="hepa pretrained with the packed batch layout (cuts of a unit share a context pass)",
     ),
+    "hepa-sigreg-high": Method(
+        "hepa", pretrain={"batch_layout": "packed", "sigreg_weight": 1.0},
+        description="variant: hepa-packed, SIGReg weight α = 1 (the loss (1 - α)·L1 + α·SIGReg is SIGReg alone)",
+    ),
+    "hepa-sigreg-low": Method(
+        "hepa", pretrain={"batch_layout": "packed", "sigreg_weight": 0.01},
+        description="variant: hepa-packed with SIGReg weight α = 0.01 instead of 0.1 (SIGReg:L1 about 1:99, not 1:9)",
+    ),
+    "hepa-proj1024": Method(
+        "hepa", pretrain={"batch_layout": "packed", "n_projections": 1024},
+        description="variant: hepa-packed with 1024 SIGReg projections instead of 256",
+    ),
+    "hepa-lowlr": Method(
+        "hepa", pretrain={"batch_layout": "packed", "lr": 3e-5},
+        description="variant: hepa-packed with pretraining learning rate 3e-5 (a tenth of 3e-4)",
+    ),
     "hepa-regime": Method(
         "hepa", regime=True,
         description="HEPA pred-FT on per-operating-condition z-scores (RegimeNormalizer)",

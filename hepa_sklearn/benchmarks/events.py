@@ -88,20 +88,14 @@ def pretrained_mae(entry, data, *, epochs, device, seed):
 def _supervised_encoder(estimator_class, entry, data, mask, *, epochs, device, seed):
     """Train ``estimator_class`` end to end on the labelled windows of ``mask``, stopped as the entry says, then freeze it.
 
-    With ``finetune_stop="validation"`` the validation windows are appended
-    as a second group that its early stopping holds out (as
-    :meth:`~hepa_sklearn.benchmarks.registry.BenchmarkEntry.fit_head` does
-    for heads); on C-MAPSS it trains the protocol's fixed finetuning epochs.
-    Only labelled training windows and validation windows are seen.
+    Fitted through :meth:`~hepa_sklearn.benchmarks.registry.BenchmarkEntry.fit_head`
+    like a head: early-stopped on the validation windows, or on C-MAPSS the
+    protocol's fixed finetuning epochs. Only labelled training windows and
+    validation windows are seen.
     """
-    fixed = entry.finetune_stop == "fixed"
-    encoder = estimator_class(K=entry.K, max_epochs=epochs, early_stopping=not fixed, validation_fraction=0.5,
-                              n_iter_no_change=PATIENCE, device=device, random_state=seed)
-    X, y, groups = data.X_train[mask], data.y_train[mask], data.g_train[mask]
-    if fixed:
-        return encoder.fit(X, y, groups=groups)
-    groups = np.repeat(["train", "valid"], [len(X), len(data.X_valid)])
-    return encoder.fit(np.concatenate([X, data.X_valid]), np.concatenate([y, data.y_valid]), groups=groups)
+    encoder = estimator_class(K=entry.K, max_epochs=epochs, early_stopping=entry.finetune_stop != "fixed",
+                              validation_fraction=0.5, n_iter_no_change=PATIENCE, device=device, random_state=seed)
+    return entry.fit_head(encoder, data.X_train[mask], data.y_train[mask], data.X_valid, data.y_valid)
 
 
 def supervised_patchtst(entry, data, mask, *, epochs, device, seed):

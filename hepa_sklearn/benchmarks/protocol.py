@@ -127,9 +127,8 @@ class SubsetSplit:
         """
         self._check_parts(parts)
         for part in parts or self._PARTS:
-            units, stride = {"train": (self.split.train, TRAIN_STRIDE), "valid": (self.split.valid, TRAIN_STRIDE),
-                             "test": (self.split.test, TEST_STRIDE)}[part]
-            X, y, groups = self._windows(units, stride=stride)
+            stride = TEST_STRIDE if part == "test" else TRAIN_STRIDE
+            X, y, groups = self._windows(getattr(self.split, part), stride=stride)
             if self.regime_normalizer is not None:
                 X = self.regime_normalizer.transform(X)
             setattr(self, f"X_{part}", X)
@@ -217,7 +216,7 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
         f"final loss {pretrainer.history_[-1, 'train_loss']:.4f}")
 
     embed_s, embeddings = 0.0, {}
-    for part in ("train", "valid", "test"):  # one part's windows at a time
+    for part in SubsetSplit._PARTS:  # one part's windows at a time
         data.build_windows(part)
         start = time.perf_counter()
         embeddings[part] = pretrainer.transform(getattr(data, f"X_{part}"))

@@ -406,6 +406,15 @@ EVENT_BASELINES = ("mae", "patchtst", "itransformer", "gbm")
 HEPA_VARIANTS = ("hepa", "hepa-channel", "hepa-matched")
 
 
+def _against_baselines(comparisons, method, baselines):
+    """``(comparison, baseline, method ahead)`` for each comparison of ``method`` with a baseline on 2+ shared seeds."""
+    for c in comparisons:
+        if method in (c.a, c.b) and c.n_seeds >= 2:
+            baseline = c.b if c.a == method else c.a
+            if baseline in baselines:
+                yield c, baseline, (c.mean_difference > 0) == (c.a == method)
+
+
 def win_tie_loss(comparisons, method, baselines, alpha=ALPHA):
     """``{baseline: (wins, ties, losses)}`` of ``method`` over the table's rows where both ran on 2+ shared seeds.
 
@@ -413,23 +422,18 @@ def win_tie_loss(comparisons, method, baselines, alpha=ALPHA):
     other row where both ran is a tie.
     """
     counts = {b: [0, 0, 0] for b in baselines}
-    for c in comparisons:
-        if {c.a, c.b} & {method} and ({c.a, c.b} - {method}) & set(baselines) and c.n_seeds >= 2:
-            baseline = c.b if c.a == method else c.a
-            ahead = c.mean_difference > 0 if c.a == method else c.mean_difference < 0
-            counts[baseline][0 if c.holm_p < alpha and ahead else 2 if c.holm_p < alpha else 1] += 1
+    for c, baseline, ahead in _against_baselines(comparisons, method, baselines):
+        counts[baseline][1 if c.holm_p >= alpha else 0 if ahead else 2] += 1
     return {b: tuple(v) for b, v in counts.items()}
 
 
 def ahead_of_every_baseline(comparisons, method, baselines, alpha=ALPHA):
     """``(rows where method beats every baseline that ran, after correction; rows with method and 1+ baseline)``."""
     rows = defaultdict(lambda: [0, 0])  # (subset, fraction) -> [baselines compared, baselines beaten]
-    for c in comparisons:
-        if method in (c.a, c.b) and ({c.a, c.b} - {method}) & set(baselines) and c.n_seeds >= 2:
-            ahead = c.mean_difference > 0 if c.a == method else c.mean_difference < 0
-            row = rows[(c.subset, c.fraction)]
-            row[0] += 1
-            row[1] += int(c.holm_p < alpha and ahead)
+    for c, _, ahead in _against_baselines(comparisons, method, baselines):
+        row = rows[(c.subset, c.fraction)]
+        row[0] += 1
+        row[1] += int(c.holm_p < alpha and ahead)
     return sum(beaten == compared for compared, beaten in rows.values()), len(rows)
 
 
@@ -452,7 +456,7 @@ def leaders(cells, comparisons, rows, alpha=ALPHA):
 
     Only methods with 2+ seeds take part. "Level" means no significant
     difference from the leader after Holm's correction (or no shared seeds
-    to test); ``hepa-random`` is a control and is listed but marked.
+    to test).
     """
     by_pair = {(c.subset, c.fraction, frozenset((c.a, c.b))): c for c in comparisons}
     lines = []
@@ -488,10 +492,13 @@ def event_cpu_table(records, datasets, methods):
         if once not in charged:
             charged.add(once)
             per_seed[key] += (r.get("pretrain_cpu_s") or 0.0) + (r.get("embed_cpu_s") or 0.0)
+    by_method = defaultdict(list)
+    for (name, m, _), seconds in per_seed.items():
+        by_method[(name, m)].append(seconds)
     rows, total = [], 0.0
     for name in datasets:
         for m in methods:
-            values = [v for (d, mm, _), v in per_seed.items() if d == name and mm == m]
+            values = by_method.get((name, m))
             if values:
                 total += sum(values)
                 rows.append([name, m, str(len(values)), f"{statistics.median(values) / 60:.1f}",

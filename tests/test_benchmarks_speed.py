@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from hepa_sklearn.benchmarks.speed import (
     _timed_child,
     check_reference,
     compare_with_reference,
+    portable_paths,
     prepare_reference_data,
     reference_table,
     stage_flops,
@@ -313,6 +315,36 @@ def test_benchmark_speed_reference_command_writes_the_results(fake_reference, fa
                                    "repeats": 1}
     printed = capsys.readouterr().out
     assert "| reference / hepa_sklearn |" in printed and str(output) in printed
+    # no path of this machine: the checkout is named as given, the interpreter and the work folder generically
+    for run in results["runs"]:
+        assert run["hepa_sklearn"].pop("argv")[0] == "python"  # the rest is the stand-in script in tmp_path
+    text = json.dumps(results)
+    assert str(tmp_path) not in text and sys.executable not in text and tempfile.gettempdir() + "/" not in text
+    assert results["python"] == "python" and results["reference"]["path"] == path.name
+    assert results["environment"]["reference"]["PYTHONPATH"] == path.name
+    assert results["environment"]["reference"]["HEPA_DATA_DIR"] == "TMPDIR/hepa-reference/data"
+    argv = results["runs"][0]["reference"]["argv"]
+    assert argv[:2] == ["python", f"{path.name}/scripts/train.py"]
+    assert argv[-1] == "TMPDIR/hepa-reference/reference_run1"
+    assert not results["command"].startswith("/")
+
+
+def test_portable_paths_keeps_a_relative_reference_as_given(tmp_path):
+    checkout = tmp_path / "refs" / "HEPA"
+    checkout.mkdir(parents=True)
+    work = Path(tempfile.gettempdir()) / "hepa-reference-abc_12"
+    results = {"reference": {"path": str(checkout)}, "python": sys.executable,
+               "runs": [{"argv": [sys.executable, str(checkout / "scripts" / "train.py"), "--out",
+                                  str(work / "reference_run1")]}],
+               "count": 3, "other": str(checkout) + "-copy"}
+    given = portable_paths(results, "refs/HEPA", cwd=tmp_path)
+    assert given == {"reference": {"path": "refs/HEPA"}, "python": "python",
+                     "runs": [{"argv": ["python", "refs/HEPA/scripts/train.py", "--out",
+                                        "TMPDIR/hepa-reference/reference_run1"]}],
+                     "count": 3, "other": str(checkout) + "-copy"}
+    assert results["python"] == sys.executable  # the input is left alone
+    # outside the working folder only the checkout's own name is kept
+    assert portable_paths(results, checkout, cwd=tmp_path / "elsewhere")["reference"]["path"] == "HEPA"
 
 
 def test_timed_child_reports_a_failed_run():

@@ -6,6 +6,7 @@ import gzip
 import json
 import os
 import platform
+import re
 import resource
 import shlex
 import statistics
@@ -546,6 +547,58 @@ def reference_table(results):
     return lines
 
 
+def _program_name(program):
+    name = Path(program).name
+    return "python -m hepa_sklearn.benchmarks.speed" if name.endswith(".py") else name
+
+
+def portable_paths(results, reference, *, cwd=None):
+    """Results of :func:`compare_with_reference` with no path of this machine in them.
+
+    The interpreter becomes ``python``, the reference checkout the path it
+    was given as (relative to ``cwd`` when it lies below it, else its folder
+    name) and the removed temporary work folder ``TMPDIR/hepa-reference``,
+    so a results file can be committed and compared across machines.
+
+    Parameters
+    ----------
+    results : dict
+        As returned by :func:`compare_with_reference`; not modified.
+    reference : str or path-like
+        The reference checkout as the user gave it.
+    cwd : str or path-like, optional
+        The folder relative paths start from; the current one by default.
+
+    Returns
+    -------
+    results : dict
+        A copy with every string rewritten.
+    """
+    cwd = Path(cwd or os.getcwd()).resolve()
+    checkout = Path(results["reference"]["path"])
+    shown = checkout.relative_to(cwd).as_posix() if checkout.is_relative_to(cwd) else checkout.name
+    given = Path(reference).expanduser()
+    if not given.is_absolute() and (cwd / given).resolve() == checkout:
+        shown = given.as_posix()
+    work = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/hepa-reference-[^/\s]+")
+    swaps = [(str(checkout), shown), (sys.executable, "python")]
+
+    def rewrite(value):
+        if isinstance(value, str):
+            value = work.sub("TMPDIR/hepa-reference", value)
+            for before, after in swaps:
+                if value == before or value.startswith(before + "/"):
+                    value = after + value[len(before):]
+            return value
+        if isinstance(value, dict):
+            return {key: rewrite(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [rewrite(item) for item in value]
+        return value
+
+    return rewrite(results)
+
+
 def _run_reference(args, argv):
     if args.device != "cpu":
         raise ValueError(
@@ -558,8 +611,9 @@ def _run_reference(args, argv):
         repeats=args.repeats, side_by_side=args.side_by_side,
         expected_commit=REFERENCE_COMMIT if args.reference_commit_check == "on" else None,
     )
-    results["command"] = shlex.join(sys.argv)
+    results["command"] = shlex.join([_program_name(sys.argv[0]), *sys.argv[1:]])
     results["python"] = sys.executable
+    results = portable_paths(results, args.reference)
     text = "\n".join(reference_table(results))
     Path(args.output).write_text(json.dumps(results, indent=1) + "\n")
     print(text)

@@ -4,6 +4,8 @@ import dataclasses
 import inspect
 import json
 import os
+import time
+import types
 
 import numpy as np
 import pytest
@@ -190,6 +192,26 @@ def test_runner_writes_records_shares_the_encoder_and_resumes(tmp_path, tiny_reg
     assert tiny_run(path, registry, home) == [] and fits["encoder"] == 1
     assert len(tiny_run(path, registry, home, max_cells=2, finetune_epochs=2)) == 2
     assert len(read_results(path)) == 8
+
+
+def test_time_limit_lets_a_fitted_encoder_finish_its_label_fractions(tmp_path, tiny_registry, monkeypatch):
+    registry, home = tiny_registry
+    shift = [0.0]
+    clock = types.SimpleNamespace(perf_counter=lambda: time.perf_counter() + shift[0], process_time=time.process_time)
+    original = event_benchmark.append_record
+
+    def appending(path, record):
+        original(path, record)
+        shift[0] = 3600.0  # the hour is up once the first cell has landed
+
+    monkeypatch.setattr(event_benchmark, "time", clock)
+    monkeypatch.setattr(event_benchmark, "append_record", appending)
+    records = tiny_run(tmp_path / "events.jsonl", registry, home, methods=["hepa", "gbm"], max_minutes=30)
+    # the second fraction reuses the encoder already in memory; gbm would start fresh, so the call ends there
+    assert [(r["method"], r["fraction"]) for r in records] == [("hepa", 1.0), ("hepa", 0.2)]
+    shift[0] = 0.0
+    assert [r["method"] for r in tiny_run(tmp_path / "events.jsonl", registry, home, methods=["hepa", "gbm"],
+                                          max_minutes=0)] == []
 
 
 def test_baseline_and_variant_methods_run_through_the_runner(tmp_path, tiny_registry):

@@ -339,8 +339,10 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
     ``pretrain_epochs``/``finetune_epochs`` of None take each entry's own
     (C-MAPSS 50/30 fixed, elsewhere at most 100/50 with early stopping);
     cells run with other epochs are other cells. The call ends before
-    starting a cell once ``max_cells`` cells have run or ``max_minutes``
-    have passed. ``methods_table`` replaces :data:`EVENT_METHODS` and
+    starting a cell once ``max_cells`` cells have run, or once ``max_minutes``
+    have passed unless the cell reads an encoder this call has already
+    fitted (the other label fractions of a pretrained encoder finish with
+    it rather than costing a second pretraining in the next call). ``methods_table`` replaces :data:`EVENT_METHODS` and
     ``registry`` :data:`~hepa_sklearn.benchmarks.registry.BENCHMARKS` (for
     smaller variants of the protocol).
     """
@@ -364,10 +366,12 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
         if max_cells is not None and i >= max_cells:
             log(f"stopping after {max_cells} cells; {len(todo) - i} left")
             break
-        if max_minutes is not None and time.perf_counter() - start > 60 * max_minutes:
+        entry, method = registry[name], table[method_name]
+        key = (method.encoder_key, fraction) if method.supervised else method.encoder_key
+        fitted = (name, seed) in data and method.encoder is not None and key in encoders
+        if max_minutes is not None and time.perf_counter() - start > 60 * max_minutes and not fitted:
             log(f"stopping after {max_minutes} minutes; {len(todo) - i} left")
             break
-        entry, method = registry[name], table[method_name]
         pre_epochs, ft_epochs = epochs(entry)
         if (name, seed) not in data:
             data = {(name, seed): entry.load(seed, data_home=data_home)}  # one dataset in memory
@@ -375,7 +379,6 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
         cell_data = data[(name, seed)]
         encoded = None
         if method.encoder is not None:
-            key = (method.encoder_key, fraction) if method.supervised else method.encoder_key
             if key not in encoders:
                 fit_start, fit_cpu = time.perf_counter(), time.process_time()
                 if method.supervised:

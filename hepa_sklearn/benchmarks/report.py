@@ -573,7 +573,8 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "the threshold that maximises it on the validation windows; event recall: share of test events "
         "with an alarm p(t, Δt=K) in the K steps before them, at the threshold that lets at most 5% of "
         "the event-free validation windows raise one. PA-F1 credits a whole segment for one alarm in it "
-        "and so overstates detection; read it beside F1.",
+        "and so overstates detection; read it beside F1. \"—\": not defined, as for the event recall where "
+        "no validation window is known to be event-free for K steps (no false-alarm rate can be set).",
         "",
         *_table(["dataset", "method", "F1", "PA-F1", "event recall"], metric_rows),
         "",

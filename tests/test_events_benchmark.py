@@ -10,6 +10,7 @@ import types
 import numpy as np
 import pytest
 
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 from hepa_sklearn.benchmarks import events as event_benchmark
 from hepa_sklearn.benchmarks.events import EVENT_METHODS, EventMethod, event_head, run_events
 from hepa_sklearn.benchmarks.protocol import SubsetSplit
@@ -222,6 +223,30 @@ def test_baseline_and_variant_methods_run_through_the_runner(tmp_path, tiny_regi
     assert [r["method"] for r in records] == methods
     for record in records:
         assert 0 <= record["h_auroc"] <= 1 and record["n_train_windows"] > 0
+
+
+def test_default_pipeline_method_is_the_plain_pipeline_on_the_labelled_windows(tmp_path, tiny_registry):
+    registry, home = tiny_registry
+    entry = registry["VIX"]
+    data = entry.load(0, data_home=home)
+    mask, _ = data.train_mask(0.2)
+    pipe, info = event_benchmark.default_pipeline(entry, data.X_train[mask], data.y_train[mask],
+                                                  data.g_train[mask], data.X_valid, data.y_valid, seed=0)
+    pretrainer, predictor = pipe[0], pipe[-1]
+    # every parameter at its default but the seed (and K for the predictor)
+    assert {k: v for k, v in pretrainer.get_params().items() if k != "random_state"} == \
+        {k: v for k, v in HEPAPretrainer().get_params().items() if k != "random_state"}
+    assert predictor.get_params() == HEPAEventPredictor(K=entry.K, random_state=0).get_params()
+    assert pretrainer.random_state == 0 and pretrainer.n_features_in_ == data.X_train.shape[1]
+    assert info == {"pretrain_epochs_run": pretrainer.n_epochs_, "finetune_epochs_run": predictor.n_epochs_}
+    assert 1 <= info["pretrain_epochs_run"] <= 100 and 1 <= info["finetune_epochs_run"] <= 50
+    assert pipe.predict_proba(data.X_test[:5]).shape == (5, entry.K)
+    # through the runner it is one more column, the same fit under the same seed
+    records = tiny_run(tmp_path / "events.jsonl", registry, home, methods=["hepa-default"], fractions=[0.2],
+                       methods_table=event_benchmark.EVENT_METHODS)
+    assert [r["method"] for r in records] == ["hepa-default"]
+    assert records[0]["pretrain_epochs_run"] == info["pretrain_epochs_run"]
+    assert records[0]["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
 
 
 def test_supervised_baselines_are_trained_once_per_label_fraction(tmp_path, tiny_registry, monkeypatch):

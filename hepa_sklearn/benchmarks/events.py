@@ -157,6 +157,26 @@ def gradient_boosting(entry, X_train, y_train, g_train, X_valid, y_valid, *, see
     return best, {"gbm_candidate": best_index, "gbm_params": best.best_params_}
 
 
+def default_pipeline(entry, X_train, y_train, g_train, X_valid, y_valid, *, seed):
+    """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))`` with every other default.
+
+    Fitted on the cell's labelled training windows alone (the pretrainer
+    sees those windows, not the protocol's pretraining set), with the
+    estimators' own early stopping on the last tenth of them; only
+    ``random_state`` is set, so that the cell is reproducible. The
+    validation windows are not used. ``info`` records the epochs each step
+    ran.
+    """
+    from sklearn.pipeline import make_pipeline
+
+    from ..event_predictor import HEPAEventPredictor
+    from ..pretrainer import HEPAPretrainer
+
+    pipe = make_pipeline(HEPAPretrainer(random_state=seed), HEPAEventPredictor(K=entry.K, random_state=seed))
+    pipe.fit(X_train, y_train)
+    return pipe, {"pretrain_epochs_run": pipe[0].n_epochs_, "finetune_epochs_run": pipe[-1].n_epochs_}
+
+
 @dataclass(frozen=True)
 class EventMethod:
     """One column of the event benchmark.
@@ -237,6 +257,11 @@ EVENT_METHODS = {
         "iTransformer baseline: one token per variate, attention across variates, trained end to end with the "
         "cell's labels, then frozen; matched head",
         encoder=supervised_itransformer, encoder_key="itransformer", head=matched_head, supervised=True,
+    ),
+    "hepa-default": EventMethod(
+        "the plain pipeline make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K)) with every other default, "
+        "fitted on the labelled training windows alone",
+        surface=default_pipeline,
     ),
     "gbm": EventMethod(
         "GradientBoostingEventPredictor on summary features of the last 30 steps of the same windows",

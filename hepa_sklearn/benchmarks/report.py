@@ -403,7 +403,7 @@ def _best_baseline(paper, fraction):
 
 # columns of the event report that are baselines (the paper's Table 1 and the package's boosting), and HEPA's variants
 EVENT_BASELINES = ("mae", "patchtst", "itransformer", "gbm")
-HEPA_VARIANTS = ("hepa", "hepa-channel", "hepa-matched")
+HEPA_VARIANTS = ("hepa", "hepa-channel", "hepa-matched", "hepa-default")
 
 
 def _against_baselines(comparisons, method, baselines):

@@ -328,6 +328,24 @@ def test_events_report_shows_ours_beside_the_quoted_figures():
     assert "PatchTST 0.81 ± 0.01, MAE 0.81 ± 0.01" in beijing  # ties in the paper are all named
 
 
+def test_events_report_judges_our_figures_against_the_papers_spread():
+    # ETTm1 in the paper: HEPA 0.81 ± 0.00 (spread floored at 0.005), MAE 0.87 ± 0.00 / 0.77 ± 0.02 at 10 %
+    records = [_record("ETTm1", "hepa", s, 1.0, v) for s, v in enumerate((0.820, 0.824))]  # +0.012 > 2 × 0.005
+    records += [_record("ETTm1", "mae", s, 1.0, v) for s, v in enumerate((0.70, 0.72))]  # far below 0.87
+    records += [_record("ETTm1", "mae", s, 0.1, v) for s, v in enumerate((0.80, 0.81))]  # +0.035 <= 2 × 0.02
+    records += [_record("ETTm1", "gbm", s, 1.0, 0.6) for s in range(2)]  # the paper has no boosting column
+    records += [_record("ETTm1", "hepa", 0, 0.1, 0.9)]  # one seed: shown, not judged
+    section = render_events(records).split("### Ours beside the paper's figure")[1].split("###")[0]
+    rows = {tuple(cell.strip() for cell in line.strip("|").split("|")[:3]): line
+            for line in section.splitlines() if line.startswith("| ETTm1")}
+    assert set(rows) == {("ETTm1", "100%", "hepa"), ("ETTm1", "100%", "mae"), ("ETTm1", "10%", "mae"),
+                         ("ETTm1", "10%", "hepa")}
+    assert rows[("ETTm1", "100%", "hepa")].endswith("| +0.012 | above |")
+    assert rows[("ETTm1", "100%", "mae")].endswith("| -0.160 | below |")
+    assert rows[("ETTm1", "10%", "mae")].endswith("| +0.035 | within spread |")
+    assert rows[("ETTm1", "10%", "hepa")].endswith("| 0.900 (1) | 0.73 ± 0.01 | +0.170 | — |")
+
+
 def test_events_report_counts_wins_ties_and_losses_against_each_baseline():
     jitter = [0.0, 0.003, -0.002, 0.004, -0.001]
     records = [_record("ETTm1", "hepa", s, f, 0.80 + 0.01 * s) for s in range(5) for f in (1.0, 0.1)]

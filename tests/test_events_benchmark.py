@@ -385,3 +385,21 @@ def test_events_report_sums_cpu_time_charging_each_encoder_once_per_seed():
     assert "| TEP | patchtst | 1 | 6.5 | 6.5 |" in text  # 12 + 306 + 6 + 66 = 390 s
     assert "| TEP | gbm | 3 | 4.0 | 12.0 |" in text  # 120, 240, 360 s per seed
     assert "All cells above: 0.7 CPU hours." in text  # (1332 + 390 + 720) / 3600
+
+
+def test_events_report_judges_the_default_pipeline_against_the_best_tuned_variant():
+    records = [_record("TEP", "hepa", s, 1.0, v) for s, v in enumerate((0.90, 0.92))]
+    records += [_record("TEP", "hepa-channel", s, 1.0, v) for s, v in enumerate((0.98, 1.00))]  # best: 0.990
+    records += [_record("TEP", "hepa-matched", 0, 1.0, 1.0)]  # one seed: never the best
+    records += [_record("TEP", "gbm", s, 1.0, 1.0) for s in range(2)]  # a baseline, not a tuned variant
+    records += [_record("TEP", "hepa-default", s, 1.0, v) for s, v in enumerate((0.97, 0.98))]  # 0.975
+    records += [_record("TEP", "hepa", s, 0.1, v) for s, v in enumerate((0.80, 0.82))]  # best at 10 %: 0.810
+    records += [_record("TEP", "hepa-default", s, 0.1, v) for s, v in enumerate((0.70, 0.76))]  # 0.730
+    records += [_record("ETTm1", "hepa", s, 1.0, 0.8) for s in range(2)]
+    records += [_record("ETTm1", "hepa-default", 0, 1.0, 0.9)]  # one seed: shown, not judged
+    section = render_events(records).split("### The default pipeline beside")[1].split("###")[0]
+    assert "| TEP | 100% | 0.975 ± 0.007 (2) | hepa-channel (0.990) | -0.015 | yes |" in section
+    assert "| TEP | 10% | 0.730 ± 0.042 (2) | hepa (0.810) | -0.080 | no |" in section
+    assert "| ETTm1 | 100% | 0.900 (1) | hepa (0.800) | +0.100 | — |" in section
+    assert "not run" in render_events([_record("TEP", "hepa", s, 1.0, 0.9) for s in range(2)]).split(
+        "### The default pipeline beside")[1]

@@ -82,7 +82,8 @@ max_epochs : int, default={max_epochs}
     Training epochs; fewer when early stopping ends training.
 batch_size : int, default={batch_size}
 lr : float, default={lr}
-    AdamW learning rate, annealed by a cosine schedule over ``max_epochs``.
+    AdamW learning rate, annealed by a cosine schedule over ``max_epochs``
+    (``HEPAPretrainer`` can keep it constant instead: ``lr_schedule``).
 weight_decay : float, default={weight_decay}
     AdamW weight decay.
 early_stopping : bool, default={early_stopping}

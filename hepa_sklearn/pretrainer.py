@@ -170,6 +170,11 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         (higher is better). Neither needs labels; the user guide's "Does
         pretraining pay?" shows how each tracked the event predictor on
         C-MAPSS FD001.
+    lr_schedule : {"cosine", "constant"}, default="cosine"
+        ``"cosine"`` anneals ``lr`` to 0 over ``max_epochs`` (the paper's
+        schedule); ``"constant"`` keeps ``lr`` for every epoch, so that the
+        weights at an early epoch do not depend on how many epochs the
+        run was set to last.
     %(training_parameters)s
 
     Attributes
@@ -213,6 +218,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         max_horizon=150, horizons="log-uniform", predictor_hidden=256, sigreg_weight=0.1, n_projections=256, regularizer="sigreg",
         regularize="predictions",
         target="shared", ema_momentum=0.996, cuts_per_window=1, batch_layout="packed", norm="revin", early_stopping_score="loss",
+        lr_schedule="cosine",
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
         max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2,
         early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
@@ -242,6 +248,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         "batch_layout": [StrOptions({"packed", "padded"})],
         "norm": [StrOptions(set(NORM_MODES))],
         "early_stopping_score": [StrOptions({"loss", "rank"})],
+        "lr_schedule": [StrOptions({"cosine", "constant"})],
     }
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_")
     _check_input = check_windows
@@ -312,6 +319,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
             callbacks=callbacks,
             scoring=[("valid_rank", HeldOutRank())],
             monitor=("valid_rank", False) if self.early_stopping_score == "rank" else ("valid_loss", True),
+            lr_schedule=self.lr_schedule,
         )
 
     @fill_doc

@@ -199,7 +199,8 @@ def test_held_out_rank_is_recorded_and_can_drive_early_stopping():
 @pytest.mark.parametrize(
     "name, param, value",
     [("hepa-sigreg-high", "sigreg_weight", 1.0), ("hepa-sigreg-low", "sigreg_weight", 0.01),
-     ("hepa-proj1024", "n_projections", 1024), ("hepa-lowlr", "lr", 3e-5)],
+     ("hepa-proj1024", "n_projections", 1024), ("hepa-lowlr", "lr", 3e-5),
+     ("hepa-constlr", "lr_schedule", "constant")],
 )
 def test_hypothesis_methods_change_one_parameter_of_the_packed_layout(name, param, value):
     spec = METHODS[name]
@@ -212,7 +213,22 @@ def test_hypothesis_methods_change_one_parameter_of_the_packed_layout(name, para
     criterion, optimizer = pretrainer.net_.criterion_, pretrainer.net_.optimizer_
     assert criterion.alpha == (value if param == "sigreg_weight" else 0.1)
     assert criterion.regulariser.n_projections == (value if param == "n_projections" else 256)
-    assert optimizer.param_groups[0]["initial_lr"] == (value if param == "lr" else 3e-4)
+    group = optimizer.param_groups[0]
+    assert group.get("initial_lr", group["lr"]) == (value if param == "lr" else 3e-4)
+    assert ("initial_lr" in group) == (param != "lr_schedule")  # set by the cosine schedule only
     terms = pretrainer.pretraining_loss(windows(8, seed=1))
     alpha = criterion.alpha  # the objective is (1 - alpha) * L1 + alpha * SIGReg
     assert terms["loss"] == pytest.approx((1 - alpha) * terms["l1"] + alpha * terms["sigreg"], rel=1e-5)
+
+
+@pytest.mark.parametrize("schedule", ["cosine", "constant"])
+def test_pretraining_lr_schedule(schedule):
+    X = windows()
+    pretrainer = HEPAPretrainer(**TINY, max_epochs=2, lr=1e-3, lr_schedule=schedule, early_stopping=False,
+                                random_state=0).fit(X)
+    lr = pretrainer.net_.optimizer_.param_groups[0]["lr"]
+    # cosine annealing over max_epochs = 2 reaches 0 after the last epoch; constant never moves
+    assert lr == (pytest.approx(0.0, abs=1e-12) if schedule == "cosine" else 1e-3)
+    assert ("lr_schedule" in dict(pretrainer.net_.callbacks_)) == (schedule == "cosine")
+    with pytest.raises(ValueError, match="lr_schedule"):
+        HEPAPretrainer(**TINY, max_epochs=1, lr_schedule="linear").fit(X)

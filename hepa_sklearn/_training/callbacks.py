@@ -182,18 +182,20 @@ class TrainingProgress(Callback):
 
 
 def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=0, extra_scores=(),
-                       scoring=(), monitor=("valid_loss", True)):
-    """Cosine LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping.
+                       scoring=(), monitor=("valid_loss", True), lr_schedule="cosine"):
+    """LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping.
 
-    ``scoring``: ``(name, callback)`` pairs that record per-epoch values
+    ``lr_schedule``: ``"cosine"`` anneals the learning rate to 0 over
+    ``max_epochs``; ``"constant"`` keeps it. ``scoring``: ``(name, callback)`` pairs that record per-epoch values
     before early stopping reads them (only with early stopping);
     ``monitor``: the history key early stopping watches and whether lower
     is better.
     """
-    callbacks = [
-        ("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)),
-        ("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP)),
-    ]
+    callbacks = [("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP))]
+    if lr_schedule == "cosine":
+        callbacks.insert(0, ("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)))
+    elif lr_schedule != "constant":
+        raise ValueError(f"lr_schedule must be 'cosine' or 'constant', got {lr_schedule!r}.")
     for name in extra_scores:
         on_train = name.startswith("train")
         if on_train or early_stopping:

@@ -100,6 +100,10 @@ METHODS = {
         "hepa", pretrain={"batch_layout": "packed", "lr": 3e-5},
         description="variant: hepa-packed with pretraining learning rate 3e-5 (a tenth of 3e-4)",
     ),
+    "hepa-constlr": Method(
+        "hepa", pretrain={"batch_layout": "packed", "lr_schedule": "constant"},
+        description="variant: hepa-packed with a constant pretraining learning rate instead of cosine annealing",
+    ),
     "hepa-regime": Method(
         "hepa", regime=True,
         description="HEPA pred-FT on per-operating-condition z-scores (RegimeNormalizer)",

@@ -186,16 +186,16 @@ def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=
     """LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping.
 
     ``lr_schedule``: ``"cosine"`` anneals the learning rate to 0 over
-    ``max_epochs``; ``"constant"`` keeps it. ``scoring``: ``(name, callback)`` pairs that record per-epoch values
-    before early stopping reads them (only with early stopping);
+    ``max_epochs``; ``"constant"`` keeps it (the estimator has checked the
+    value). ``scoring``: ``(name, callback)`` pairs that record per-epoch
+    values before early stopping reads them (only with early stopping);
     ``monitor``: the history key early stopping watches and whether lower
     is better.
     """
-    callbacks = [("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP))]
+    callbacks = []
     if lr_schedule == "cosine":
-        callbacks.insert(0, ("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)))
-    elif lr_schedule != "constant":
-        raise ValueError(f"lr_schedule must be 'cosine' or 'constant', got {lr_schedule!r}.")
+        callbacks.append(("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)))
+    callbacks.append(("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP)))
     for name in extra_scores:
         on_train = name.startswith("train")
         if on_train or early_stopping:

@@ -5,11 +5,15 @@ import pytest
 import torch
 
 from hepa_sklearn.benchmarks.protocol import (
-    SubsetSplit, label_units, protocol_event_predictor, run_cmapss, split_units,
+    SubsetSplit, default_pipeline, label_units, protocol_event_predictor, protocol_pretrainer, run_cmapss,
+    split_units,
 )
 from hepa_sklearn.benchmarks.sweep import METHODS, Method, fit_calibrators, pretrain, run_cell
 from hepa_sklearn.datasets import load_cmapss
-from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS
+from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS, K
+from hepa_sklearn.event_predictor import HEPAEventPredictor
+from hepa_sklearn.metrics import h_auroc
+from hepa_sklearn.pretrainer import HEPAPretrainer
 
 FRACTIONS = (1.0, 0.1, 0.05, 0.02, 0.01)
 # the protocol's pretraining with a small encoder, so one pretraining epoch takes about a second
@@ -135,3 +139,27 @@ def test_a_cell_scores_validation_and_nasa_units_the_same_whatever_the_test_unit
     assert cells[0]["valid_h_auroc"] == cells[1]["valid_h_auroc"]
     assert cells[0]["nasa_rmse"] == cells[1]["nasa_rmse"]
     assert cells[0]["h_auroc"] != cells[1]["h_auroc"]
+
+
+def test_protocol_pretrainer_normalises_globally_unless_a_variant_says_otherwise():
+    assert protocol_pretrainer(2, device="cpu", seed=0).norm == "global"
+    revin = protocol_pretrainer(2, device="cpu", seed=0, norm="revin", batch_layout="packed")
+    assert (revin.norm, revin.batch_layout, revin.max_epochs) == ("revin", "packed", 2)
+    assert METHODS["hepa-revin"].pretrain["norm"] == "revin"
+
+
+def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_windows_alone():
+    torch.set_num_threads(1)
+    data = SubsetSplit("FD001", 0, regime=False)
+    cell = run_cell(data, METHODS["hepa-default"], 0.01, seed=0, pretrain_epochs=50, finetune_epochs=30,
+                    device="cpu", cache_dir=None)
+    mask = data.train_mask(0.01)
+    pipe = default_pipeline(K, seed=0, device="cpu")
+    # every parameter at its default but the seed and device (and K for the predictor)
+    assert pipe[0].get_params() == HEPAPretrainer(random_state=0, device="cpu").get_params()
+    assert pipe[-1].get_params() == HEPAEventPredictor(K=K, random_state=0, device="cpu").get_params()
+    pipe.fit(data.X_train[mask], data.y_train[mask])
+    # the protocol's epoch counts do not apply: the defaults' early stopping decides
+    assert cell["pretrain_epochs_run"] == pipe[0].n_epochs_ and cell["finetune_epochs_run"] == pipe[-1].n_epochs_
+    assert cell["n_train_windows"] == mask.sum() and cell["pretrain_s"] == 0.0
+    assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)

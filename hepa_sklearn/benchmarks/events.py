@@ -29,6 +29,7 @@ from ..datasets._cmapss import RUL_CAP
 from ..metrics import (
     best_f1_threshold, event_recall, f1_at_threshold, false_alarm_threshold, h_auroc, surface_metrics,
 )
+from .protocol import default_pipeline as plain_pipeline
 from .registry import BENCHMARKS, PATIENCE
 from .results import append_record, environment, read_results
 from .snapshots import EncoderSnapshots
@@ -167,13 +168,7 @@ def default_pipeline(entry, X_train, y_train, g_train, X_valid, y_valid, *, seed
     validation windows are not used. ``info`` records the epochs each step
     ran.
     """
-    from sklearn.pipeline import make_pipeline
-
-    from ..event_predictor import HEPAEventPredictor
-    from ..pretrainer import HEPAPretrainer
-
-    pipe = make_pipeline(HEPAPretrainer(random_state=seed), HEPAEventPredictor(K=entry.K, random_state=seed))
-    pipe.fit(X_train, y_train)
+    pipe = plain_pipeline(entry.K, seed=seed).fit(X_train, y_train)
     return pipe, {"pretrain_epochs_run": pipe[0].n_epochs_, "finetune_epochs_run": pipe[-1].n_epochs_}
 
 

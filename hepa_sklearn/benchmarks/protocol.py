@@ -28,6 +28,7 @@ from .._training.runtime import release_freed_memory
 
 __all__ = [
     "Split",
+    "default_pipeline",
     "SubsetSplit",
     "label_units",
     "protocol_event_predictor",
@@ -164,15 +165,29 @@ class SubsetSplit:
         return np.isin(self.g_train, label_units(self.split.train, fraction))
 
 
+def default_pipeline(K, *, seed, device="auto"):
+    """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))``, unfitted.
+
+    Every other parameter keeps its default (RevIN, up to 100 epochs with
+    early stopping on the last tenth of the windows it is fitted on); only
+    ``random_state`` and ``device`` are set, so that a cell is reproducible.
+    """
+    from sklearn.pipeline import make_pipeline
+
+    return make_pipeline(HEPAPretrainer(random_state=seed, device=device),
+                         HEPAEventPredictor(K=K, random_state=seed, device=device))
+
+
 def protocol_pretrainer(pretrain_epochs, *, device, seed, verbose=0, **params):
     """The protocol's pretrainer: global z-score, 40 cuts per unit and epoch, fixed epochs; ``params`` override.
 
     The batch layout is ``"padded"``, the one the published results were
-    computed with, unless ``params`` says otherwise.
+    computed with, and the normalisation ``"global"``, unless ``params``
+    says otherwise.
     """
-    params = {"batch_layout": "padded", **params}
+    params = {"batch_layout": "padded", "norm": "global", **params}
     return HEPAPretrainer(
-        norm="global", max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, early_stopping=False,
+        max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, early_stopping=False,
         device=device, random_state=seed, verbose=verbose, **params,
     )
 

@@ -163,3 +163,20 @@ def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_wind
     assert cell["pretrain_epochs_run"] == pipe[0].n_epochs_ and cell["finetune_epochs_run"] == pipe[-1].n_epochs_
     assert cell["n_train_windows"] == mask.sum() and cell["pretrain_s"] == 0.0
     assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
+
+
+def test_a_cell_pretrained_under_the_rank_rule_records_the_epoch_it_kept():
+    torch.set_num_threads(1)
+    data = SubsetSplit("FD001", 0, regime=False)
+    spec = Method("hepa", pretrain={**METHODS["hepa-rankstop"].pretrain, **SMALL_ENCODER})
+    pretrainer, seconds = pretrain(data, spec, pretrain_epochs=3, device="cpu", seed=0)
+    ranks = pretrainer.history_[:, "valid_rank"]
+    assert len(ranks) == pretrainer.n_epochs_ <= 3
+    cell = run_cell(data, spec, 0.01, seed=0, pretrain_epochs=3, finetune_epochs=1, device="cpu", cache_dir=None,
+                    pretrained=(pretrainer, seconds))
+    assert cell["pretrain_epochs_run"] == pretrainer.n_epochs_
+    assert cell["pretrain_epoch_kept"] == int(np.argmax(ranks)) + 1
+    fixed, _ = pretrain(data, Method("hepa", pretrain=SMALL_ENCODER), pretrain_epochs=1, device="cpu", seed=0)
+    cell = run_cell(data, Method("hepa"), 0.01, seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu",
+                    cache_dir=None, pretrained=(fixed, 0.0))
+    assert "pretrain_epoch_kept" not in cell  # the protocol's fixed epochs: nothing was chosen

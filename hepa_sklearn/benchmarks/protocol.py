@@ -182,13 +182,12 @@ def protocol_pretrainer(pretrain_epochs, *, device, seed, verbose=0, **params):
     """The protocol's pretrainer: global z-score, 40 cuts per unit and epoch, fixed epochs; ``params`` override.
 
     The batch layout is ``"padded"``, the one the published results were
-    computed with, and the normalisation ``"global"``, unless ``params``
-    says otherwise.
+    computed with, the normalisation ``"global"`` and early stopping off,
+    unless ``params`` says otherwise.
     """
-    params = {"batch_layout": "padded", "norm": "global", **params}
+    params = {"batch_layout": "padded", "norm": "global", "early_stopping": False, **params}
     return HEPAPretrainer(
-        max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, early_stopping=False,
-        device=device, random_state=seed, verbose=verbose, **params,
+        max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, device=device, random_state=seed, verbose=verbose, **params,
     )
 
 

@@ -103,6 +103,12 @@ METHODS = {
         description="variant: hepa-packed normalising each context by its own statistics (RevIN) instead of the "
                     "global z-score, which removes the absolute degradation level",
     ),
+    "hepa-rankstop": Method(
+        "hepa", pretrain={"batch_layout": "packed", "early_stopping": True, "early_stopping_score": "rank",
+                          "validation_fraction": 0.2},
+        description="variant: hepa-packed stopped by the label-free rank rule: a fifth of the pretraining units "
+                    "held out, the weights of the epoch whose held-out embeddings have the highest effective rank",
+    ),
     "hepa-proj1024": Method(
         "hepa", pretrain={"batch_layout": "packed", "n_projections": 1024},
         description="variant: hepa-packed with 1024 SIGReg projections instead of 256",
@@ -228,6 +234,10 @@ def run_cell(data, method, fraction, *, seed, pretrain_epochs, finetune_epochs, 
     pretrainer, pretrain_s = pretrained if pretrained else pretrain(
         data, method, pretrain_epochs=pretrain_epochs, device=device, seed=seed, cache_dir=cache_dir
     )
+    if pretrainer.early_stopping:  # a label-free stopping rule chose the pretraining epoch
+        scores = pretrainer.history_[:, "valid_rank" if pretrainer.early_stopping_score == "rank" else "valid_loss"]
+        best = np.argmax(scores) if pretrainer.early_stopping_score == "rank" else np.argmin(scores)
+        info.update(pretrain_epochs_run=pretrainer.n_epochs_, pretrain_epoch_kept=int(best) + 1)
     start = time.perf_counter()
     if method.kind == "e2e":
         model = HEPAFinetuner(

@@ -403,3 +403,31 @@ def test_events_report_judges_the_default_pipeline_against_the_best_tuned_varian
     assert "| ETTm1 | 100% | 0.900 (1) | hepa (0.800) | +0.100 | — |" in section
     assert "not run" in render_events([_record("TEP", "hepa", s, 1.0, 0.9) for s in range(2)]).split(
         "### The default pipeline beside")[1]
+
+
+def test_event_snapshot_study_scores_each_copy_and_the_kept_weights_as_the_hepa_cell(tmp_path, tiny_registry):
+    from hepa_sklearn.benchmarks.snapshots import run_event_snapshots, summarise
+
+    registry, home = tiny_registry
+    registry = {"VIX": dataclasses.replace(registry["VIX"], pretrain_epochs=3, finetune_epochs=2)}
+    path = tmp_path / "snapshots.jsonl"
+    params = dict(datasets=["VIX"], seeds=[0], epochs=[0, 1], device="cpu", results=str(path), data_home=home,
+                  registry=registry, log=lambda *a, **k: None)
+    records = run_event_snapshots(**params)
+    kept = [r for r in records if r["kept"]]
+    assert len(kept) == 1 and 1 <= kept[0]["epoch"] <= kept[0]["epochs_run"] <= 3
+    assert [r["epoch"] for r in records] == sorted({0, 1, kept[0]["epoch"]})
+    for r in records:
+        assert r["subset"] == "VIX" and r["method"] == "hepa" and np.isfinite(r["eps_valid"])
+        assert 0 <= r["h_auroc"] <= 1 and 0 <= r["valid_h_auroc"] <= 1 and r["rank_valid"] > 0
+    # the kept weights are the encoder of the benchmark's hepa cell with all labels: the same score
+    cell = tiny_run(tmp_path / "events.jsonl", registry, home, methods=["hepa"], fractions=[1.0],
+                    pretrain_epochs=3, finetune_epochs=2, methods_table=event_benchmark.EVENT_METHODS)[0]
+    assert kept[0]["h_auroc"] == pytest.approx(cell["h_auroc"], abs=1e-12)
+    assert kept[0]["valid_h_auroc"] == pytest.approx(cell["valid_h_auroc"], abs=1e-12)
+    # epoch 0 is the untrained encoder: its held-out loss is not below the kept weights' on the same draws
+    assert records[0]["epoch"] == 0 and records[0]["eps_valid"] >= kept[0]["eps_valid"]
+    assert [row["n"] for row in summarise(records)] == [len(records), len(records)]
+    assert run_event_snapshots(**params) == []  # a rerun skips what is there
+    with pytest.raises(ValueError, match="unknown event benchmarks"):
+        run_event_snapshots(**{**params, "datasets": ["FD001"]})

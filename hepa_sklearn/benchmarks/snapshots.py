@@ -8,6 +8,11 @@ labelled training windows and scored on the validation and test units.
 The paper reports ε and h-AUROC falling and rising together over snapshots
 (FD001 Spearman ρ = −0.87); :func:`summarise` computes the same ρ.
 
+The same study runs on the event benchmarks of the registry
+(:func:`run_event_snapshots`), with each benchmark's own early-stopped
+pretraining and event head; there the encoder's kept weights are one more
+snapshot.
+
 Every finished snapshot is appended to a JSON-lines file, and a rerun skips
 the ones already there.
 """
@@ -29,7 +34,7 @@ from .protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 from .results import append_record, environment, read_results
 
 __all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "pretrain_with_snapshots", "representation_diagnostics",
-           "run_snapshots", "summarise", "with_state"]
+           "run_event_snapshots", "run_snapshots", "summarise", "with_state"]
 
 DEFAULT_RESULTS = "snapshot_results.jsonl"
 SNAPSHOT_EPOCHS = (0, 1, 3, 8, 25)  # and the last epoch
@@ -156,6 +161,92 @@ def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, 
     return records
 
 
+def _event_snapshot_record(entry, encoder, data, *, seed, device):
+    """Diagnostics and h-AUROC of one encoder on an event benchmark, its head fitted on every labelled window."""
+    start = time.perf_counter()
+    E_train, E_valid, E_test = (encoder.transform(X) for X in (data.X_train, data.X_valid, data.X_test))
+    record = {}
+    for part, X in (("valid", data.X_valid), ("train", data.X_pre)):
+        terms = encoder.pretraining_loss(X)
+        record[f"eps_{part}"] = terms.pop("loss")
+        record.update({f"eps_{part}_{name}": value for name, value in terms.items() if name != "n_pairs"})
+    record["rank_valid"] = effective_rank(E_valid.astype(np.float64))
+    target = lambda y: np.minimum(y["time"], entry.K)  # noqa: E731  (the time to event, capped at the horizon)
+    probe = RidgeCV(alphas=np.logspace(-3, 3, 13)).fit(E_train, target(data.y_train))
+    record["probe_r2_valid"] = float(probe.score(E_valid, target(data.y_valid)))
+    head = entry.make_event_predictor(entry.finetune_epochs, device=device, seed=seed)
+    head = entry.fit_head(head, E_train, data.y_train, E_valid, data.y_valid)
+    record["valid_h_auroc"] = h_auroc(data.y_valid, head.predict_proba(E_valid))
+    record["h_auroc"] = h_auroc(data.y_test, head.predict_proba(E_test))
+    record["cell_s"] = time.perf_counter() - start
+    return record
+
+
+def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto", results=DEFAULT_RESULTS,
+                        data_home=None, command=None, registry=None, log=print):
+    """The snapshot study on event benchmarks; returns the new records.
+
+    Each (dataset, seed) is pretrained once as the benchmark's ``hepa``
+    method is (the entry's pretrainer, early-stopped on its held-out
+    windows), keeping the weights at each of ``epochs`` that the run
+    reaches. Those copies and the kept weights (``"kept": True``; the
+    encoder the ``hepa`` cells read) are each scored: ``eps_valid`` is the
+    JEPA loss on the validation windows at fixed draws, and the entry's
+    event head is fitted on all labelled training windows and stopped on
+    the validation windows, as in the ``hepa`` cell with all labels.
+    Records use ``subset`` for the dataset's name, so :func:`summarise` and
+    :func:`markdown` read them as they read C-MAPSS ones; their
+    ``pretrain_epochs`` is the entry's epoch limit.
+    """
+    from .registry import BENCHMARKS
+
+    registry = BENCHMARKS if registry is None else registry
+    unknown = [name for name in datasets if name not in registry or registry[name].is_cmapss]
+    if unknown:
+        raise ValueError(f"unknown event benchmarks {unknown}; choose from "
+                         f"{sorted(n for n, e in registry.items() if not e.is_cmapss)} (C-MAPSS: --subsets).")
+    if any(e < 0 for e in epochs):
+        raise ValueError(f"snapshot epochs must be >= 0, got {sorted(epochs)}.")
+    previous = [r for r in read_results(results) if r["method"] == "hepa"]
+    done = {(r["subset"], r["seed"], r["epoch"]) for r in previous}
+    finished = {(r["subset"], r["seed"]) for r in previous if r.get("kept")}  # the kept weights come last
+    env, records = environment(), []
+    for name in datasets:
+        entry = registry[name]
+        for seed in seeds:
+            if (name, seed) in finished:
+                continue
+            data = entry.load(seed, data_home=data_home)
+            start = time.perf_counter()
+            snapshots = ("snapshots", EncoderSnapshots(set(epochs)))
+            pretrainer = entry.make_pretrainer(entry.pretrain_epochs, device=device, seed=seed, callbacks=[snapshots])
+            pretrainer.fit(data.X_pre)
+            pretrain_s = time.perf_counter() - start
+            states = dict(pretrainer.net_.callbacks_)["snapshots"].states_
+            losses = pretrainer.history_[:, "valid_loss"] if pretrainer.early_stopping else [np.nan]
+            kept = int(np.argmin(losses)) + 1 if pretrainer.early_stopping else pretrainer.n_epochs_
+            log(f"{name} seed {seed}: pretrained {pretrainer.n_epochs_} epochs in {pretrain_s:.0f} s, "
+                f"weights of epoch {kept} kept", flush=True)
+            for epoch in sorted(set(states) | {kept}):
+                if (name, seed, epoch) in done:
+                    continue
+                encoder = pretrainer if epoch == kept else with_state(pretrainer, states[epoch])
+                result = _event_snapshot_record(entry, encoder, data, seed=seed, device=device)
+                record = {
+                    "subset": name, "seed": seed, "method": "hepa", "epoch": epoch, "kept": epoch == kept,
+                    "pretrain_epochs": entry.pretrain_epochs, "finetune_epochs": entry.finetune_epochs,
+                    "epochs_run": pretrainer.n_epochs_, "device": device, **result, "pretrain_s": pretrain_s,
+                    "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    "command": command, **env,
+                }
+                append_record(results, record)
+                records.append(record)
+                log(f"  epoch {epoch:>3}{' (kept)' if epoch == kept else ''}: eps_valid {record['eps_valid']:.4f}, "
+                    f"rank {record['rank_valid']:.1f}, valid h-AUROC {record['valid_h_auroc']:.4f}, "
+                    f"test h-AUROC {record['h_auroc']:.4f}", flush=True)
+    return records
+
+
 def summarise(records, x="eps_valid", y="h_auroc"):
     """Spearman ρ between ``x`` and ``y`` over the snapshots of each (subset, method, seed), and pooled per subset.
 
@@ -238,6 +329,10 @@ def add_arguments(parser):
     from .sweep import METHODS
 
     parser.add_argument("--subsets", nargs="+", default=["FD001", "FD003"])
+    parser.add_argument("--datasets", nargs="+", default=None, metavar="DATASET",
+                        help="event benchmarks (TEP, ETTm1, ...) to study instead of the C-MAPSS subsets, each "
+                             "with its own early-stopped pretraining and event head")
+    parser.add_argument("--data-home", default=None, help="folder of the datasets (default: $HEPA_DATA_HOME)")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--methods", nargs="+", default=["hepa"],
                         choices=sorted(m for m, spec in METHODS.items() if spec.kind == "hepa" and not spec.untrained))
@@ -256,13 +351,19 @@ def run(args):
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    run_snapshots(
-        subsets=args.subsets, seeds=args.seeds, methods=args.methods, epochs=args.epochs,
-        pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
-        results=args.results, command=_command(), log=lambda message, **kw: print(message, flush=True),
-    )
-    records = [r for r in read_results(args.results)
-               if r["pretrain_epochs"] == args.pretrain_epochs and r["finetune_epochs"] == args.finetune_epochs]
+    log = lambda message, **kw: print(message, flush=True)  # noqa: E731
+    if args.datasets:
+        run_event_snapshots(datasets=args.datasets, seeds=args.seeds, epochs=args.epochs, device=args.device,
+                            results=args.results, data_home=args.data_home, command=_command(), log=log)
+        records = [r for r in read_results(args.results) if r["subset"] in args.datasets]
+    else:
+        run_snapshots(
+            subsets=args.subsets, seeds=args.seeds, methods=args.methods, epochs=args.epochs,
+            pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
+            results=args.results, command=_command(), log=log,
+        )
+        records = [r for r in read_results(args.results)
+                   if r["pretrain_epochs"] == args.pretrain_epochs and r["finetune_epochs"] == args.finetune_epochs]
     for row in summarise(records):
         print(f"{row['subset']} {row['method']} seed {row['seed']}: Spearman rho(eps_valid, h-AUROC) = "
               f"{row['rho']:+.2f} (p {row['p']:.3f}, {row['n']} snapshots)")

@@ -143,3 +143,21 @@ def test_report_compares_ablations_on_their_own_seeds(tmp_path, fake_protocol):
     assert "| FD001 | 0.700 (1) | 0.800 (1) |" in ablations  # validation units
     # a variant run with fewer labels gets columns in the label-efficiency table
     assert "| labels | label units | hepa | hepa-e2e | hepa retention | hepa-e2e retention |" in text
+
+
+def test_report_judges_the_default_pipeline_against_the_best_tuned_variant(tmp_path, fake_protocol):
+    path = tmp_path / "results.jsonl"
+    sweep(path, methods=["hepa", "hepa-random", "hepa-default", "gbm"])
+    records = read_results(path)
+    shift = {"hepa": 0.0, "hepa-random": 0.05, "hepa-default": -0.01, "gbm": 0.3}
+    for r in records:
+        r.update({"pooled_auroc": 0.9, "cell_s": 1.0, "machine": "x86_64, 2 CPU cores", "torch_threads": 2,
+                  "device": "cpu", "versions": {"torch": "2"}, "command": "hepa benchmark cmapss"})
+        r["h_auroc"] += shift[r["method"]] + (0.04 * r["seed"] if r["method"] == "hepa-default" else 0.0)
+    section = render(records, pretrain_epochs=2, finetune_epochs=1).split(
+        "## The default pipeline against the tuned recipe")[1].split("##")[0]
+    # 100%: hepa 0.600, hepa-random 0.650 (the best; gbm is no HEPA variant), hepa-default 0.610 ± 0.028
+    assert "| FD001 | 100% | 0.610 ± 0.028 (2) | hepa-random (0.650) | -0.040 | no |" in section
+    assert "| FD001 | 10% | 0.520 ± 0.028 (2) | hepa-random (0.560) | -0.040 | no |" in section
+    no_default = [r for r in records if r["method"] != "hepa-default"]
+    assert "## The default pipeline" not in render(no_default, pretrain_epochs=2, finetune_epochs=1)

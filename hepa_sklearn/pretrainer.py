@@ -132,10 +132,17 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
     regularizer : {"sigreg", "vicreg"}, default="sigreg"
         Collapse regulariser on the predictions: SIGReg (the paper) or a
         VICReg-style variance + covariance term (the authors' code).
-    regularize : {"predictions", "context", "both"}, default="predictions"
+    regularize : {"predictions", "context", "both", "within"}, default="predictions"
         What the regulariser keeps spread out: the predictions ĥ (the
         paper), the context representations h_t that ``transform`` returns,
-        or both (the mean of the two terms).
+        or both (the mean of the two terms). ``"within"`` averages the term
+        on the predictions with the term on h_t centred within each window
+        (its cuts in the batch, minus their mean), so that the
+        representation must keep changing along a window and cannot settle
+        on what stays constant in it, such as which unit it comes from; it
+        needs ``batch_layout="packed"``, ``cuts_per_window >= 2`` and a
+        normalisation other than ``"revin"``, which put several cuts of a
+        window in each batch.
     target : {"shared", "ema"}, default="shared"
         Target path: the context encoder's own weights, trained by both paths
         (the paper), or an EMA copy without gradient.
@@ -241,7 +248,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         "sigreg_weight": [UNIT],
         "n_projections": [POSITIVE_INT],
         "regularizer": [StrOptions({"sigreg", "vicreg"})],
-        "regularize": [StrOptions({"predictions", "context", "both"})],
+        "regularize": [StrOptions({"predictions", "context", "both", "within"})],
         "target": [StrOptions({"shared", "ema"})],
         "ema_momentum": [UNIT],
         "cuts_per_window": [POSITIVE_INT],
@@ -258,6 +265,12 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         if self.d_model % self.n_heads:
             raise ValueError(
                 f"d_model={self.d_model} must be divisible by n_heads={self.n_heads}."
+            )
+        if self.regularize == "within" and (self._cut_block() == 1 or self.cuts_per_window < 2):
+            raise ValueError(
+                "regularize='within' needs several cuts of a window in each batch: batch_layout='packed', "
+                f"cuts_per_window >= 2 and norm other than 'revin' (got batch_layout={self.batch_layout!r}, "
+                f"cuts_per_window={self.cuts_per_window}, norm={self.norm!r})."
             )
 
     def _config(self, n_channels):

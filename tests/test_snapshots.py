@@ -105,6 +105,28 @@ def test_regularizing_the_context_changes_training_and_is_recorded(regularize):
     assert not np.array_equal(base.transform(X), other.transform(X))
 
 
+def test_within_window_centring_on_a_hand_computed_batch():
+    from hepa_sklearn._training.criteria import centred_within
+
+    values = torch.tensor([[0.0, 1.0], [2.0, 3.0], [10.0, 0.0], [7.0, 7.0], [4.0, 5.0]])
+    owner = torch.tensor([0, 0, 2, 3, 0])
+    # window 0: rows 0, 1, 4 with mean (2, 3); windows 2 and 3 have one row each and are left out
+    expected = torch.tensor([[-2.0, -2.0], [0.0, 0.0], [2.0, 2.0]])
+    assert torch.equal(centred_within(values, owner), expected)
+
+
+def test_regularizing_within_windows_changes_training_and_needs_blocks_of_cuts():
+    X = windows()
+    params = dict(TINY, max_epochs=1, random_state=0, norm="global", cuts_per_window=8)
+    base = HEPAPretrainer(**params).fit(X)
+    within = HEPAPretrainer(**params, regularize="within").fit(X)
+    assert base.history_[-1, "train_sigreg"] != within.history_[-1, "train_sigreg"]
+    assert not np.array_equal(base.transform(X), within.transform(X))
+    for bad in ({"batch_layout": "padded"}, {"cuts_per_window": 1}, {"norm": "revin"}):
+        with pytest.raises(ValueError, match="regularize='within' needs several cuts of a window"):
+            HEPAPretrainer(**{**params, **bad}, regularize="within").fit(X)
+
+
 def test_snapshots_hold_the_weights_of_their_epoch():
     X = windows()
     pretrainer, states = pretrain_with_snapshots(X, epochs=[0, 1], pretrain_epochs=2, device="cpu", seed=0, **TINY)

@@ -21,7 +21,7 @@ for the first two columns, no test units anywhere), this prints:
   within-unit motion of h_t carries;
 - ``valid h-AUROC``: the standard event predictor on the validation units.
 
-Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/unit_identity.py --seed 0
+Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/unit_identity.py --seed 0 [--method hepa-within]
 """
 
 import argparse
@@ -33,6 +33,7 @@ from sklearn.linear_model import RidgeCV
 
 from hepa_sklearn.benchmarks.protocol import TRAIN_STRIDE, SubsetSplit, protocol_event_predictor
 from hepa_sklearn.benchmarks.snapshots import pretrain_with_snapshots, with_state
+from hepa_sklearn.benchmarks.sweep import METHODS
 from hepa_sklearn.datasets._cmapss import RUL_CAP
 from hepa_sklearn.metrics import h_auroc
 
@@ -58,13 +59,13 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--subset", default="FD001")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--batch-layout", default="padded", choices=["padded", "packed"])
+    parser.add_argument("--method", default="hepa", help="a pretraining variant of `hepa benchmark cmapss`")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     data = SubsetSplit(args.subset, args.seed, regime=False)
     _, _, g_valid = data._windows(data.split.valid, stride=TRAIN_STRIDE)
     pretrainer, states = pretrain_with_snapshots(data.X_pre, epochs=[0, 1, 8], pretrain_epochs=50, device="cpu",
-                                                 seed=args.seed, batch_layout=args.batch_layout)
+                                                 seed=args.seed, **METHODS[args.method].pretrain)
     rul_train, rul_valid = (np.minimum(y["time"], RUL_CAP) for y in (data.y_train, data.y_valid))
     for epoch in (0, 1, 8, 50):
         encoder = with_state(pretrainer, states[epoch])
@@ -73,7 +74,7 @@ def main(argv=None):
                                                             centred_within(rul_train, data.g_train))
         predictor = protocol_event_predictor(30, device="cpu", seed=args.seed).fit(E_train, data.y_train)
         record = {
-            "subset": args.subset, "seed": args.seed, "batch_layout": args.batch_layout, "epoch": epoch,
+            "subset": args.subset, "seed": args.seed, "method": args.method, "epoch": epoch,
             "between": between_unit_share(E_valid, g_valid),
             "within_r2": float(probe.score(centred_within(E_valid, g_valid), centred_within(rul_valid, g_valid))),
             "valid_h_auroc": h_auroc(data.y_valid, predictor.predict_proba(E_valid)),

@@ -10,14 +10,27 @@ from ..nn.losses import jepa_loss, surface_bce, survival_nll
 from ..nn.sigreg import SIGReg, VarianceCovariance
 
 
+def centred_within(values, owner):
+    """Rows of ``values`` (N, d) minus the mean of the rows with the same ``owner``; groups of one row are left out."""
+    groups = torch.unique(owner, return_inverse=True)[1]
+    n_groups = int(groups.max()) + 1
+    sums = values.new_zeros(n_groups, values.shape[1]).index_add_(0, groups, values)
+    counts = values.new_zeros(n_groups).index_add_(0, groups, torch.ones_like(values[:, 0]))
+    keep = counts[groups] > 1
+    return (values - sums[groups] / counts[groups, None])[keep]
+
+
 class JEPACriterion(nn.Module):
-    """JEPA loss on the module's ``(predicted, target, weight, context)`` output.
+    """JEPA loss on the module's ``(predicted, target, weight, context, owner)`` output.
 
     ``regularizer`` is ``"sigreg"`` (the paper) or ``"vicreg"`` (variance +
     covariance, the reference code's choice); its value is recorded under
     its own name next to the L1 term. ``regularize`` says what it acts on:
-    the predictions ĥ (the paper), the context representations h_t, or the
-    mean of both terms.
+    the predictions ĥ (the paper), the context representations h_t, the
+    mean of both terms, or (``"within"``) the mean of the term on the
+    predictions and the term on h_t centred within each window, which
+    keeps a window's representation moving from one cut to the next
+    (it needs several cuts of a window in a batch).
     """
 
     def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg", regularize="predictions"):
@@ -32,13 +45,18 @@ class JEPACriterion(nn.Module):
         self.last_terms = {}
 
     def forward(self, y_pred, y_true=None):
-        predicted, target, weight, context = y_pred
+        predicted, target, weight, context, *owner = y_pred
         usable = weight > 0
         if usable.sum() > 1:
-            regularised = {"predictions": (predicted,), "context": (context,), "both": (predicted, context)}
             # criteria pickled before ``regularize`` existed acted on the predictions
-            parts = regularised[getattr(self, "regularize", "predictions")]
-            terms = [self.regulariser(part[usable]) for part in parts]
+            regularize = getattr(self, "regularize", "predictions")
+            if regularize == "within":
+                moving = centred_within(context[usable], owner[0][usable])
+                parts = (predicted[usable],) + ((moving,) if moving.shape[0] > 1 else ())
+            else:
+                regularised = {"predictions": (predicted,), "context": (context,), "both": (predicted, context)}
+                parts = tuple(part[usable] for part in regularised[regularize])
+            terms = [self.regulariser(part) for part in parts]
             regulariser = sum(terms) / len(terms)
         else:
             regulariser = predicted.new_zeros(())

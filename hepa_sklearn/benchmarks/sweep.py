@@ -109,6 +109,11 @@ METHODS = {
         description="variant: hepa-packed stopped by the label-free rank rule: a fifth of the pretraining units "
                     "held out, the weights of the epoch whose held-out embeddings have the highest effective rank",
     ),
+    "hepa-within": Method(
+        "hepa", pretrain={"batch_layout": "packed", "regularize": "within"},
+        description="variant: hepa-packed with SIGReg also on h_t centred within each unit's cuts, so that the "
+                    "representation keeps moving along a unit instead of coding which unit it is",
+    ),
     "hepa-proj1024": Method(
         "hepa", pretrain={"batch_layout": "packed", "n_projections": 1024},
         description="variant: hepa-packed with 1024 SIGReg projections instead of 256",

@@ -157,6 +157,7 @@ class JEPA(nn.Module):
         predicted, target : tensors (B, d_model)
         weight : tensor (B,), 0 where the sample must not count in the loss
         context : tensor (B, d_model), the context representations h_t
+        owner : tensor (B,), as given: which items share a window
         """
         if self.encoder.config.norm == "revin":
             h, has_context, loc, scale = self.context_state(x, cut)
@@ -168,7 +169,7 @@ class JEPA(nn.Module):
         target, has_target = target_state(x, cut, dt, loc, scale)
         predicted = self.predictor(h, dt)
         weight = usable * has_target * has_context
-        return predicted, target, weight.to(predicted.dtype), h
+        return predicted, target, weight.to(predicted.dtype), h, owner
 
 
 # Below this many rows per group, splitting a batch costs more in small

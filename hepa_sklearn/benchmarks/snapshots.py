@@ -109,6 +109,17 @@ def _snapshot_record(pretrainer, state, data, *, seed, finetune_epochs, device):
     return record
 
 
+def _keep_record(results, record, *, command, env, log):
+    """``record`` with its finishing time, command and environment, appended to ``results``, logged and returned."""
+    record = {**record, "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command,
+              **env}
+    append_record(results, record)
+    log(f"  epoch {record['epoch']:>3}{' (kept)' if record.get('kept') else ''}: eps_valid "
+        f"{record['eps_valid']:.4f}, probe R2 {record['probe_r2_valid']:.3f}, rank {record['rank_valid']:.1f}, "
+        f"valid h-AUROC {record['valid_h_auroc']:.4f}, test h-AUROC {record['h_auroc']:.4f}", flush=True)
+    return record
+
+
 def cell_key(record):
     return (record["subset"], record["seed"], record["method"], record["epoch"], record["pretrain_epochs"],
             record["finetune_epochs"])
@@ -146,18 +157,11 @@ def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, 
                 for epoch in missing:
                     result = _snapshot_record(pretrainer, states[epoch], data, seed=seed,
                                               finetune_epochs=finetune_epochs, device=device)
-                    record = {
+                    records.append(_keep_record(results, {
                         "subset": subset, "seed": seed, "method": name, "epoch": epoch,
                         "pretrain_epochs": pretrain_epochs, "finetune_epochs": finetune_epochs, "device": device,
                         **result, "pretrain_s": pretrain_s,
-                        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                        "command": command, **env,
-                    }
-                    append_record(results, record)
-                    records.append(record)
-                    log(f"  epoch {epoch:>3}: eps_valid {record['eps_valid']:.4f}, probe R2 "
-                        f"{record['probe_r2_valid']:.3f}, rank {record['rank_valid']:.1f}, valid h-AUROC "
-                        f"{record['valid_h_auroc']:.4f}, test h-AUROC {record['h_auroc']:.4f}", flush=True)
+                    }, command=command, env=env, log=log))
     return records
 
 
@@ -232,18 +236,11 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
                     continue
                 encoder = pretrainer if epoch == kept else with_state(pretrainer, states[epoch])
                 result = _event_snapshot_record(entry, encoder, data, seed=seed, device=device)
-                record = {
+                records.append(_keep_record(results, {
                     "subset": name, "seed": seed, "method": "hepa", "epoch": epoch, "kept": epoch == kept,
                     "pretrain_epochs": entry.pretrain_epochs, "finetune_epochs": entry.finetune_epochs,
                     "epochs_run": pretrainer.n_epochs_, "device": device, **result, "pretrain_s": pretrain_s,
-                    "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                    "command": command, **env,
-                }
-                append_record(results, record)
-                records.append(record)
-                log(f"  epoch {epoch:>3}{' (kept)' if epoch == kept else ''}: eps_valid {record['eps_valid']:.4f}, "
-                    f"rank {record['rank_valid']:.1f}, valid h-AUROC {record['valid_h_auroc']:.4f}, "
-                    f"test h-AUROC {record['h_auroc']:.4f}", flush=True)
+                }, command=command, env=env, log=log))
     return records
 
 

@@ -33,7 +33,7 @@ from ..metrics import h_auroc
 from .protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 from .results import append_record, environment, read_results
 
-__all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "pretrain_with_snapshots", "representation_diagnostics",
+__all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "kept_epoch", "pretrain_with_snapshots", "representation_diagnostics",
            "run_event_snapshots", "run_snapshots", "summarise", "with_state"]
 
 DEFAULT_RESULTS = "snapshot_results.jsonl"
@@ -67,6 +67,12 @@ def pretrain_with_snapshots(X, *, epochs, pretrain_epochs, device, seed, **param
     pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, callbacks=[snapshots], **params)
     pretrainer.fit(X)
     return pretrainer, dict(pretrainer.net_.callbacks_)["snapshots"].states_
+
+
+def kept_epoch(estimator):
+    """The epoch (from 1) whose weights a fitted ``estimator`` holds: its early stopping's best, else the last."""
+    stopping = dict(estimator.net_.callbacks_).get("early_stopping")
+    return int(stopping.best_epoch_) if stopping is not None else estimator.n_epochs_
 
 
 def with_state(pretrainer, state):
@@ -227,8 +233,7 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
             pretrainer.fit(data.X_pre)
             pretrain_s = time.perf_counter() - start
             states = dict(pretrainer.net_.callbacks_)["snapshots"].states_
-            losses = pretrainer.history_[:, "valid_loss"] if pretrainer.early_stopping else [np.nan]
-            kept = int(np.argmin(losses)) + 1 if pretrainer.early_stopping else pretrainer.n_epochs_
+            kept = kept_epoch(pretrainer)
             log(f"{name} seed {seed}: pretrained {pretrainer.n_epochs_} epochs in {pretrain_s:.0f} s, "
                 f"weights of epoch {kept} kept", flush=True)
             for epoch in sorted(set(states) | {kept}):

@@ -27,7 +27,7 @@ from ..surface import expected_time_to_event, make_survival_y
 from .cache import read_cached, write_cached
 from .protocol import SubsetSplit, default_pipeline, label_units, protocol_event_predictor, protocol_pretrainer
 from .results import append_record, environment, read_results
-from .snapshots import pretrain_with_snapshots, with_state
+from .snapshots import kept_epoch, pretrain_with_snapshots, with_state
 
 __all__ = ["ABLATIONS", "METHODS", "Method", "evaluate", "fit_calibrators", "pretrain", "run_cell", "run_sweep"]
 
@@ -240,9 +240,7 @@ def run_cell(data, method, fraction, *, seed, pretrain_epochs, finetune_epochs, 
         data, method, pretrain_epochs=pretrain_epochs, device=device, seed=seed, cache_dir=cache_dir
     )
     if pretrainer.early_stopping:  # a label-free stopping rule chose the pretraining epoch
-        scores = pretrainer.history_[:, "valid_rank" if pretrainer.early_stopping_score == "rank" else "valid_loss"]
-        best = np.argmax(scores) if pretrainer.early_stopping_score == "rank" else np.argmin(scores)
-        info.update(pretrain_epochs_run=pretrainer.n_epochs_, pretrain_epoch_kept=int(best) + 1)
+        info.update(pretrain_epochs_run=pretrainer.n_epochs_, pretrain_epoch_kept=kept_epoch(pretrainer))
     start = time.perf_counter()
     if method.kind == "e2e":
         model = HEPAFinetuner(

@@ -7,7 +7,7 @@ import pytest
 
 from hepa_sklearn.benchmarks import sweep as cmapss_benchmark
 from hepa_sklearn.benchmarks.protocol import label_units
-from hepa_sklearn.benchmarks.results import read_results
+from hepa_sklearn.benchmarks.results import command_line, read_results
 from hepa_sklearn.benchmarks.sweep import cell_key, run_sweep
 from hepa_sklearn.benchmarks.report import render
 
@@ -161,3 +161,18 @@ def test_report_judges_the_default_pipeline_against_the_best_tuned_variant(tmp_p
     assert "| FD001 | 10% | 0.520 ± 0.028 (2) | hepa-random (0.560) | -0.040 | no |" in section
     no_default = [r for r in records if r["method"] != "hepa-default"]
     assert "## The default pipeline" not in render(no_default, pretrain_epochs=2, finetune_epochs=1)
+
+
+def test_a_stored_command_names_no_folder_of_the_machine(tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    outside = str(tmp_path / "elsewhere" / "data")
+    command = command_line(["benchmark", "events", "--datasets", "TEP", "--data-home", outside,
+                            "--results", str(work / "out" / "r.jsonl"), f"--cache-dir={tmp_path / 'c'}"])
+    assert command == ("OMP_NUM_THREADS=1 hepa benchmark events --datasets TEP --data-home $HEPA_DATA_HOME "
+                       "--results out/r.jsonl --cache-dir=c")
+    assert str(tmp_path) not in command
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    assert command_line(["report", "--output", "docs/b.md"]) == "hepa report --output docs/b.md"

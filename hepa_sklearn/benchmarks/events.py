@@ -13,8 +13,6 @@ the F1 and false-alarm thresholds); the test windows are only scored.
 """
 
 import copy
-import os
-import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -31,7 +29,7 @@ from ..metrics import (
 )
 from .protocol import default_pipeline as plain_pipeline
 from .registry import BENCHMARKS, PATIENCE
-from .results import append_record, environment, read_results
+from .results import append_record, command_line, environment, read_results
 from .snapshots import EncoderSnapshots
 
 __all__ = ["EVENT_METHODS", "EventMethod", "FALSE_ALARM_RATE", "run_events", "score_surfaces"]
@@ -428,23 +426,6 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
     return records
 
 
-def _relative(path):
-    """``path`` relative to the current directory when it lies inside it, else as given."""
-    absolute = os.path.abspath(path)
-    inside = os.path.commonpath([absolute, os.getcwd()]) == os.getcwd()
-    return os.path.relpath(absolute) if inside else path
-
-
-def _command(argv):
-    """The command line of this run with paths inside the working directory made relative."""
-    threads = " ".join(f"{name}={os.environ[name]}" for name in ("OMP_NUM_THREADS",) if name in os.environ)
-    words, path_next = [], False
-    for word in argv:
-        words.append(_relative(word) if path_next else word)
-        path_next = word in ("--results", "--data-home")
-    return " ".join(filter(None, [threads, "hepa", *words]))
-
-
 def add_arguments(parser):
     parser.add_argument("--datasets", nargs="+", default=list(BENCHMARKS), metavar="NAME",
                         help=f"registry names: {', '.join(BENCHMARKS)}")
@@ -473,7 +454,7 @@ def run(args):
             datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
             pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
             results=args.results, data_home=args.data_home, max_cells=args.max_cells, max_minutes=args.max_minutes,
-            command=_command(sys.argv[1:]), log=lambda message, **kw: print(message, flush=True),
+            command=command_line(), log=lambda message, **kw: print(message, flush=True),
         )
     except (ValueError, FileNotFoundError) as exc:  # an unknown name, or a dataset not in the data home
         raise SystemExit(f"hepa benchmark events: {exc}") from None

@@ -3,6 +3,7 @@
 import json
 import os
 import platform
+import sys
 
 import numpy as np
 import sklearn
@@ -10,7 +11,10 @@ import torch
 
 from .._version import __version__
 
-__all__ = ["append_record", "environment", "read_results"]
+__all__ = ["append_record", "command_line", "environment", "read_results"]
+
+# options whose value is a path: stored relative to the working directory, never as a path of this machine
+PATH_OPTIONS = ("--results", "--data-home", "--cache-dir", "--output", "--snapshots", "--events")
 
 
 def read_results(path):
@@ -44,3 +48,34 @@ def environment():
         "versions": {"hepa_sklearn": __version__, "torch": torch.__version__, "sklearn": sklearn.__version__,
                      "numpy": np.__version__, "python": platform.python_version()},
     }
+
+
+def _portable(option, path):
+    """``path`` relative to the working directory when inside it; outside it, the data folder as
+    ``$HEPA_DATA_HOME`` (its default) and any other path by its file name."""
+    absolute, cwd = os.path.abspath(path), os.getcwd()
+    if os.path.commonpath([absolute, cwd]) == cwd:
+        return os.path.relpath(absolute)
+    return "$HEPA_DATA_HOME" if option == "--data-home" else os.path.basename(absolute)
+
+
+def command_line(argv=None):
+    """The ``hepa`` command of this run as a record stores it.
+
+    ``argv`` (default: ``sys.argv[1:]``) follows the thread setting that
+    changes the run's timings; the paths of :data:`PATH_OPTIONS` are made
+    portable, so that a stored command names no folder of the machine it
+    ran on.
+    """
+    argv = sys.argv[1:] if argv is None else argv
+    threads = " ".join(f"{name}={os.environ[name]}" for name in ("OMP_NUM_THREADS",) if name in os.environ)
+    words, option = [], None
+    for word in argv:
+        name, equals, value = word.partition("=")
+        if option is not None:
+            word = _portable(option, word)
+        elif equals and name in PATH_OPTIONS:
+            word = f"{name}={_portable(name, value)}"
+        words.append(word)
+        option = word if word in PATH_OPTIONS else None
+    return " ".join(filter(None, [threads, "hepa", *words]))

@@ -31,7 +31,7 @@ from .._stats import effective_rank
 from ..datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
 from ..metrics import h_auroc
 from .protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
-from .results import append_record, environment, read_results
+from .results import append_record, command_line, environment, read_results
 
 __all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "kept_epoch", "pretrain_with_snapshots", "representation_diagnostics",
            "run_event_snapshots", "run_snapshots", "summarise", "with_state"]
@@ -349,20 +349,19 @@ def add_arguments(parser):
 
 
 def run(args):
-    from .sweep import _command
 
     if args.threads:
         torch.set_num_threads(args.threads)
     log = lambda message, **kw: print(message, flush=True)  # noqa: E731
     if args.datasets:
         run_event_snapshots(datasets=args.datasets, seeds=args.seeds, epochs=args.epochs, device=args.device,
-                            results=args.results, data_home=args.data_home, command=_command(), log=log)
+                            results=args.results, data_home=args.data_home, command=command_line(), log=log)
         records = [r for r in read_results(args.results) if r["subset"] in args.datasets]
     else:
         run_snapshots(
             subsets=args.subsets, seeds=args.seeds, methods=args.methods, epochs=args.epochs,
             pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
-            results=args.results, command=_command(), log=log,
+            results=args.results, command=command_line(), log=log,
         )
         records = [r for r in read_results(args.results)
                    if r["pretrain_epochs"] == args.pretrain_epochs and r["finetune_epochs"] == args.finetune_epochs]

@@ -10,7 +10,6 @@ finetuning variants reuse one encoder.
 
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -26,7 +25,7 @@ from ..metrics import expected_calibration_error, h_auroc, rul_rmse, surface_met
 from ..surface import expected_time_to_event, make_survival_y
 from .cache import read_cached, write_cached
 from .protocol import SubsetSplit, default_pipeline, label_units, protocol_event_predictor, protocol_pretrainer
-from .results import append_record, environment, read_results
+from .results import append_record, command_line, environment, read_results
 from .snapshots import kept_epoch, pretrain_with_snapshots, with_state
 
 __all__ = ["ABLATIONS", "METHODS", "Method", "evaluate", "fit_calibrators", "pretrain", "run_cell", "run_sweep"]
@@ -330,12 +329,6 @@ def add_arguments(parser):
                         help="where fitted pretrainers are kept between runs (default: cache/ beside the results)")
 
 
-def _command():
-    """The command line of this run, with the thread settings that change its timings."""
-    threads = " ".join(f"{name}={os.environ[name]}" for name in ("OMP_NUM_THREADS",) if name in os.environ)
-    return " ".join(filter(None, [threads, "hepa", *sys.argv[1:]]))
-
-
 def run(args):
     if args.cache_dir is None:
         args.cache_dir = os.path.join(os.path.dirname(args.results) or ".", "cache")
@@ -344,6 +337,6 @@ def run(args):
     run_sweep(
         subsets=args.subsets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
         pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
-        results=args.results, cache_dir=args.cache_dir, command=_command(),
+        results=args.results, cache_dir=args.cache_dir, command=command_line(),
         log=lambda message, **kw: print(message, flush=True),
     )

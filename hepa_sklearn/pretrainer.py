@@ -143,6 +143,12 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         needs ``batch_layout="packed"``, ``cuts_per_window >= 2`` and a
         normalisation other than ``"revin"``, which put several cuts of a
         window in each batch.
+    objective : {"representation", "change"}, default="representation"
+        What the predictor learns: the target interval's representation h*
+        (the paper), or its change from the context, ``h* - h_t``, so that
+        what a window's past and future share (for one, which unit it comes
+        from) cancels out of the target; the regulariser then keeps the
+        predicted changes spread out.
     target : {"shared", "ema"}, default="shared"
         Target path: the context encoder's own weights, trained by both paths
         (the paper), or an EMA copy without gradient.
@@ -223,7 +229,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         d_model=256, n_layers=2, n_heads=4, dim_feedforward=256, patch_size=16, dropout=0.1, tokens="patch",
         # the pretraining objective (paper §3.1) and its variants
         max_horizon=150, horizons="log-uniform", predictor_hidden=256, sigreg_weight=0.1, n_projections=256, regularizer="sigreg",
-        regularize="predictions",
+        regularize="predictions", objective="representation",
         target="shared", ema_momentum=0.996, cuts_per_window=1, batch_layout="packed", norm="revin", early_stopping_score="loss",
         lr_schedule="cosine",
         # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
@@ -249,6 +255,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
         "n_projections": [POSITIVE_INT],
         "regularizer": [StrOptions({"sigreg", "vicreg"})],
         "regularize": [StrOptions({"predictions", "context", "both", "within"})],
+        "objective": [StrOptions({"representation", "change"})],
         "target": [StrOptions({"shared", "ema"})],
         "ema_momentum": [UNIT],
         "cuts_per_window": [POSITIVE_INT],
@@ -322,6 +329,7 @@ class HEPAPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, Tra
                 "criterion__n_projections": config.n_projections,
                 "criterion__regularizer": self.regularizer,
                 "criterion__regularize": self.regularize,
+                "criterion__objective": self.objective,
                 "module__packed": self.batch_layout == "packed",
                 "cut_block": self._cut_block(),
             },

@@ -127,6 +127,32 @@ def test_regularizing_within_windows_changes_training_and_needs_blocks_of_cuts()
             HEPAPretrainer(**{**params, **bad}, regularize="within").fit(X)
 
 
+def test_the_change_objective_compares_predictions_with_target_minus_context():
+    from hepa_sklearn._training.criteria import JEPACriterion
+
+    predicted = torch.tensor([[1.0, 0.0], [0.0, 2.0], [3.0, 3.0]])
+    target = torch.tensor([[2.0, 1.0], [1.0, 1.0], [0.0, 5.0]])
+    context = torch.tensor([[1.0, 1.0], [1.0, 0.0], [-1.0, 2.0]])
+    weight = torch.ones(3)
+    change = JEPACriterion(alpha=0.0, objective="change")
+    plain = JEPACriterion(alpha=0.0)
+    # target - context = (1, 0), (0, 1), (1, 3): the first two point where the predictions do
+    unit = 1 / np.sqrt(10)
+    expected = (0 + 0 + abs(np.sqrt(0.5) - unit) + abs(np.sqrt(0.5) - 3 * unit)) / 6
+    assert float(change((predicted, target, weight, context, torch.arange(3)))) == pytest.approx(expected, rel=1e-6)
+    assert float(plain((predicted, target, weight, context, torch.arange(3)))) != pytest.approx(expected, rel=1e-3)
+
+
+def test_predicting_the_change_trains_a_different_encoder():
+    X = windows()
+    base = HEPAPretrainer(**TINY, max_epochs=1, random_state=0).fit(X)
+    change = HEPAPretrainer(**TINY, max_epochs=1, random_state=0, objective="change").fit(X)
+    assert base.history_[-1, "train_l1"] != change.history_[-1, "train_l1"]
+    assert not np.array_equal(base.transform(X), change.transform(X))
+    with pytest.raises(ValueError, match="objective"):
+        HEPAPretrainer(**TINY, objective="delta").fit(X)
+
+
 def test_snapshots_hold_the_weights_of_their_epoch():
     X = windows()
     pretrainer, states = pretrain_with_snapshots(X, epochs=[0, 1], pretrain_epochs=2, device="cpu", seed=0, **TINY)

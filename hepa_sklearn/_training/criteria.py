@@ -31,13 +31,22 @@ class JEPACriterion(nn.Module):
     predictions and the term on h_t centred within each window, which
     keeps a window's representation moving from one cut to the next
     (it needs several cuts of a window in a batch).
+
+    ``objective`` says what the predictions are compared with: the target
+    representation h* (``"representation"``, the paper) or its change from
+    the context, ``h* - h_t`` (``"change"``). With ``"change"`` whatever a
+    window's context and target share, such as which unit it comes from,
+    cancels out of the target, and the regulariser keeps the predicted
+    changes spread out.
     """
 
-    def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg", regularize="predictions"):
+    def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg", regularize="predictions",
+                 objective="representation"):
         super().__init__()
         self.alpha = alpha
         self.regularizer = regularizer
         self.regularize = regularize
+        self.objective = objective
         if regularizer == "sigreg":
             self.regulariser = SIGReg(n_projections=n_projections)
         else:
@@ -46,6 +55,9 @@ class JEPACriterion(nn.Module):
 
     def forward(self, y_pred, y_true=None):
         predicted, target, weight, context, *owner = y_pred
+        # criteria pickled before ``objective`` existed compared with the representation
+        if getattr(self, "objective", "representation") == "change":
+            target = target - context
         usable = weight > 0
         if usable.sum() > 1:
             # criteria pickled before ``regularize`` existed acted on the predictions

@@ -113,6 +113,11 @@ METHODS = {
         description="variant: hepa-packed with SIGReg also on h_t centred within each unit's cuts, so that the "
                     "representation keeps moving along a unit instead of coding which unit it is",
     ),
+    "hepa-change": Method(
+        "hepa", pretrain={"batch_layout": "packed", "objective": "change"},
+        description="variant: hepa-packed predicting the change of the representation, h* - h_t, instead of h*, "
+                    "so that what stays constant along a unit cancels out of the target",
+    ),
     "hepa-proj1024": Method(
         "hepa", pretrain={"batch_layout": "packed", "n_projections": 1024},
         description="variant: hepa-packed with 1024 SIGReg projections instead of 256",

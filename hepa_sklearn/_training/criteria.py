@@ -40,6 +40,11 @@ class JEPACriterion(nn.Module):
     changes spread out.
     """
 
+    # criteria pickled before these options existed regularised the predictions and compared them
+    # with the representation: the class attributes give them those values
+    regularize = "predictions"
+    objective = "representation"
+
     def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg", regularize="predictions",
                  objective="representation"):
         super().__init__()
@@ -55,19 +60,16 @@ class JEPACriterion(nn.Module):
 
     def forward(self, y_pred, y_true=None):
         predicted, target, weight, context, *owner = y_pred
-        # criteria pickled before ``objective`` existed compared with the representation
-        if getattr(self, "objective", "representation") == "change":
+        if self.objective == "change":
             target = target - context
         usable = weight > 0
         if usable.sum() > 1:
-            # criteria pickled before ``regularize`` existed acted on the predictions
-            regularize = getattr(self, "regularize", "predictions")
-            if regularize == "within":
+            if self.regularize == "within":
                 moving = centred_within(context[usable], owner[0][usable])
                 parts = (predicted[usable],) + ((moving,) if moving.shape[0] > 1 else ())
             else:
                 regularised = {"predictions": (predicted,), "context": (context,), "both": (predicted, context)}
-                parts = tuple(part[usable] for part in regularised[regularize])
+                parts = tuple(part[usable] for part in regularised[self.regularize])
             terms = [self.regulariser(part) for part in parts]
             regulariser = sum(terms) / len(terms)
         else:

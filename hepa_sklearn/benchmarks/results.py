@@ -68,7 +68,7 @@ def command_line(argv=None):
     ran on.
     """
     argv = sys.argv[1:] if argv is None else argv
-    threads = " ".join(f"{name}={os.environ[name]}" for name in ("OMP_NUM_THREADS",) if name in os.environ)
+    threads = f"OMP_NUM_THREADS={os.environ['OMP_NUM_THREADS']}" if "OMP_NUM_THREADS" in os.environ else ""
     words, option = [], None
     for word in argv:
         name, equals, value = word.partition("=")

@@ -349,7 +349,6 @@ def add_arguments(parser):
 
 
 def run(args):
-
     if args.threads:
         torch.set_num_threads(args.threads)
     log = lambda message, **kw: print(message, flush=True)  # noqa: E731

@@ -256,17 +256,25 @@ def summarise(records, x="eps_valid", y="h_auroc"):
     is ``"all"`` for the pooled row, which ranks every snapshot of the
     subset together.
     """
-    groups = {}
-    for r in records:
-        groups.setdefault((r["subset"], r["method"]), {}).setdefault(r["seed"], []).append(r)
     rows = []
-    for (subset, method), by_seed in sorted(groups.items()):
+    for (subset, method), by_seed in sorted(_by_seed(records).items()):
         pooled = []
         for seed, part in sorted(by_seed.items()):
             pooled += part
             rows.append(_rho_row(subset, method, seed, part, x, y))
         rows.append(_rho_row(subset, method, "all", pooled, x, y))
     return rows
+
+
+def _by_seed(records):
+    """``{(subset, method): {seed: that seed's snapshots in epoch order}}``."""
+    groups = {}
+    for r in records:
+        groups.setdefault((r["subset"], r["method"]), {}).setdefault(r["seed"], []).append(r)
+    for by_seed in groups.values():
+        for part in by_seed.values():
+            part.sort(key=lambda r: r["epoch"])
+    return groups
 
 
 def _rho_row(subset, method, seed, part, x, y):
@@ -287,20 +295,13 @@ def overview(records, y="h_auroc"):
     paired seeds, ``last_higher`` how many of them score higher at the end.
     """
     rows = []
-    correlations = summarise(records, y=y)
-    pooled = {(r["subset"], r["method"]): r for r in correlations if r["seed"] == "all"}
-    per_seed = [r for r in correlations if r["seed"] != "all"]
-    for (subset, method), row in sorted(pooled.items()):
-        part = [r for r in records if r["subset"] == subset and r["method"] == method]
-        pairs = []
-        for seed in sorted({r["seed"] for r in part}):
-            line = sorted((r for r in part if r["seed"] == seed), key=lambda r: r["epoch"])
-            if line[0]["epoch"] == 0 and len(line) > 1:
-                pairs.append((line[0][y], line[-1][y]))
-        seeds = [r for r in per_seed if r["subset"] == subset and r["method"] == method]
+    for (subset, method), by_seed in sorted(_by_seed(records).items()):
+        row = _rho_row(subset, method, "all", [r for part in by_seed.values() for r in part], "eps_valid", y)
+        pairs = [(line[0][y], line[-1][y]) for line in by_seed.values() if line[0]["epoch"] == 0 and len(line) > 1]
         rows.append({
-            "subset": subset, "method": method, "seeds": len(seeds), "n": row["n"], "rho": row["rho"], "p": row["p"],
-            "negative": sum(r["rho"] < 0 for r in seeds),
+            "subset": subset, "method": method, "seeds": len(by_seed), "n": row["n"], "rho": row["rho"], "p": row["p"],
+            "negative": sum(_rho_row(subset, method, seed, line, "eps_valid", y)["rho"] < 0
+                            for seed, line in by_seed.items()),
             "first": float(np.mean([a for a, _ in pairs])) if pairs else float("nan"),
             "last": float(np.mean([b for _, b in pairs])) if pairs else float("nan"),
             "last_higher": sum(b > a for a, b in pairs), "paired": len(pairs),

@@ -1,13 +1,17 @@
 """The C-MAPSS sweep runner (resumable results file) and the markdown report."""
 
 import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
+import torch
 
 from hepa_sklearn.benchmarks import sweep as cmapss_benchmark
 from hepa_sklearn.benchmarks.protocol import label_units
-from hepa_sklearn.benchmarks.results import command_line, read_results
+from hepa_sklearn.benchmarks.results import command_line, environment, read_results
 from hepa_sklearn.benchmarks.sweep import cell_key, run_sweep
 from hepa_sklearn.benchmarks.report import render
 
@@ -176,3 +180,12 @@ def test_a_stored_command_names_no_folder_of_the_machine(tmp_path, monkeypatch):
     assert str(tmp_path) not in command
     monkeypatch.delenv("OMP_NUM_THREADS")
     assert command_line(["report", "--output", "docs/b.md"]) == "hepa report --output docs/b.md"
+
+
+def test_records_name_the_cpu_kernels_they_ran_on():
+    # seeded fits recompute exactly only under the same kernels, so a record says which ran
+    assert environment()["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+    code = "from hepa_sklearn.benchmarks.results import environment; print(environment()['cpu_capability'])"
+    env = {**os.environ, "ATEN_CPU_CAPABILITY": "default"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "DEFAULT"

@@ -9,6 +9,7 @@ import types
 
 import numpy as np
 import pytest
+import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 from hepa_sklearn.benchmarks import events as event_benchmark
@@ -179,6 +180,7 @@ def test_runner_writes_records_shares_the_encoder_and_resumes(tmp_path, tiny_reg
         assert record["dataset"] == "VIX" and record["K"] == 200
         for key in ("h_auroc", "valid_h_auroc", "f1", "pa_f1", "event_recall", "fit_s", "cpu_s", "versions"):
             assert key in record
+        assert record["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
         assert 0 <= record["h_auroc"] <= 1
         # each F1 at its own threshold from the validation windows: no order between them on test windows
         assert all(np.isnan(record[k]) or 0 <= record[k] <= 1 for k in ("f1", "pa_f1", "event_recall"))

@@ -41,9 +41,17 @@ def append_record(path, record):
 
 
 def environment():
-    """Machine and versions, stored with every record."""
+    """Machine and versions, stored with every record.
+
+    ``cpu_capability`` is the vector instruction set of torch's CPU kernels
+    (``"AVX2"``, ``"AVX512"``, ...; set by the machine or by the environment
+    variable ``ATEN_CPU_CAPABILITY``). Seeded fits recompute exactly only
+    under the same one: other kernels round differently, and a run with early
+    stopping can then stop at another epoch.
+    """
     return {
         "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores",
+        "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "torch_threads": torch.get_num_threads(),
         "versions": {"hepa_sklearn": __version__, "torch": torch.__version__, "sklearn": sklearn.__version__,
                      "numpy": np.__version__, "python": platform.python_version()},

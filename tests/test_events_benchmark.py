@@ -387,6 +387,10 @@ def test_events_report_sums_cpu_time_charging_each_encoder_once_per_seed():
     assert "| TEP | patchtst | 1 | 6.5 | 6.5 |" in text  # 12 + 306 + 6 + 66 = 390 s
     assert "| TEP | gbm | 3 | 4.0 | 12.0 |" in text  # 120, 240, 360 s per seed
     assert "All cells above: 0.7 CPU hours." in text  # (1332 + 390 + 720) / 3600
+    assert "CPU kernels of the cells (torch's `cpu_capability`): not recorded 12." in text
+    records[0]["cpu_capability"], records[1]["cpu_capability"] = "AVX512", "AVX2"
+    text = render_events(records).split("### CPU time")[1]
+    assert "(torch's `cpu_capability`): AVX2 1, AVX512 1, not recorded 10." in text
 
 
 def test_events_report_judges_the_default_pipeline_against_the_best_tuned_variant():

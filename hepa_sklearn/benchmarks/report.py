@@ -702,8 +702,17 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         *event_cpu_table(records, datasets, methods),
         "",
+        f"CPU kernels of the cells (torch's `cpu_capability`): {kernel_counts(records)}. Under other kernels "
+        "a cell with early stopping can stop at another epoch (`benchmarks/cpu_kernel_check.md`).",
+        "",
     ]
     return "\n".join(lines)
+
+
+def kernel_counts(records):
+    """How many records ran on each CPU kernel set, e.g. ``"AVX2 4, not recorded 2"``."""
+    counts = Counter(r.get("cpu_capability", "not recorded") for r in records)
+    return ", ".join(f"{name} {n}" for name, n in sorted(counts.items()))
 
 
 def add_arguments(parser):

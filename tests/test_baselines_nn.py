@@ -29,6 +29,7 @@ from hepa_sklearn.nn.encoder import (
     PatchEncoder,
     last_valid_state,
     make_encoder,
+    sinusoidal_positions,
 )
 from hepa_sklearn.persistence import load, save
 
@@ -265,6 +266,47 @@ def test_patchtst_channels_are_independent_until_pooled():
     assert states.shape == (2, 3, 16) and valid.all()
     torch.testing.assert_close(states[:, [0, 2]], states_changed[:, [0, 2]], rtol=0, atol=0)
     assert not torch.allclose(states[:, 1], states_changed[:, 1])
+
+
+def _dense_patchtst(backbone, x):
+    """PatchTST's per-channel states by the dense pass over every token, padding included (the reference)."""
+    patches, valid = backbone.patches(x)
+    B, C, N, P = patches.shape
+    positions = sinusoidal_positions(torch.arange(N), backbone.config.d_model)
+    valid = valid.reshape(B * C, N)
+    h = backbone.stack(backbone.projection(patches.reshape(B * C, N, P)) + positions, valid, causal=False)
+    weight = valid.to(h.dtype)[..., None]
+    return ((h * weight).sum(1) / weight.sum(1).clamp(min=1)).view(B, C, -1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(pads=st.lists(st.integers(0, 30), min_size=3, max_size=3), gap=st.integers(0, 6), seed=st.integers(0, 100))
+def test_patchtst_on_padded_windows_computes_only_valid_tokens_and_matches_the_dense_pass(pads, gap, seed):
+    torch.manual_seed(seed)
+    backbone = PatchTSTBackbone(EncoderConfig(n_channels=2, **CONFIG), patch_stride=2).eval()
+    x = torch.randn(3, 2, 30)
+    for i, pad in enumerate(pads):
+        x[i, :, :pad] = float("nan")  # left padding, as windows early in a unit's life
+    x[0, 1, 10 : 10 + gap] = float("nan")  # a gap inside one channel
+    states, valid = backbone(x)
+    torch.testing.assert_close(states, _dense_patchtst(backbone, x), rtol=1e-5, atol=1e-5)
+    assert valid.tolist() == [[pad < 30, pad < 30] for pad in pads]
+    assert states[valid.logical_not()].abs().sum() == 0  # a stream without observation gives zeros
+
+
+def test_patchtst_packed_pass_has_the_gradients_of_the_dense_pass():
+    torch.manual_seed(0)
+    backbone = PatchTSTBackbone(EncoderConfig(n_channels=3, **CONFIG), patch_stride=4)
+    x = torch.randn(4, 3, 24)
+    x[1, :, :10] = float("nan")
+    x[2, 0] = float("nan")
+    gradients = []
+    for forward in (lambda: backbone(x)[0], lambda: _dense_patchtst(backbone, x)):
+        backbone.zero_grad()
+        forward().square().sum().backward()
+        gradients.append([p.grad.clone() for p in backbone.parameters()])
+    for packed, dense in zip(*gradients):
+        torch.testing.assert_close(packed, dense, rtol=1e-4, atol=1e-5)
 
 
 def test_pool_channels_by_hand():

@@ -330,6 +330,17 @@ def test_events_report_shows_ours_beside_the_quoted_figures():
     assert "PatchTST 0.81 ± 0.01, MAE 0.81 ± 0.01" in beijing  # ties in the paper are all named
 
 
+def test_events_report_shows_only_the_label_fractions_each_dataset_ran():
+    # C-MAPSS runs 5, 2 and 1 % labels as well; the event datasets run 100 and 10 % only
+    records = [_record("ETTm1", "hepa", s, f, 0.8) for s in range(2) for f in (1.0, 0.1)]
+    records += [{**_record("FD001", "hepa", s, f, 0.9), "pretrain_epochs": 50, "finetune_epochs": 30}
+                for s in range(2) for f in (1.0, 0.1, 0.05)]
+    table = render_events(records).split("### Thresholded")[0]
+    labels = [tuple(cell.strip() for cell in line.strip("|").split("|")[:2])
+              for line in table.splitlines() if line.startswith(("| ETTm1", "| FD001"))]
+    assert labels == [("FD001", "100%"), ("FD001", "10%"), ("FD001", "5%"), ("ETTm1", "100%"), ("ETTm1", "10%")]
+
+
 def test_events_report_judges_our_figures_against_the_papers_spread():
     # ETTm1 in the paper: HEPA 0.81 ± 0.00 (spread floored at 0.005), MAE 0.87 ± 0.00 / 0.77 ± 0.02 at 10 %
     records = [_record("ETTm1", "hepa", s, 1.0, v) for s, v in enumerate((0.820, 0.824))]  # +0.012 > 2 × 0.005

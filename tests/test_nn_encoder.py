@@ -234,3 +234,15 @@ def test_packed_pooling_equals_module_pooling_per_sequence():
         assert torch.allclose(packed[i], expected[0], atol=1e-6)
     # the packed rows follow the sequences in order, column by column
     assert layout.column.tolist() == [0, 1, 2, 3, 0, 0, 1, 2]
+
+
+def test_packed_layout_takes_lengths_or_present_columns():
+    from hepa_sklearn.nn.encoder import PackedLayout
+
+    valid = torch.tensor([[False, True, True], [True, False, True]])
+    layout = PackedLayout(valid, present=valid)  # columns anywhere in the row, kept in column order
+    assert layout.sequence.tolist() == [0, 0, 1, 1] and layout.column.tolist() == [1, 2, 0, 2]
+    assert layout.key_valid.all()
+    for lengths, present in ((None, None), (torch.tensor([3, 3]), valid)):
+        with pytest.raises(ValueError, match="exactly one of lengths and present"):
+            PackedLayout(valid, lengths, present=present)

@@ -613,8 +613,10 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     datasets = [name for name in BENCHMARKS if any(r["dataset"] == name for r in records)]
     methods = [m for m in EVENT_METHODS if any(r["method"] == m for r in records)]
     methods += sorted({r["method"] for r in records} - set(methods))
+    # a row for each label fraction a dataset ran with (C-MAPSS also runs 5, 2 and 1 %)
     fractions = sorted({float(r["fraction"]) for r in records}, reverse=True)
-    rows = [(name, fraction, methods) for name in datasets for fraction in fractions]
+    ran = {(r["dataset"], float(r["fraction"])) for r in records}
+    rows = [(name, fraction, methods) for name in datasets for fraction in fractions if (name, fraction) in ran]
     comparisons = compare(cells, rows)
     beaten = beaten_by(comparisons)
     header = ["dataset", "labels"] + methods + ["paper HEPA (quoted)", "paper best baseline (quoted)"]

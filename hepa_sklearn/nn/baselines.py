@@ -13,6 +13,7 @@ from torch import nn
 
 from .encoder import (
     Block,
+    PackedLayout,
     PatchEncoder,
     attention_mask,
     forward_fill,
@@ -147,12 +148,33 @@ class PatchTSTBackbone(_NormalisedInput):
         patches, valid = self.patches(x)
         B, C, N, P = patches.shape  # batch, channels, tokens per channel, patch length
         positions = sinusoidal_positions(torch.arange(N, device=x.device), self.config.d_model)
-        h = self.projection(patches.reshape(B * C, N, P)) + positions
-        valid = valid.reshape(B * C, N)
-        h = self.stack(h, valid, causal=False)  # (B * C, N, d)
-        weight = valid.to(h.dtype)[..., None]
-        per_channel = (h * weight).sum(1) / weight.sum(1).clamp(min=1)
+        patches, valid = patches.reshape(B * C, N, P), valid.reshape(B * C, N)
+        if valid.all() or torch.onnx.is_in_onnx_export():
+            h = self.stack(self.projection(patches) + positions, valid, causal=False)  # (B * C, N, d)
+            weight = valid.to(h.dtype)[..., None]
+            per_channel = (h * weight).sum(1) / weight.sum(1).clamp(min=1)
+        else:
+            per_channel = self._packed_mean(patches, valid, positions)
         return per_channel.view(B, C, -1), valid.view(B, C, N).any(-1)
+
+    def _packed_mean(self, patches, valid, positions):
+        """Mean state of the valid tokens of each stream (S, d), computing only valid tokens.
+
+        The function of the dense pass (an empty token is never a key, and
+        its own state is left out of the mean), summed in another order:
+        on windows with long padding, such as C-MAPSS's early cycles, most
+        of the work of the dense pass goes to tokens that are thrown away.
+        """
+        layout = PackedLayout(valid, present=valid)
+        stack = self.stack
+        h = self.projection(patches[layout.sequence, layout.column]) + positions[layout.column]
+        h = stack.input_dropout(h)
+        for block in stack.blocks:
+            h = block.forward_packed(h, layout)
+        h = stack.final_norm(h)
+        S = valid.shape[0]
+        total = h.new_zeros(S, h.shape[1]).index_add_(0, layout.sequence, h)
+        return total / valid.sum(1, keepdim=True).clamp(min=1).to(h.dtype)
 
 
 class VariateTransformer(_NormalisedInput):

@@ -152,18 +152,22 @@ class PackedLayout:
     """Where the tokens of sequences of different lengths sit when packed without padding.
 
     Sequence ``i`` holds the first ``lengths[i]`` token columns of a padded
-    batch (B, N); ``valid`` (B, N) says which of them hold an observation.
-    Every token-wise layer (projections, feed-forward, norms) runs once on
-    the packed rows, computing no padding token; only the attention scores,
-    a small part of the work, are formed on the padded (B, N, N) grid, with
-    the mask of :func:`attention_mask` (bidirectional: valid keys and the
-    query itself).
+    batch (B, N), or, when ``present`` (B, N) is given instead, the columns
+    where it is True (in column order); ``valid`` (B, N) says which of them
+    hold an observation. Every token-wise layer (projections, feed-forward,
+    norms) runs once on the packed rows, computing no padding token; only
+    the attention scores, a small part of the work, are formed on the padded
+    (B, N, N) grid, with the mask of :func:`attention_mask` (bidirectional:
+    valid keys and the query itself).
     """
 
-    def __init__(self, valid, lengths):
+    def __init__(self, valid, lengths=None, *, present=None):
         B, N = valid.shape
-        columns = torch.arange(N, device=valid.device)
-        present = columns < lengths[:, None]  # (B, N)
+        if (lengths is None) == (present is None):
+            raise ValueError("give exactly one of lengths and present.")
+        if present is None:
+            columns = torch.arange(N, device=valid.device)
+            present = columns < lengths[:, None]  # (B, N)
         self.sequence, self.column = present.nonzero().unbind(1)  # row-major: sequence by sequence
         self.key_valid = valid[present]  # (T,)
         self.n_sequences, self.n_columns = B, N

@@ -29,7 +29,6 @@ from hepa_sklearn.nn.encoder import (
     PatchEncoder,
     last_valid_state,
     make_encoder,
-    sinusoidal_positions,
 )
 from hepa_sklearn.persistence import load, save
 
@@ -268,17 +267,6 @@ def test_patchtst_channels_are_independent_until_pooled():
     assert not torch.allclose(states[:, 1], states_changed[:, 1])
 
 
-def _dense_patchtst(backbone, x):
-    """PatchTST's per-channel states by the dense pass over every token, padding included (the reference)."""
-    patches, valid = backbone.patches(x)
-    B, C, N, P = patches.shape
-    positions = sinusoidal_positions(torch.arange(N), backbone.config.d_model)
-    valid = valid.reshape(B * C, N)
-    h = backbone.stack(backbone.projection(patches.reshape(B * C, N, P)) + positions, valid, causal=False)
-    weight = valid.to(h.dtype)[..., None]
-    return ((h * weight).sum(1) / weight.sum(1).clamp(min=1)).view(B, C, -1)
-
-
 @settings(max_examples=25, deadline=None)
 @given(pads=st.lists(st.integers(0, 30), min_size=3, max_size=3), gap=st.integers(0, 6), seed=st.integers(0, 100))
 def test_patchtst_on_padded_windows_computes_only_valid_tokens_and_matches_the_dense_pass(pads, gap, seed):
@@ -289,7 +277,7 @@ def test_patchtst_on_padded_windows_computes_only_valid_tokens_and_matches_the_d
         x[i, :, :pad] = float("nan")  # left padding, as windows early in a unit's life
     x[0, 1, 10 : 10 + gap] = float("nan")  # a gap inside one channel
     states, valid = backbone(x)
-    torch.testing.assert_close(states, _dense_patchtst(backbone, x), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(states, backbone(x, pack=False)[0], rtol=1e-5, atol=1e-5)
     assert valid.tolist() == [[pad < 30, pad < 30] for pad in pads]
     assert states[valid.logical_not()].abs().sum() == 0  # a stream without observation gives zeros
 
@@ -301,9 +289,9 @@ def test_patchtst_packed_pass_has_the_gradients_of_the_dense_pass():
     x[1, :, :10] = float("nan")
     x[2, 0] = float("nan")
     gradients = []
-    for forward in (lambda: backbone(x)[0], lambda: _dense_patchtst(backbone, x)):
+    for pack in (True, False):
         backbone.zero_grad()
-        forward().square().sum().backward()
+        backbone(x, pack=pack)[0].square().sum().backward()
         gradients.append([p.grad.clone() for p in backbone.parameters()])
     for packed, dense in zip(*gradients):
         torch.testing.assert_close(packed, dense, rtol=1e-4, atol=1e-5)

@@ -11,8 +11,8 @@ of a batch when it holds any padding (and runs the dense pass otherwise).
 For each dataset this script draws batches of 64 training windows (the
 estimator's batch size) and times a training step's forward and backward
 pass of the backbone at the estimator's default size (d_model 256, 2
-layers, patches of 16 every 8 steps), packed against the dense reference
-(every token computed, as before the packed pass), in interleaved order on
+layers, patches of 16 every 8 steps), packed against the dense pass
+(``pack=False``: every token computed, as before the packed pass), in interleaved order on
 the same batches; the table gives the median CPU milliseconds per step (the
 process's CPU clock). It also compares the per-channel states of both
 passes in eval mode (largest absolute difference) and gives the share of
@@ -30,18 +30,7 @@ import torch
 
 from hepa_sklearn.benchmarks.registry import BENCHMARKS
 from hepa_sklearn.nn.baselines import PatchTSTBackbone
-from hepa_sklearn.nn.encoder import EncoderConfig, sinusoidal_positions
-
-
-def dense_states(backbone, x):
-    """Per-channel states by the dense pass over every token, padding included."""
-    patches, valid = backbone.patches(x)
-    B, C, N, P = patches.shape
-    positions = sinusoidal_positions(torch.arange(N), backbone.config.d_model)
-    valid = valid.reshape(B * C, N)
-    h = backbone.stack(backbone.projection(patches.reshape(B * C, N, P)) + positions, valid, causal=False)
-    weight = valid.to(h.dtype)[..., None]
-    return ((h * weight).sum(1) / weight.sum(1).clamp(min=1)).view(B, C, -1)
+from hepa_sklearn.nn.encoder import EncoderConfig
 
 
 def step_ms(forward):
@@ -60,13 +49,13 @@ def measure(name, batches, batch_size, rng):
     for i in range(batches):
         x = torch.as_tensor(X[rng.choice(len(X), batch_size, replace=False)])
         valid_share.append(float(backbone.patches(x)[1].float().mean()))
-        order = [("packed", lambda: backbone(x)[0]), ("dense", lambda: dense_states(backbone, x))]
+        order = [("packed", lambda: backbone(x)[0]), ("dense", lambda: backbone(x, pack=False)[0])]
         for variant, forward in order if i % 2 == 0 else order[::-1]:
             backbone.zero_grad()
             times[variant].append(step_ms(forward))
         with torch.no_grad():
             backbone.eval()
-            largest = max(largest, float((backbone(x)[0] - dense_states(backbone, x)).abs().max()))
+            largest = max(largest, float((backbone(x)[0] - backbone(x, pack=False)[0]).abs().max()))
             backbone.train()
     packed, dense = (statistics.median(times[v]) for v in ("packed", "dense"))
     return [name, f"{statistics.mean(valid_share):.2f}", f"{dense:.0f}", f"{packed:.0f}", f"{dense / packed:.2f}",

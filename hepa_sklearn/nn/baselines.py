@@ -144,12 +144,18 @@ class PatchTSTBackbone(_NormalisedInput):
         observed = F.pad(observed, (pad, 0), value=False)
         return values.unfold(-1, P, S), observed.unfold(-1, P, S).any(-1)
 
-    def forward(self, x):
+    def forward(self, x, *, pack=True):
+        """Per-channel states (B, C, d_model) and validity (B, C) of windows ``x`` (B, C, L).
+
+        With ``pack`` (the default), a batch that holds padding runs only its
+        valid tokens (:meth:`_packed_mean`); ``pack=False`` runs the dense pass
+        over every token, padding included. Both give the same states.
+        """
         patches, valid = self.patches(x)
         B, C, N, P = patches.shape  # batch, channels, tokens per channel, patch length
         positions = sinusoidal_positions(torch.arange(N, device=x.device), self.config.d_model)
         patches, valid = patches.reshape(B * C, N, P), valid.reshape(B * C, N)
-        if valid.all() or torch.onnx.is_in_onnx_export():
+        if not pack or valid.all() or torch.onnx.is_in_onnx_export():
             h = self.stack(self.projection(patches) + positions, valid, causal=False)  # (B * C, N, d)
             weight = valid.to(h.dtype)[..., None]
             per_channel = (h * weight).sum(1) / weight.sum(1).clamp(min=1)

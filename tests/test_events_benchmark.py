@@ -277,6 +277,19 @@ def test_supervised_baselines_are_trained_once_per_label_fraction(tmp_path, tiny
         assert 0 <= record["h_auroc"] <= 1 and 1 <= record["pretrain_epochs_run"] <= 2
 
 
+@pytest.mark.parametrize("method", ["patchtst", "itransformer"])
+def test_supervised_baselines_on_cmapss_train_the_protocols_fixed_epochs(method):
+    # C-MAPSS finetunes for fixed epochs (no early stopping): the supervised baselines follow the same rule
+    entry = BENCHMARKS["FD001"]
+    data = entry.load(0)
+    mask, n_units = data.train_mask(0.01)
+    assert n_units == 1 and set(data.g_train[mask]) == {data.g_train[0]}  # the first unit of the seed's list
+    encoder = event_benchmark.EVENT_METHODS[method].encoder(entry, data, mask, epochs=2, device="cpu", seed=0)
+    assert encoder.early_stopping is False and encoder.n_epochs_ == 2
+    assert encoder.K == entry.K == 150
+    assert encoder.transform(data.X_valid[:3]).shape == (3, encoder.d_model)
+
+
 def test_runner_refuses_unknown_names(tmp_path):
     with pytest.raises(ValueError, match=r"unknown datasets \['Nope'\]"):
         run_events(datasets=["Nope"], seeds=[0], fractions=[1.0], methods=["hepa"], results=str(tmp_path / "r"))

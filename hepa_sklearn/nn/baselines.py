@@ -94,6 +94,16 @@ class _TokenStack(nn.Module):
             h = block(h, mask)
         return self.final_norm(h)
 
+    def forward_packed(self, h, layout):
+        """The same stack on tokens packed in rows ``h`` (T, d), attending within their sequences (bidirectional).
+
+        See :class:`~hepa_sklearn.nn.encoder.PackedLayout`.
+        """
+        h = self.input_dropout(h)
+        for block in self.blocks:
+            h = block.forward_packed(h, layout)
+        return self.final_norm(h)
+
 
 class _NormalisedInput(nn.Module):
     """Holds the per-channel statistics of ``norm="global"`` and normalises and fills windows."""
@@ -172,14 +182,9 @@ class PatchTSTBackbone(_NormalisedInput):
         of the work of the dense pass goes to tokens that are thrown away.
         """
         layout = PackedLayout(valid, present=valid)
-        stack = self.stack
         h = self.projection(patches[layout.sequence, layout.column]) + positions[layout.column]
-        h = stack.input_dropout(h)
-        for block in stack.blocks:
-            h = block.forward_packed(h, layout)
-        h = stack.final_norm(h)
-        S = valid.shape[0]
-        total = h.new_zeros(S, h.shape[1]).index_add_(0, layout.sequence, h)
+        h = self.stack.forward_packed(h, layout)
+        total = h.new_zeros(valid.shape[0], h.shape[1]).index_add_(0, layout.sequence, h)
         return total / valid.sum(1, keepdim=True).clamp(min=1).to(h.dtype)
 
 

@@ -78,6 +78,23 @@ def test_scaling_times_training_and_inference_at_their_own_sizes():
 
 # --- side by side with the authors' implementation, against a stand-in checkout ---
 
+def _meet(me, other):
+    """Stand-in code that, with FAKE_MEET set, waits for the other side's run of the same number.
+
+    Two runs started side by side are then both running at once however the
+    machine schedules them.
+    """
+    return f'''
+meet = os.environ.get("FAKE_MEET")
+if meet:
+    run = sum(name.startswith("{me}-") for name in os.listdir(meet)) + 1
+    Path(meet, f"{me}-{{run}}").touch()
+    deadline = time.time() + 60
+    while not Path(meet, f"{other}-{{run}}").exists() and time.time() < deadline:
+        time.sleep(0.01)
+'''
+
+
 # Stand-in for the reference's scripts/train.py: the same command line and
 # metrics file, a little CPU work, and a JSON line saying what it was given.
 FAKE_TRAIN = '''
@@ -91,7 +108,7 @@ for flag in ("--seed", "--pre-epochs", "--ft-epochs"):
     parser.add_argument(flag, type=int, required=True)
 args = parser.parse_args()
 start = time.time()
-if os.environ.get("FAKE_REFERENCE") == "fail":
+''' + _meet("reference", "ours") + '''if os.environ.get("FAKE_REFERENCE") == "fail":
     sys.stderr.write("Traceback (most recent call last):\\nFileNotFoundError: stand-in failure\\n")
     sys.exit(3)
 data = Path(os.environ["HEPA_DATA_DIR"]) / "CMAPSS"
@@ -113,8 +130,9 @@ if os.environ.get("FAKE_REFERENCE") != "no metrics":
 # Stand-in for this package's child run: CPU work, then the JSON result line.
 FAKE_OURS = '''
 import json, os, sys, time
+from pathlib import Path
 start = time.time()
-end = time.process_time() + 0.3
+''' + _meet("ours", "reference") + '''end = time.process_time() + 0.3
 while time.process_time() < end:
     pass
 seen = {"argv": sys.argv[1:], "cores": sorted(os.sched_getaffinity(0)), "start": start, "end": time.time(),
@@ -222,10 +240,12 @@ def test_summarize_pairs_takes_ratios_within_each_measured_pair():
 
 
 def test_compare_with_reference_runs_both_side_by_side_pinned_with_the_same_threads(
-        fake_reference, fake_ours, tmp_path):
+        fake_reference, fake_ours, tmp_path, monkeypatch):
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("side by side needs two usable cores")
     path, commit = fake_reference
+    (tmp_path / "meet").mkdir()
+    monkeypatch.setenv("FAKE_MEET", str(tmp_path / "meet"))
     messages = []
     results = compare_with_reference(path, fake_ours, seed=3, pretrain_epochs=2, finetune_epochs=1, threads=1,
                                      repeats=2, side_by_side=True, expected_commit=commit, log=messages.append)

@@ -31,6 +31,7 @@ import torch
 
 from hepa_sklearn.benchmarks.protocol import CONTEXT_LENGTH, SubsetSplit, protocol_event_predictor, unit_windows
 from hepa_sklearn.benchmarks.snapshots import pretrain_with_snapshots, with_state
+from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.metrics import h_auroc
 
 EPOCHS = (0, 1, 8)
@@ -39,12 +40,11 @@ FINETUNE_EPOCHS = 30
 MIN_OBSERVED = 17  # more than one patch of 16 steps
 
 
-def fleet_windows(subset, data):
-    """One window per engine of ``subset``'s training file, at most 512 cycles, in ``data``'s channels."""
-    other = SubsetSplit(subset, data.seed, regime=False, defer_windows=True)
-    frame = other._frame
+def fleet_windows(subset, columns):
+    """One window per engine of ``subset``'s training file, at most 512 cycles, of ``columns``."""
+    frame = load_cmapss(subset, stride=CONTEXT_LENGTH).frame
     X, _, _ = unit_windows(frame, np.sort(frame["unit"].unique()), stride=CONTEXT_LENGTH, min_history=1,
-                           feature_cols=data.columns)
+                           feature_cols=columns)
     observed = (~np.isnan(X).all(axis=1)).sum(axis=1)
     return X[observed >= MIN_OBSERVED]
 
@@ -56,7 +56,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     data = SubsetSplit("FD001", args.seed, regime=False)
-    extra = fleet_windows(args.extra, data)
+    extra = fleet_windows(args.extra, data.columns)
     arms = {"own": data.X_pre, f"own+{args.extra}": np.concatenate([data.X_pre, extra])}
     windows = (data.X_train, data.X_valid, data.X_test)
     for arm, X_pre in arms.items():

@@ -181,6 +181,7 @@ def test_runner_writes_records_shares_the_encoder_and_resumes(tmp_path, tiny_reg
         for key in ("h_auroc", "valid_h_auroc", "f1", "pa_f1", "event_recall", "fit_s", "cpu_s", "versions"):
             assert key in record
         assert record["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+        assert "accelerator" not in record  # ran on the CPU
         assert 0 <= record["h_auroc"] <= 1
         # each F1 at its own threshold from the validation windows: no order between them on test windows
         assert all(np.isnan(record[k]) or 0 <= record[k] <= 1 for k in ("f1", "pa_f1", "event_recall"))
@@ -415,6 +416,12 @@ def test_events_report_sums_cpu_time_charging_each_encoder_once_per_seed():
     records[0]["cpu_capability"], records[1]["cpu_capability"] = "AVX512", "AVX2"
     text = render_events(records).split("### CPU time")[1]
     assert "(torch's `cpu_capability`): AVX2 1, AVX512 1, not recorded 10." in text
+    assert "Cells run on a GPU (" not in text
+    # a cell run on a GPU leaves the CPU table and is named with its accelerator
+    gpu = [{**cell("patchtst", s, f, 5.0, 50.0), "accelerator": "NVIDIA H200"} for s in (1, 2) for f in (1.0, 0.1)]
+    text = render_events(records + gpu).split("### CPU time")[1]
+    assert "| TEP | patchtst | 1 | 6.5 | 6.5 |" in text and "All cells above: 0.7 CPU hours." in text
+    assert "Cells run on a GPU (NVIDIA H200; bf16 autocast" in text and "TEP patchtst (4)" in text
 
 
 def test_events_report_judges_the_default_pipeline_against_the_best_tuned_variant():

@@ -21,6 +21,7 @@ from typing import Callable, Optional
 import numpy as np
 import torch
 
+from .._training.runtime import resolve_device
 from ..baselines import GradientBoostingEventPredictor
 from ..baselines._boosting import SEARCH_GRID
 from ..datasets._cmapss import RUL_CAP
@@ -378,6 +379,8 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
             if (name, seed, float(fraction), method, *epochs(registry[name])) not in done]
     log(f"{len(todo)} cells to run, {len(done)} already in {results}")
     env = environment()
+    if torch.device(resolve_device(device)).type == "cuda":  # the GPU the cells ran on (bf16 autocast by default)
+        env["accelerator"] = torch.cuda.get_device_name(resolve_device(device))
     records, start = [], time.perf_counter()
     data, encoders = {}, {}
     for i, (name, seed, fraction, method_name) in enumerate(todo):

@@ -555,7 +555,8 @@ def default_against_tuned(cells, rows, tolerance=DEFAULT_TOLERANCE, variants=TUN
 def event_cpu_table(records, datasets, methods):
     """Markdown lines: CPU minutes per dataset and method, per seed (median) and summed over the seeds that ran.
 
-    A seed's cost is its cells' fitting CPU seconds plus, for a method with
+    Cells that ran on a GPU (an ``accelerator`` field) are left out: their
+    CPU time is not the cost of the work. A seed's cost is its cells' fitting CPU seconds plus, for a method with
     a frozen encoder, the encoder's fitting and embedding once (a method
     sharing an encoder with another is charged the whole encoder, as if it
     ran alone); a supervised encoder is charged once per label fraction.
@@ -563,6 +564,8 @@ def event_cpu_table(records, datasets, methods):
     per_seed = defaultdict(float)
     charged = set()
     for r in records:
+        if r.get("accelerator"):
+            continue
         method = EVENT_METHODS.get(r["method"])
         key = (r["dataset"], r["method"], r["seed"])
         per_seed[key] += r.get("cpu_s") or 0.0
@@ -700,13 +703,15 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "### CPU time",
         "",
         "Process CPU time recorded by each cell (the runner's `torch_threads` field says how many threads). "
-        "Cells run with each label fraction, both fractions of a seed summed.",
+        "Cells run with each label fraction, both fractions of a seed summed; cells run on a GPU are "
+        "left out.",
         "",
         *event_cpu_table(records, datasets, methods),
         "",
         f"CPU kernels of the cells (torch's `cpu_capability`): {kernel_counts(records)}. Under other kernels "
         "a cell with early stopping can stop at another epoch (`benchmarks/cpu_kernel_check.md`).",
         "",
+        *accelerator_lines(records),
     ]
     return "\n".join(lines)
 
@@ -715,6 +720,25 @@ def kernel_counts(records):
     """How many records ran on each CPU kernel set, e.g. ``"AVX2 4, not recorded 2"``."""
     counts = Counter(r.get("cpu_capability", "not recorded") for r in records)
     return ", ".join(f"{name} {n}" for name, n in sorted(counts.items()))
+
+
+def accelerator_lines(records):
+    """Markdown lines naming the cells that ran on a GPU, by accelerator, dataset and method; none if all ran on CPU.
+
+    Such cells trained under the estimators' default precision there (bf16
+    autocast), so they recompute only on a like GPU, not on a CPU.
+    """
+    groups = defaultdict(set)
+    for r in records:
+        if r.get("accelerator"):
+            groups[(r["accelerator"], r["dataset"], r["method"])].add((r["seed"], float(r["fraction"])))
+    if not groups:
+        return []
+    parts = [f"{name} {method} ({len(cells)})" for (_, name, method), cells in sorted(groups.items())]
+    gpus = sorted({gpu for gpu, _, _ in groups})
+    return [f"Cells run on a GPU ({', '.join(gpus)}; bf16 autocast, the estimators' default there; they recompute "
+            f"on a like GPU, not on a CPU), by dataset and method with their cell counts: {', '.join(parts)}. "
+            "Every other cell ran on the CPU above.", ""]
 
 
 def add_arguments(parser):

@@ -4,6 +4,7 @@ import dataclasses
 import inspect
 import json
 import os
+import signal
 import time
 import types
 
@@ -196,6 +197,37 @@ def test_runner_writes_records_shares_the_encoder_and_resumes(tmp_path, tiny_reg
     assert tiny_run(path, registry, home) == [] and fits["encoder"] == 1
     assert len(tiny_run(path, registry, home, max_cells=2, finetune_epochs=2)) == 2
     assert len(read_results(path)) == 8
+
+
+def test_noting_interrupts_sees_a_ctrl_c_that_a_fit_swallowed_and_restores_the_handler():
+    before = signal.getsignal(signal.SIGINT)
+    with event_benchmark._noting_interrupts() as caught:
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:  # as skorch's fit does: training ends, the weights so far are kept
+            pass
+    assert caught == [signal.SIGINT] and signal.getsignal(signal.SIGINT) is before
+    with event_benchmark._noting_interrupts() as caught:
+        pass
+    assert caught == [] and signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_cell_whose_fit_swallowed_ctrl_c_is_not_recorded_and_the_run_stops(tmp_path, tiny_registry):
+    registry, home = tiny_registry
+
+    def cut_short(entry, data, *, epochs, device, seed):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass
+        return tiny_encoder(entry, data, epochs=epochs, device=device, seed=seed)
+
+    methods = {**TINY_METHODS, "hepa": EventMethod("cut short", encoder=cut_short, encoder_key="cut", head=tiny_head)}
+    path = tmp_path / "events.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        tiny_run(path, registry, home, methods=["gbm", "hepa"], methods_table=methods)
+    # the cells finished before the interrupt stay; the one it cut short is not written
+    assert [(r["method"], r["fraction"]) for r in read_results(path)] == [("gbm", 1.0), ("gbm", 0.2)]
 
 
 def test_time_limit_lets_a_fitted_encoder_finish_its_label_fractions(tmp_path, tiny_registry, monkeypatch):

@@ -12,7 +12,10 @@ and validation windows (early stopping, the gradient-boosting candidate,
 the F1 and false-alarm thresholds); the test windows are only scored.
 """
 
+import contextlib
 import copy
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -350,6 +353,32 @@ def _check(datasets, methods, fractions, methods_table, registry):
         raise ValueError(f"label fractions must lie in (0, 1], got {list(fractions)}.")
 
 
+@contextlib.contextmanager
+def _noting_interrupts():
+    """Note each Ctrl-C (SIGINT) that arrives inside the block, even one a fit catches.
+
+    skorch ends training on ``KeyboardInterrupt`` and keeps the weights
+    reached so far, so a cell cut short that way would otherwise finish and
+    be recorded as if it had trained to the end. Yields a list that gains an
+    entry per interrupt; outside the main thread (where no handler can be
+    set) it stays empty.
+    """
+    caught = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+
+    def handler(signum, frame):
+        caught.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, finetune_epochs=None, device="auto",
                results=DEFAULT_RESULTS, data_home=None, max_cells=None, max_minutes=None, command=None,
                methods_table=None, registry=None, log=print):
@@ -398,21 +427,26 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
             data = {(name, seed): entry.load(seed, data_home=data_home)}  # one dataset in memory
             encoders = {}
         cell_data = data[(name, seed)]
-        encoded = None
-        if method.encoder is not None:
-            if key not in encoders:
-                fit_start, fit_cpu = time.perf_counter(), time.process_time()
-                if method.supervised:
-                    encoder = method.encoder(entry, cell_data, cell_data.train_mask(fraction)[0], epochs=ft_epochs,
-                                             device=device, seed=seed)
-                else:
-                    encoder = method.encoder(entry, cell_data, epochs=pre_epochs, device=device, seed=seed)
-                encoders[key] = _Encoded(encoder, cell_data, time.perf_counter() - fit_start,
-                                         time.process_time() - fit_cpu)
-            encoded = encoders[key]
-        cell_start = time.perf_counter()
-        result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
-                          encoded=encoded)
+        with _noting_interrupts() as interrupts:
+            encoded = None
+            if method.encoder is not None:
+                if key not in encoders:
+                    fit_start, fit_cpu = time.perf_counter(), time.process_time()
+                    if method.supervised:
+                        encoder = method.encoder(entry, cell_data, cell_data.train_mask(fraction)[0], epochs=ft_epochs,
+                                                 device=device, seed=seed)
+                    else:
+                        encoder = method.encoder(entry, cell_data, epochs=pre_epochs, device=device, seed=seed)
+                    encoders[key] = _Encoded(encoder, cell_data, time.perf_counter() - fit_start,
+                                             time.process_time() - fit_cpu)
+                encoded = encoders[key]
+            cell_start = time.perf_counter()
+            result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
+                              encoded=encoded)
+        if interrupts:  # a fit caught the Ctrl-C and finished early: the cell is not the protocol's
+            log(f"interrupted during {name} seed {seed} {method_name} labels {fraction:g}; the cell is not "
+                f"recorded", flush=True)
+            raise KeyboardInterrupt
         record = {
             "dataset": name, "seed": seed, "fraction": fraction, "method": method_name,
             "pretrain_epochs": pre_epochs, "finetune_epochs": ft_epochs, "device": device, "K": entry.K,

@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -86,6 +87,24 @@ def test_an_interrupted_sweep_resumes_where_it_stopped(tmp_path, fake_protocol, 
     assert len(sweep(path)) == 5
     keys = [cell_key(r) for r in read_results(path)]
     assert len(keys) == len(set(keys)) == 8
+
+
+def test_a_cell_whose_fit_swallowed_ctrl_c_is_not_recorded(tmp_path, fake_protocol, monkeypatch):
+    path = tmp_path / "results.jsonl"
+    original = cmapss_benchmark.run_cell
+
+    def cut_short(*args, **kwargs):
+        if fake_protocol["cells"] == 2:
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:  # as skorch's fit does: training ends early, no error
+                pass
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(cmapss_benchmark, "run_cell", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        sweep(path)
+    assert len(read_results(path)) == 2 and fake_protocol["cells"] == 3  # the third ran, cut short, unwritten
 
 
 def test_a_torn_last_line_is_ignored(tmp_path):

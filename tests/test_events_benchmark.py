@@ -18,7 +18,7 @@ from hepa_sklearn.benchmarks.events import EVENT_METHODS, EventMethod, event_hea
 from hepa_sklearn.benchmarks.protocol import SubsetSplit
 from hepa_sklearn.benchmarks.registry import BENCHMARKS, PAPER_COLUMNS, _block_rule, _unit_blocks, get_benchmark
 from hepa_sklearn.benchmarks.report import render_events
-from hepa_sklearn.benchmarks.results import read_results
+from hepa_sklearn.benchmarks.results import noting_interrupts, read_results
 from hepa_sklearn.cli import build_parser
 from hepa_sklearn.windows import make_survival_y
 
@@ -201,13 +201,13 @@ def test_runner_writes_records_shares_the_encoder_and_resumes(tmp_path, tiny_reg
 
 def test_noting_interrupts_sees_a_ctrl_c_that_a_fit_swallowed_and_restores_the_handler():
     before = signal.getsignal(signal.SIGINT)
-    with event_benchmark._noting_interrupts() as caught:
+    with noting_interrupts() as caught:
         try:
             signal.raise_signal(signal.SIGINT)
         except KeyboardInterrupt:  # as skorch's fit does: training ends, the weights so far are kept
             pass
     assert caught == [signal.SIGINT] and signal.getsignal(signal.SIGINT) is before
-    with event_benchmark._noting_interrupts() as caught:
+    with noting_interrupts() as caught:
         pass
     assert caught == [] and signal.getsignal(signal.SIGINT) is before
 

@@ -12,10 +12,7 @@ and validation windows (early stopping, the gradient-boosting candidate,
 the F1 and false-alarm thresholds); the test windows are only scored.
 """
 
-import contextlib
 import copy
-import signal
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -33,7 +30,7 @@ from ..metrics import (
 )
 from .protocol import default_pipeline as plain_pipeline
 from .registry import BENCHMARKS, PATIENCE
-from .results import append_record, command_line, environment, read_results
+from .results import append_record, command_line, environment, noting_interrupts, read_results
 from .snapshots import EncoderSnapshots
 
 __all__ = ["EVENT_METHODS", "EventMethod", "FALSE_ALARM_RATE", "run_events", "score_surfaces"]
@@ -353,32 +350,6 @@ def _check(datasets, methods, fractions, methods_table, registry):
         raise ValueError(f"label fractions must lie in (0, 1], got {list(fractions)}.")
 
 
-@contextlib.contextmanager
-def _noting_interrupts():
-    """Note each Ctrl-C (SIGINT) that arrives inside the block, even one a fit catches.
-
-    skorch ends training on ``KeyboardInterrupt`` and keeps the weights
-    reached so far, so a cell cut short that way would otherwise finish and
-    be recorded as if it had trained to the end. Yields a list that gains an
-    entry per interrupt; outside the main thread (where no handler can be
-    set) it stays empty.
-    """
-    caught = []
-    if threading.current_thread() is not threading.main_thread():
-        yield caught
-        return
-
-    def handler(signum, frame):
-        caught.append(signum)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, handler)
-    try:
-        yield caught
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, finetune_epochs=None, device="auto",
                results=DEFAULT_RESULTS, data_home=None, max_cells=None, max_minutes=None, command=None,
                methods_table=None, registry=None, log=print):
@@ -427,7 +398,7 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
             data = {(name, seed): entry.load(seed, data_home=data_home)}  # one dataset in memory
             encoders = {}
         cell_data = data[(name, seed)]
-        with _noting_interrupts() as interrupts:
+        with noting_interrupts() as interrupts:
             encoded = None
             if method.encoder is not None:
                 if key not in encoders:

@@ -1,9 +1,12 @@
 """Results files of the benchmark sweeps: JSON lines appended cell by cell, read back tolerant of a torn last line."""
 
+import contextlib
 import json
 import os
 import platform
+import signal
 import sys
+import threading
 
 import numpy as np
 import sklearn
@@ -11,7 +14,7 @@ import torch
 
 from .._version import __version__
 
-__all__ = ["append_record", "command_line", "environment", "read_results"]
+__all__ = ["append_record", "command_line", "environment", "noting_interrupts", "read_results"]
 
 # options whose value is a path: stored relative to the working directory, never as a path of this machine
 PATH_OPTIONS = ("--results", "--data-home", "--cache-dir", "--output", "--snapshots", "--events")
@@ -29,6 +32,32 @@ def read_results(path):
             except json.JSONDecodeError:
                 continue
     return records
+
+
+@contextlib.contextmanager
+def noting_interrupts():
+    """Note each Ctrl-C (SIGINT) that arrives inside the block, even one a fit catches.
+
+    skorch ends training on ``KeyboardInterrupt`` and keeps the weights
+    reached so far, so a cell cut short that way would otherwise finish and
+    be recorded as if it had trained to the end. Yields a list that gains an
+    entry per interrupt; outside the main thread (where no handler can be
+    set) it stays empty.
+    """
+    caught = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+
+    def handler(signum, frame):
+        caught.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def append_record(path, record):

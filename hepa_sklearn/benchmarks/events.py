@@ -21,7 +21,6 @@ from typing import Callable, Optional
 import numpy as np
 import torch
 
-from .._training.runtime import resolve_device
 from ..baselines import GradientBoostingEventPredictor
 from ..baselines._boosting import SEARCH_GRID
 from ..datasets._cmapss import RUL_CAP
@@ -307,6 +306,21 @@ class _Encoded:
         self.n_epochs = getattr(encoder, "n_epochs_", None)
 
 
+def _fit_encoder(method, entry, data, fraction, *, pre_epochs, ft_epochs, device, seed):
+    """``method``'s encoder fitted and timed, with its embeddings of every part.
+
+    A supervised encoder trains on the labelled windows of ``fraction`` (so it
+    serves that fraction alone); any other on the unlabelled windows.
+    """
+    start, cpu = time.perf_counter(), time.process_time()
+    if method.supervised:
+        encoder = method.encoder(entry, data, data.train_mask(fraction)[0], epochs=ft_epochs, device=device,
+                                 seed=seed)
+    else:
+        encoder = method.encoder(entry, data, epochs=pre_epochs, device=device, seed=seed)
+    return _Encoded(encoder, data, time.perf_counter() - start, time.process_time() - cpu)
+
+
 def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, encoded=None):
     """Fit one method on the labelled windows of ``fraction`` and score it (see :func:`score_surfaces`)."""
     mask, n_blocks = data.train_mask(fraction)
@@ -378,9 +392,7 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
             for name in datasets for seed in seeds for method in methods for fraction in fractions
             if (name, seed, float(fraction), method, *epochs(registry[name])) not in done]
     log(f"{len(todo)} cells to run, {len(done)} already in {results}")
-    env = environment()
-    if torch.device(resolve_device(device)).type == "cuda":  # the GPU the cells ran on (bf16 autocast by default)
-        env["accelerator"] = torch.cuda.get_device_name(resolve_device(device))
+    env = environment(device)
     records, start = [], time.perf_counter()
     data, encoders = {}, {}
     for i, (name, seed, fraction, method_name) in enumerate(todo):
@@ -399,21 +411,12 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
             encoders = {}
         cell_data = data[(name, seed)]
         with noting_interrupts() as interrupts:
-            encoded = None
-            if method.encoder is not None:
-                if key not in encoders:
-                    fit_start, fit_cpu = time.perf_counter(), time.process_time()
-                    if method.supervised:
-                        encoder = method.encoder(entry, cell_data, cell_data.train_mask(fraction)[0], epochs=ft_epochs,
-                                                 device=device, seed=seed)
-                    else:
-                        encoder = method.encoder(entry, cell_data, epochs=pre_epochs, device=device, seed=seed)
-                    encoders[key] = _Encoded(encoder, cell_data, time.perf_counter() - fit_start,
-                                             time.process_time() - fit_cpu)
-                encoded = encoders[key]
+            if method.encoder is not None and key not in encoders:
+                encoders[key] = _fit_encoder(method, entry, cell_data, fraction, pre_epochs=pre_epochs,
+                                             ft_epochs=ft_epochs, device=device, seed=seed)
             cell_start = time.perf_counter()
             result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
-                              encoded=encoded)
+                              encoded=encoders[key] if method.encoder is not None else None)
         if interrupts:  # a fit caught the Ctrl-C and finished early: the cell is not the protocol's
             log(f"interrupted during {name} seed {seed} {method_name} labels {fraction:g}; the cell is not "
                 f"recorded", flush=True)

@@ -12,6 +12,7 @@ import numpy as np
 import sklearn
 import torch
 
+from .._training.runtime import resolve_device
 from .._version import __version__
 
 __all__ = ["append_record", "command_line", "environment", "noting_interrupts", "read_results"]
@@ -69,22 +70,29 @@ def append_record(path, record):
         os.fsync(handle.fileno())
 
 
-def environment():
+def environment(device="cpu"):
     """Machine and versions, stored with every record.
 
     ``cpu_capability`` is the vector instruction set of torch's CPU kernels
     (``"AVX2"``, ``"AVX512"``, ...; set by the machine or by the environment
     variable ``ATEN_CPU_CAPABILITY``). Seeded fits recompute exactly only
     under the same one: other kernels round differently, and a run with early
-    stopping can then stop at another epoch.
+    stopping can then stop at another epoch. When ``device`` (as the
+    estimators take it) resolves to a GPU, ``accelerator`` names it: such
+    cells train under bf16 autocast by default and recompute only on a like
+    GPU.
     """
-    return {
+    env = {
         "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores",
         "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "torch_threads": torch.get_num_threads(),
         "versions": {"hepa_sklearn": __version__, "torch": torch.__version__, "sklearn": sklearn.__version__,
                      "numpy": np.__version__, "python": platform.python_version()},
     }
+    resolved = resolve_device(device)
+    if torch.device(resolved).type == "cuda":
+        env["accelerator"] = torch.cuda.get_device_name(resolved)
+    return env
 
 
 def _portable(option, path):

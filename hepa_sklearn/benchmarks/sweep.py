@@ -288,7 +288,7 @@ def run_sweep(*, subsets, seeds, fractions, methods, pretrain_epochs=50, finetun
         if (subset, seed, float(fraction), name, pretrain_epochs, finetune_epochs) not in done
     ]
     log(f"{len(todo)} cells to run, {len(done)} already in {results}")
-    env = environment()
+    env = environment(device)
     records, start = [], time.perf_counter()
     data, pretrained = {}, {}
     for i, (subset, seed, fraction, name) in enumerate(todo):

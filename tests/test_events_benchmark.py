@@ -500,3 +500,25 @@ def test_event_snapshot_study_scores_each_copy_and_the_kept_weights_as_the_hepa_
     assert run_event_snapshots(**params) == []  # a rerun skips what is there
     with pytest.raises(ValueError, match="unknown event benchmarks"):
         run_event_snapshots(**{**params, "datasets": ["FD001"]})
+
+
+def test_event_snapshot_study_records_nothing_from_a_pretraining_cut_short_by_ctrl_c(tmp_path, tiny_registry,
+                                                                                       monkeypatch):
+    from hepa_sklearn.benchmarks import snapshots
+
+    class CutShort(snapshots.EncoderSnapshots):
+        def on_epoch_end(self, net, **kwargs):
+            super().on_epoch_end(net, **kwargs)
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:  # as skorch's fit does: training ends after this epoch
+                pass
+
+    registry, home = tiny_registry
+    registry = {"VIX": dataclasses.replace(registry["VIX"], pretrain_epochs=3, finetune_epochs=1)}
+    monkeypatch.setattr(snapshots, "EncoderSnapshots", CutShort)
+    path = tmp_path / "snapshots.jsonl"
+    with pytest.raises(KeyboardInterrupt):  # else epoch 1 would be stored as the kept weights of a full run
+        snapshots.run_event_snapshots(datasets=["VIX"], seeds=[0], epochs=[0, 1], device="cpu", results=str(path),
+                                      data_home=home, registry=registry, log=lambda *a, **k: None)
+    assert read_results(path) == []

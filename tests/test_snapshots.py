@@ -1,5 +1,7 @@
 """Encoder snapshots, the held-out pretraining loss, user callbacks and the untrained-encoder control."""
 
+import signal
+
 import numpy as np
 import pytest
 import torch
@@ -216,6 +218,49 @@ def test_run_snapshots_writes_resumable_records_and_summarises(tmp_path, monkeyp
         run_snapshots(**{**kwargs, "methods": ["gbm"]})
     pytest.importorskip("matplotlib")
     assert plot_snapshots(read_results(results), tmp_path / "snap.png").exists()
+
+
+def swallowed_ctrl_c():
+    """A Ctrl-C caught the way skorch's fit catches one."""
+    try:
+        signal.raise_signal(signal.SIGINT)
+    except KeyboardInterrupt:
+        pass
+
+
+def test_snapshots_cut_short_by_ctrl_c_are_not_recorded_and_the_study_resumes(tmp_path, monkeypatch):
+    from hepa_sklearn.benchmarks import snapshots, sweep
+
+    monkeypatch.setitem(sweep.METHODS, "tiny", Method("hepa", pretrain={**TINY, "max_horizon": 150}))
+    results = tmp_path / "snap.jsonl"
+    kwargs = dict(subsets=["FD001"], seeds=[0], methods=["tiny"], epochs=[0], pretrain_epochs=1,
+                  finetune_epochs=1, device="cpu", results=str(results), log=lambda *a, **k: None)
+    original, calls = snapshots._snapshot_record, []
+
+    def second_cut_short(*args, **kwargs):
+        calls.append(1)
+        record = original(*args, **kwargs)
+        if len(calls) == 2:
+            swallowed_ctrl_c()
+        return record
+
+    monkeypatch.setattr(snapshots, "_snapshot_record", second_cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        run_snapshots(**kwargs)
+    assert [r["epoch"] for r in read_results(results)] == [0]  # the snapshot scored before the Ctrl-C stays
+
+    class CutShort(EncoderSnapshots):  # the pretraining itself catches the Ctrl-C and ends early
+        def on_epoch_end(self, net, **kwargs):
+            super().on_epoch_end(net, **kwargs)
+            swallowed_ctrl_c()
+
+    monkeypatch.setattr(snapshots, "EncoderSnapshots", CutShort)
+    with pytest.raises(KeyboardInterrupt):
+        run_snapshots(**kwargs)
+    assert len(calls) == 2 and len(read_results(results)) == 1  # nothing scored from that encoder
+    monkeypatch.setattr(snapshots, "EncoderSnapshots", EncoderSnapshots)
+    assert [r["epoch"] for r in run_snapshots(**kwargs)] == [1]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_summarise_spearman_hand_case():

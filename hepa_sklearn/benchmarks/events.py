@@ -29,7 +29,7 @@ from ..metrics import (
 )
 from .protocol import default_pipeline as plain_pipeline
 from .registry import BENCHMARKS, PATIENCE
-from .results import append_record, command_line, environment, noting_interrupts, read_results
+from .results import append_record, command_line, environment, noting_interrupts, read_results, stop_if_interrupted
 from .snapshots import EncoderSnapshots
 
 __all__ = ["EVENT_METHODS", "EventMethod", "FALSE_ALARM_RATE", "run_events", "score_surfaces"]
@@ -417,10 +417,7 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
             cell_start = time.perf_counter()
             result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
                               encoded=encoders[key] if method.encoder is not None else None)
-        if interrupts:  # a fit caught the Ctrl-C and finished early: the cell is not the protocol's
-            log(f"interrupted during {name} seed {seed} {method_name} labels {fraction:g}; the cell is not "
-                f"recorded", flush=True)
-            raise KeyboardInterrupt
+        stop_if_interrupted(interrupts, f"{name} seed {seed} {method_name} labels {fraction:g}", log)
         record = {
             "dataset": name, "seed": seed, "fraction": fraction, "method": method_name,
             "pretrain_epochs": pre_epochs, "finetune_epochs": ft_epochs, "device": device, "K": entry.K,

@@ -15,7 +15,7 @@ import torch
 from .._training.runtime import resolve_device
 from .._version import __version__
 
-__all__ = ["append_record", "command_line", "environment", "noting_interrupts", "read_results"]
+__all__ = ["append_record", "command_line", "environment", "noting_interrupts", "read_results", "stop_if_interrupted"]
 
 # options whose value is a path: stored relative to the working directory, never as a path of this machine
 PATH_OPTIONS = ("--results", "--data-home", "--cache-dir", "--output", "--snapshots", "--events")
@@ -59,6 +59,19 @@ def noting_interrupts():
         yield caught
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def stop_if_interrupted(interrupts, what=None, log=print):
+    """Raise ``KeyboardInterrupt`` when ``interrupts`` (from :func:`noting_interrupts`) caught one.
+
+    A fit that caught the Ctrl-C ended early, so what it produced is not the
+    protocol's: ``what`` (if given) is logged as not recorded, and the run
+    stops instead of writing it.
+    """
+    if interrupts:
+        if what is not None:
+            log(f"interrupted during {what}; it is not recorded", flush=True)
+        raise KeyboardInterrupt
 
 
 def append_record(path, record):

@@ -31,7 +31,7 @@ from .._stats import effective_rank
 from ..datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
 from ..metrics import h_auroc
 from .protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
-from .results import append_record, command_line, environment, read_results
+from .results import append_record, command_line, environment, noting_interrupts, read_results, stop_if_interrupted
 
 __all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "kept_epoch", "pretrain_with_snapshots", "representation_diagnostics",
            "run_event_snapshots", "run_snapshots", "summarise", "with_state"]
@@ -143,7 +143,7 @@ def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, 
     if unknown:
         raise ValueError(f"methods {unknown} have no pretrained encoder to snapshot.")
     done = {cell_key(r) for r in read_results(results)}
-    env, records = environment(), []
+    env, records = environment(device), []
     for subset in subsets:
         for seed in seeds:
             for name in methods:
@@ -154,15 +154,19 @@ def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, 
                     continue
                 data = SubsetSplit(subset, seed, regime=method.regime)
                 start = time.perf_counter()
-                pretrainer, states = pretrain_with_snapshots(
-                    data.X_pre, epochs=missing, pretrain_epochs=pretrain_epochs, device=device, seed=seed,
-                    **method.pretrain,
-                )
+                with noting_interrupts() as interrupts:
+                    pretrainer, states = pretrain_with_snapshots(
+                        data.X_pre, epochs=missing, pretrain_epochs=pretrain_epochs, device=device, seed=seed,
+                        **method.pretrain,
+                    )
+                stop_if_interrupted(interrupts, f"{subset} seed {seed} {name} pretraining", log)
                 pretrain_s = time.perf_counter() - start
                 log(f"{subset} seed {seed} {name}: pretrained {pretrain_epochs} epochs in {pretrain_s:.0f} s", flush=True)
                 for epoch in missing:
-                    result = _snapshot_record(pretrainer, states[epoch], data, seed=seed,
-                                              finetune_epochs=finetune_epochs, device=device)
+                    with noting_interrupts() as interrupts:
+                        result = _snapshot_record(pretrainer, states[epoch], data, seed=seed,
+                                                  finetune_epochs=finetune_epochs, device=device)
+                    stop_if_interrupted(interrupts, f"{subset} seed {seed} {name} epoch {epoch}", log)
                     records.append(_keep_record(results, {
                         "subset": subset, "seed": seed, "method": name, "epoch": epoch,
                         "pretrain_epochs": pretrain_epochs, "finetune_epochs": finetune_epochs, "device": device,
@@ -220,7 +224,7 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
     previous = [r for r in read_results(results) if r["method"] == "hepa"]
     done = {(r["subset"], r["seed"], r["epoch"]) for r in previous}
     finished = {(r["subset"], r["seed"]) for r in previous if r.get("kept")}  # the kept weights come last
-    env, records = environment(), []
+    env, records = environment(device), []
     for name in datasets:
         entry = registry[name]
         for seed in seeds:
@@ -230,7 +234,9 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
             start = time.perf_counter()
             snapshots = ("snapshots", EncoderSnapshots(set(epochs)))
             pretrainer = entry.make_pretrainer(entry.pretrain_epochs, device=device, seed=seed, callbacks=[snapshots])
-            pretrainer.fit(data.X_pre)
+            with noting_interrupts() as interrupts:  # a pretraining cut short would misplace the kept epoch
+                pretrainer.fit(data.X_pre)
+            stop_if_interrupted(interrupts, f"{name} seed {seed} pretraining", log)
             pretrain_s = time.perf_counter() - start
             states = dict(pretrainer.net_.callbacks_)["snapshots"].states_
             kept = kept_epoch(pretrainer)
@@ -240,7 +246,9 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
                 if (name, seed, epoch) in done:
                     continue
                 encoder = pretrainer if epoch == kept else with_state(pretrainer, states[epoch])
-                result = _event_snapshot_record(entry, encoder, data, seed=seed, device=device)
+                with noting_interrupts() as interrupts:
+                    result = _event_snapshot_record(entry, encoder, data, seed=seed, device=device)
+                stop_if_interrupted(interrupts, f"{name} seed {seed} epoch {epoch}", log)
                 records.append(_keep_record(results, {
                     "subset": name, "seed": seed, "method": "hepa", "epoch": epoch, "kept": epoch == kept,
                     "pretrain_epochs": entry.pretrain_epochs, "finetune_epochs": entry.finetune_epochs,

@@ -347,6 +347,24 @@ def test_a_method_needs_exactly_one_of_encoder_and_surface():
     assert {"hepa", "hepa-random", "gbm"} <= set(EVENT_METHODS)
 
 
+def test_the_untrained_controls_keep_their_initial_weights_and_statistics(tiny_registry):
+    registry, home = tiny_registry
+    entry = registry["VIX"]
+    data = entry.load(0, data_home=home)
+    X = data.X_pre[:8]
+    for tokens in ("patch", "channel"):
+        params = {**TINY, "tokens": tokens}
+        untrained = event_benchmark.untrained_hepa(entry, data, epochs=3, device="cpu", seed=0, **params)
+        trained = entry.make_pretrainer(1, device="cpu", seed=0, **params).fit(data.X_pre)
+        assert untrained.tokens == tokens and untrained.n_epochs_ == 1
+        # the same input statistics as one epoch of training, but not its weights
+        np.testing.assert_array_equal(untrained.channel_loc_, trained.channel_loc_)
+        assert not np.allclose(untrained.transform(X), trained.transform(X))
+        again = event_benchmark.untrained_hepa(entry, data, epochs=3, device="cpu", seed=0, **params)
+        np.testing.assert_array_equal(untrained.transform(X), again.transform(X))
+    assert EVENT_METHODS["hepa-channel-random"].encoder is event_benchmark.untrained_hepa_channels
+
+
 def test_cli_parses_the_events_command():
     args = build_parser().parse_args(
         ["benchmark", "events", "--datasets", "ETTm1", "VIX", "--seeds", "0", "1", "--label-fractions", "1", "0.1",

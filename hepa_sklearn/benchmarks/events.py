@@ -45,14 +45,15 @@ def pretrained_hepa(entry, data, *, epochs, device, seed):
     return entry.make_pretrainer(epochs, device=device, seed=seed).fit(data.X_pre)
 
 
-def untrained_hepa(entry, data, *, epochs, device, seed):
+def untrained_hepa(entry, data, *, epochs, device, seed, **params):
     """The same encoder at its initial weights (same seed, architecture and input statistics, never trained).
 
     One epoch runs so that the fitted estimator holds the statistics of
     ``norm="global"``; its weights are then reset to those before training.
+    ``params`` override the entry's pretrainer parameters.
     """
     snapshots = ("snapshots", EncoderSnapshots({0}))
-    pretrainer = entry.make_pretrainer(1, device=device, seed=seed, callbacks=[snapshots]).fit(data.X_pre)
+    pretrainer = entry.make_pretrainer(1, device=device, seed=seed, callbacks=[snapshots], **params).fit(data.X_pre)
     initial = dict(pretrainer.net_.callbacks_)["snapshots"].states_[0]
     untrained = copy.deepcopy(pretrainer)
     untrained.net_.module_.load_state_dict(initial)
@@ -62,6 +63,11 @@ def untrained_hepa(entry, data, *, epochs, device, seed):
 def pretrained_hepa_channels(entry, data, *, epochs, device, seed):
     """HEPA with one token stream per channel (``tokens="channel"``), otherwise the entry's protocol."""
     return entry.make_pretrainer(epochs, device=device, seed=seed, tokens="channel").fit(data.X_pre)
+
+
+def untrained_hepa_channels(entry, data, *, epochs, device, seed):
+    """The channel-token encoder at its initial weights: ``hepa-channel``'s control, as ``hepa-random`` is ``hepa``'s."""
+    return untrained_hepa(entry, data, epochs=epochs, device=device, seed=seed, tokens="channel")
 
 
 def pretrained_mae(entry, data, *, epochs, device, seed):
@@ -236,6 +242,10 @@ EVENT_METHODS = {
     "hepa-channel": EventMethod(
         "HEPA with one token stream per channel (tokens='channel'), pred-FT head",
         encoder=pretrained_hepa_channels, encoder_key="hepa-channel",
+    ),
+    "hepa-channel-random": EventMethod(
+        "control: the hepa-channel encoder at its initial weights (never pretrained), finetuned as hepa-channel",
+        encoder=untrained_hepa_channels, encoder_key="hepa-channel-random",
     ),
     "mae": EventMethod(
         "MAE baseline: the same causal encoder pretrained by masked-patch reconstruction, matched head",

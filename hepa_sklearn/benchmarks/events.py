@@ -29,7 +29,7 @@ from ..metrics import (
 )
 from .protocol import default_pipeline as plain_pipeline
 from .registry import BENCHMARKS, PATIENCE
-from .results import append_record, command_line, environment, noting_interrupts, read_results, stop_if_interrupted
+from .results import append_record, command_line, environment, read_results, uninterrupted
 from .snapshots import EncoderSnapshots
 
 __all__ = ["EVENT_METHODS", "EventMethod", "FALSE_ALARM_RATE", "run_events", "score_surfaces"]
@@ -66,7 +66,7 @@ def pretrained_hepa_channels(entry, data, *, epochs, device, seed):
 
 
 def untrained_hepa_channels(entry, data, *, epochs, device, seed):
-    """The channel-token encoder at its initial weights: ``hepa-channel``'s control, as ``hepa-random`` is ``hepa``'s."""
+    """The channel-token encoder at its initial weights: the control of ``hepa-channel``."""
     return untrained_hepa(entry, data, epochs=epochs, device=device, seed=seed, tokens="channel")
 
 
@@ -420,14 +420,13 @@ def run_events(*, datasets, seeds, fractions, methods, pretrain_epochs=None, fin
             data = {(name, seed): entry.load(seed, data_home=data_home)}  # one dataset in memory
             encoders = {}
         cell_data = data[(name, seed)]
-        with noting_interrupts() as interrupts:
+        with uninterrupted(f"{name} seed {seed} {method_name} labels {fraction:g}", log):
             if method.encoder is not None and key not in encoders:
                 encoders[key] = _fit_encoder(method, entry, cell_data, fraction, pre_epochs=pre_epochs,
                                              ft_epochs=ft_epochs, device=device, seed=seed)
             cell_start = time.perf_counter()
             result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
                               encoded=encoders[key] if method.encoder is not None else None)
-        stop_if_interrupted(interrupts, f"{name} seed {seed} {method_name} labels {fraction:g}", log)
         record = {
             "dataset": name, "seed": seed, "fraction": fraction, "method": method_name,
             "pretrain_epochs": pre_epochs, "finetune_epochs": ft_epochs, "device": device, "K": entry.K,

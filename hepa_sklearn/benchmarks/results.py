@@ -15,7 +15,7 @@ import torch
 from .._training.runtime import resolve_device
 from .._version import __version__
 
-__all__ = ["append_record", "command_line", "environment", "noting_interrupts", "read_results", "stop_if_interrupted"]
+__all__ = ["append_record", "command_line", "environment", "noting_interrupts", "read_results", "uninterrupted"]
 
 # options whose value is a path: stored relative to the working directory, never as a path of this machine
 PATH_OPTIONS = ("--results", "--data-home", "--cache-dir", "--output", "--snapshots", "--events")
@@ -61,14 +61,17 @@ def noting_interrupts():
         signal.signal(signal.SIGINT, previous)
 
 
-def stop_if_interrupted(interrupts, what=None, log=print):
-    """Raise ``KeyboardInterrupt`` when ``interrupts`` (from :func:`noting_interrupts`) caught one.
+@contextlib.contextmanager
+def uninterrupted(what=None, log=print):
+    """Run the block under :func:`noting_interrupts`; on leaving it, stop the run if a Ctrl-C arrived.
 
-    A fit that caught the Ctrl-C ended early, so what it produced is not the
-    protocol's: ``what`` (if given) is logged as not recorded, and the run
-    stops instead of writing it.
+    A fit that caught the Ctrl-C ended early, so what the block produced is
+    not the protocol's: ``what`` (if given) is logged as not recorded and
+    ``KeyboardInterrupt`` is raised, so the caller neither writes nor caches it.
     """
-    if interrupts:
+    with noting_interrupts() as caught:
+        yield
+    if caught:
         if what is not None:
             log(f"interrupted during {what}; it is not recorded", flush=True)
         raise KeyboardInterrupt

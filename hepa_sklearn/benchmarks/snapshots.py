@@ -31,7 +31,7 @@ from .._stats import effective_rank
 from ..datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
 from ..metrics import h_auroc
 from .protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
-from .results import append_record, command_line, environment, noting_interrupts, read_results, stop_if_interrupted
+from .results import append_record, command_line, environment, read_results, uninterrupted
 
 __all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "kept_epoch", "pretrain_with_snapshots", "representation_diagnostics",
            "run_event_snapshots", "run_snapshots", "summarise", "with_state"]
@@ -154,19 +154,17 @@ def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, 
                     continue
                 data = SubsetSplit(subset, seed, regime=method.regime)
                 start = time.perf_counter()
-                with noting_interrupts() as interrupts:
+                with uninterrupted(f"{subset} seed {seed} {name} pretraining", log):
                     pretrainer, states = pretrain_with_snapshots(
                         data.X_pre, epochs=missing, pretrain_epochs=pretrain_epochs, device=device, seed=seed,
                         **method.pretrain,
                     )
-                stop_if_interrupted(interrupts, f"{subset} seed {seed} {name} pretraining", log)
                 pretrain_s = time.perf_counter() - start
                 log(f"{subset} seed {seed} {name}: pretrained {pretrain_epochs} epochs in {pretrain_s:.0f} s", flush=True)
                 for epoch in missing:
-                    with noting_interrupts() as interrupts:
+                    with uninterrupted(f"{subset} seed {seed} {name} epoch {epoch}", log):
                         result = _snapshot_record(pretrainer, states[epoch], data, seed=seed,
                                                   finetune_epochs=finetune_epochs, device=device)
-                    stop_if_interrupted(interrupts, f"{subset} seed {seed} {name} epoch {epoch}", log)
                     records.append(_keep_record(results, {
                         "subset": subset, "seed": seed, "method": name, "epoch": epoch,
                         "pretrain_epochs": pretrain_epochs, "finetune_epochs": finetune_epochs, "device": device,
@@ -234,9 +232,8 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
             start = time.perf_counter()
             snapshots = ("snapshots", EncoderSnapshots(set(epochs)))
             pretrainer = entry.make_pretrainer(entry.pretrain_epochs, device=device, seed=seed, callbacks=[snapshots])
-            with noting_interrupts() as interrupts:  # a pretraining cut short would misplace the kept epoch
+            with uninterrupted(f"{name} seed {seed} pretraining", log):  # cut short, it would misplace the kept epoch
                 pretrainer.fit(data.X_pre)
-            stop_if_interrupted(interrupts, f"{name} seed {seed} pretraining", log)
             pretrain_s = time.perf_counter() - start
             states = dict(pretrainer.net_.callbacks_)["snapshots"].states_
             kept = kept_epoch(pretrainer)
@@ -246,9 +243,8 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
                 if (name, seed, epoch) in done:
                     continue
                 encoder = pretrainer if epoch == kept else with_state(pretrainer, states[epoch])
-                with noting_interrupts() as interrupts:
+                with uninterrupted(f"{name} seed {seed} epoch {epoch}", log):
                     result = _event_snapshot_record(entry, encoder, data, seed=seed, device=device)
-                stop_if_interrupted(interrupts, f"{name} seed {seed} epoch {epoch}", log)
                 records.append(_keep_record(results, {
                     "subset": name, "seed": seed, "method": "hepa", "epoch": epoch, "kept": epoch == kept,
                     "pretrain_epochs": entry.pretrain_epochs, "finetune_epochs": entry.finetune_epochs,

@@ -25,7 +25,7 @@ from ..metrics import expected_calibration_error, h_auroc, rul_rmse, surface_met
 from ..surface import expected_time_to_event, make_survival_y
 from .cache import read_cached, write_cached
 from .protocol import SubsetSplit, default_pipeline, label_units, protocol_event_predictor, protocol_pretrainer
-from .results import append_record, command_line, environment, noting_interrupts, read_results, stop_if_interrupted
+from .results import append_record, command_line, environment, read_results, uninterrupted
 from .snapshots import kept_epoch, pretrain_with_snapshots, with_state
 
 __all__ = ["ABLATIONS", "METHODS", "Method", "evaluate", "fit_calibrators", "pretrain", "run_cell", "run_sweep"]
@@ -178,9 +178,8 @@ def pretrain(data, method, *, pretrain_epochs, device, seed, cache_dir=None):
     if cached is not None:
         return cached
     start = time.perf_counter()
-    with noting_interrupts() as interrupts:
+    with uninterrupted():  # a fit that caught a Ctrl-C ended early: neither cache nor use the weights
         pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, **method.pretrain).fit(data.X_pre)
-    stop_if_interrupted(interrupts)  # a fit that caught a Ctrl-C ended early: neither cache nor use the weights
     seconds = time.perf_counter() - start
     if cache_dir:
         write_cached(cache_dir, name, config, pretrainer, seconds)
@@ -300,13 +299,12 @@ def run_sweep(*, subsets, seeds, fractions, methods, pretrain_epochs=50, finetun
             pretrained = {pre_key: pretrain(data[data_key], method, pretrain_epochs=pretrain_epochs,
                                             device=device, seed=seed, cache_dir=cache_dir)}
         cell_start = time.perf_counter()
-        with noting_interrupts() as interrupts:
+        with uninterrupted(f"{subset} seed {seed} {name} labels {fraction:g}", log):
             result = run_cell(
                 data[data_key], method, fraction, seed=seed, pretrain_epochs=pretrain_epochs,
                 finetune_epochs=finetune_epochs, device=device, cache_dir=cache_dir,
                 pretrained=pretrained.get(pre_key),
             )
-        stop_if_interrupted(interrupts, f"{subset} seed {seed} {name} labels {fraction:g}", log)
         record = {
             "subset": subset, "seed": seed, "fraction": fraction, "method": name,
             "pretrain_epochs": pretrain_epochs, "finetune_epochs": finetune_epochs, "device": device,

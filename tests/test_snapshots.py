@@ -236,6 +236,7 @@ def test_snapshots_cut_short_by_ctrl_c_are_not_recorded_and_the_study_resumes(tm
     kwargs = dict(subsets=["FD001"], seeds=[0], methods=["tiny"], epochs=[0], pretrain_epochs=1,
                   finetune_epochs=1, device="cpu", results=str(results), log=lambda *a, **k: None)
     original, calls = snapshots._snapshot_record, []
+    before = signal.getsignal(signal.SIGINT)  # SIG_IGN where pytest was started in the background by a script
 
     def second_cut_short(*args, **kwargs):
         calls.append(1)
@@ -260,7 +261,7 @@ def test_snapshots_cut_short_by_ctrl_c_are_not_recorded_and_the_study_resumes(tm
     assert len(calls) == 2 and len(read_results(results)) == 1  # nothing scored from that encoder
     monkeypatch.setattr(snapshots, "EncoderSnapshots", EncoderSnapshots)
     assert [r["epoch"] for r in run_snapshots(**kwargs)] == [1]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before  # the study's own handler is gone again
 
 
 def test_summarise_spearman_hand_case():

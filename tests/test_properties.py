@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
@@ -58,13 +58,17 @@ def test_surface_is_a_finite_monotone_probability(model, X):
 
 @settings(max_examples=15, deadline=None)
 @given(X=windows_strategy, seed=st.integers(0, 2**32 - 1))
-def test_permuting_windows_permutes_outputs_exactly(model, X, seed):
-    # each window's arithmetic is the same wherever it sits in a batch of the same size
+@example(X=random_windows(5, 12, -0.5, 0.3, 1784849), seed=5562)
+def test_permuting_windows_permutes_outputs(model, X, seed):
+    # a window's output follows it to its new row; the matrix-multiply kernels may treat the
+    # trailing rows of a batch with another micro-kernel, so a row can move by a float32 ulp
+    # (measured: 6e-8 in probability for the fifth row of five)
     pre, event = model
     order = np.random.default_rng(seed).permutation(X.shape[0])
     E = pre.transform(X)
-    np.testing.assert_array_equal(pre.transform(X[order]), E[order])
-    np.testing.assert_array_equal(event.predict_proba(E[order]), event.predict_proba(E)[order])
+    E_perm = pre.transform(X[order])
+    np.testing.assert_allclose(E_perm, E[order], rtol=1e-5, atol=1e-5 * np.abs(E).max())
+    np.testing.assert_allclose(event.predict_proba(E[order]), event.predict_proba(E)[order], rtol=0, atol=1e-6)
 
 
 @settings(max_examples=15, deadline=None)

@@ -44,6 +44,16 @@ windows_strategy = st.builds(
 )
 
 
+# Where a window sits in a batch can change the order in which float32 sums run, so the
+# same window may come out a few ulps apart; these tolerances admit that and nothing more.
+def assert_embeddings_close(actual, desired):
+    np.testing.assert_allclose(actual, desired, rtol=1e-5, atol=1e-5 * np.abs(desired).max())
+
+
+def assert_probabilities_close(actual, desired):
+    np.testing.assert_allclose(actual, desired, rtol=0, atol=1e-6)
+
+
 @settings(max_examples=15, deadline=None)
 @given(X=windows_strategy)
 def test_surface_is_a_finite_monotone_probability(model, X):
@@ -66,9 +76,8 @@ def test_permuting_windows_permutes_outputs(model, X, seed):
     pre, event = model
     order = np.random.default_rng(seed).permutation(X.shape[0])
     E = pre.transform(X)
-    E_perm = pre.transform(X[order])
-    np.testing.assert_allclose(E_perm, E[order], rtol=1e-5, atol=1e-5 * np.abs(E).max())
-    np.testing.assert_allclose(event.predict_proba(E[order]), event.predict_proba(E)[order], rtol=0, atol=1e-6)
+    assert_embeddings_close(pre.transform(X[order]), E[order])
+    assert_probabilities_close(event.predict_proba(E[order]), event.predict_proba(E)[order])
 
 
 @settings(max_examples=15, deadline=None)
@@ -80,5 +89,5 @@ def test_a_window_does_not_depend_on_the_rest_of_its_batch(model, X, data):
     i = data.draw(st.integers(0, X.shape[0] - 1))
     E = pre.transform(X)
     alone = pre.transform(X[i : i + 1])
-    np.testing.assert_allclose(alone[0], E[i], rtol=1e-5, atol=1e-5 * np.abs(E[i]).max())
-    np.testing.assert_allclose(event.predict_proba(alone)[0], event.predict_proba(E)[i], rtol=0, atol=1e-6)
+    assert_embeddings_close(alone[0], E[i])
+    assert_probabilities_close(event.predict_proba(alone)[0], event.predict_proba(E)[i])

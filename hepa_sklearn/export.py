@@ -167,8 +167,9 @@ def export_torchscript(estimator, path, example):
         # tracing fixes the Python values read from the input's shape (its padding to
         # whole patches); the channels and steps are fixed by design, the batch is not
         warnings.filterwarnings("ignore", category=torch.jit.TracerWarning)
-        # torch 2.13 deprecates torch.jit; the module description says so once
-        warnings.filterwarnings("ignore", message=r"`torch\.jit\.\w+` is deprecated", category=DeprecationWarning)
+        # torch deprecates torch.jit (2.13 with a DeprecationWarning, 2.14 with a
+        # FutureWarning); the module description says so once
+        warnings.filterwarnings("ignore", message=r"`torch\.jit\.\w+` is deprecated")
         torch.jit.save(torch.jit.trace(graph, example), path)
 
 

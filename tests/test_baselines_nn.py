@@ -506,7 +506,7 @@ def test_channel_token_pretrainer_exports_to_torchscript(fitted, tmp_path):
     model = fitted["channel-hepa"]
     export_torchscript(model, tmp_path / "encoder.pt", X[:4])
     with warnings.catch_warnings():  # torch's own deprecation notice, not the package's behaviour
-        warnings.filterwarnings("ignore", message=r"`torch\.jit\.load` is deprecated", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", message=r"`torch\.jit\.load` is deprecated")
         graph = torch.jit.load(tmp_path / "encoder.pt")
     with torch.no_grad():
         exported = graph(torch.as_tensor(X)).numpy()

@@ -53,7 +53,7 @@ def models():
 
 def run_torchscript(path, inputs):
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"`torch\.jit\.load` is deprecated", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", message=r"`torch\.jit\.load` is deprecated")
         graph = torch.jit.load(path)
     with torch.no_grad():
         return graph(torch.from_numpy(inputs)).numpy()

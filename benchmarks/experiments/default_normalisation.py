@@ -32,20 +32,20 @@ import time
 
 import torch
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn.benchmarks.protocol import SubsetSplit
+from hepa_sklearn.benchmarks.protocol import SubsetSplit, default_pipeline
+from hepa_sklearn.datasets._cmapss import K
 from hepa_sklearn.metrics import h_auroc
 
-K = 150
 ARMS = ("revin", "global", "revin-pre", "global-pre")
 
 
 def fit_arm(arm, data, X_train, y_train, seed):
-    """The fitted pretrainer and event predictor of ``arm``, with the epochs each ran."""
-    norm = "global" if arm.startswith("global") else "revin"
-    pretrainer = HEPAPretrainer(norm=norm, device="cpu", random_state=seed)
+    """The benchmark's default pipeline with ``arm``'s changes, fitted: its pretrainer and event predictor."""
+    pipe = default_pipeline(K, seed=seed, device="cpu")
+    pretrainer, predictor = pipe[0], pipe[-1]
+    if arm.startswith("global"):
+        pretrainer.set_params(norm="global")
     pretrainer.fit(data.X_pre if arm.endswith("-pre") else X_train)
-    predictor = HEPAEventPredictor(K=K, device="cpu", random_state=seed)
     predictor.fit(pretrainer.transform(X_train), y_train)
     return pretrainer, predictor
 

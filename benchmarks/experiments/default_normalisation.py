@@ -25,7 +25,11 @@ four arms, each the default pipeline with at most one thing changed:
 - ``regime``: the advice the user guide gives for data with operating
   conditions, a :class:`RegimeNormalizer` (fitted on the training units'
   pretraining windows, no labels) in front of the unchanged default
-  pipeline; ``regime-random`` is its encoder at its initial weights.
+  pipeline; ``regime-random`` is its encoder at its initial weights;
+- ``revin-random``: the default pipeline's encoder at its initial weights;
+- ``rank``: the default pipeline with ``early_stopping_score="rank"``
+  (pretraining stops on the effective rank of the held-out windows'
+  embeddings instead of their JEPA loss, and keeps the best epoch).
 
 Every arm uses the estimators' own defaults otherwise (early stopping on
 the last tenth of the windows each is fitted on); validation units are not
@@ -46,7 +50,8 @@ from hepa_sklearn.benchmarks.snapshots import EncoderSnapshots, with_state
 from hepa_sklearn.datasets._cmapss import K
 from hepa_sklearn.metrics import h_auroc
 
-ARMS = ("revin", "global", "revin-pre", "global-pre", "global-random", "regime", "regime-random")
+ARMS = ("revin", "global", "revin-pre", "global-pre", "global-random", "regime", "regime-random",
+        "revin-random", "rank")
 
 
 def fit_arm(arm, data, X_train, y_train, seed):
@@ -55,6 +60,8 @@ def fit_arm(arm, data, X_train, y_train, seed):
     pretrainer, predictor = pipe[0], pipe[-1]
     if arm.startswith("global"):
         pretrainer.set_params(norm="global")
+    if arm == "rank":
+        pretrainer.set_params(early_stopping_score="rank")
     if arm.endswith("-random"):
         # one epoch fits the input statistics; the weights go back to those before it
         pretrainer.set_params(max_epochs=1, callbacks=[("snapshots", EncoderSnapshots({0}))])

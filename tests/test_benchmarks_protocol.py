@@ -8,6 +8,7 @@ from hepa_sklearn.benchmarks.protocol import (
     SubsetSplit, default_pipeline, label_units, protocol_event_predictor, protocol_pretrainer, run_cmapss,
     split_units,
 )
+from hepa_sklearn.benchmarks.snapshots import kept_epoch
 from hepa_sklearn.benchmarks.sweep import METHODS, Method, fit_calibrators, pretrain, run_cell
 from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS, K
@@ -162,6 +163,20 @@ def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_wind
     # the protocol's epoch counts do not apply: the defaults' early stopping decides
     assert cell["pretrain_epochs_run"] == pipe[0].n_epochs_ and cell["finetune_epochs_run"] == pipe[-1].n_epochs_
     assert cell["n_train_windows"] == mask.sum() and cell["pretrain_s"] == 0.0
+    assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
+
+
+def test_candidate_default_cell_changes_only_the_pretrainers_stopping_score():
+    torch.set_num_threads(1)
+    data = SubsetSplit("FD001", 0, regime=False)
+    cell = run_cell(data, METHODS["hepa-default-rank"], 0.01, seed=0, pretrain_epochs=50, finetune_epochs=30,
+                    device="cpu", cache_dir=None)
+    mask = data.train_mask(0.01)
+    pipe = default_pipeline(K, seed=0, device="cpu", early_stopping_score="rank")
+    assert pipe[0].get_params() == HEPAPretrainer(random_state=0, device="cpu", early_stopping_score="rank").get_params()
+    pipe.fit(data.X_train[mask], data.y_train[mask])
+    assert cell["pretrain_epochs_run"] == pipe[0].n_epochs_
+    assert cell["pretrain_epoch_kept"] == kept_epoch(pipe[0]) <= pipe[0].n_epochs_
     assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
 
 

@@ -19,6 +19,7 @@ from hepa_sklearn.benchmarks.protocol import SubsetSplit
 from hepa_sklearn.benchmarks.registry import BENCHMARKS, PAPER_COLUMNS, _block_rule, _unit_blocks, get_benchmark
 from hepa_sklearn.benchmarks.report import render_events
 from hepa_sklearn.benchmarks.results import noting_interrupts, read_results
+from hepa_sklearn.benchmarks.snapshots import kept_epoch
 from hepa_sklearn.cli import build_parser
 from hepa_sklearn.windows import make_survival_y
 
@@ -273,7 +274,9 @@ def test_default_pipeline_method_is_the_plain_pipeline_on_the_labelled_windows(t
         {k: v for k, v in HEPAPretrainer().get_params().items() if k != "random_state"}
     assert predictor.get_params() == HEPAEventPredictor(K=entry.K, random_state=0).get_params()
     assert pretrainer.random_state == 0 and pretrainer.n_features_in_ == data.X_train.shape[1]
-    assert info == {"pretrain_epochs_run": pretrainer.n_epochs_, "finetune_epochs_run": predictor.n_epochs_}
+    assert info == {"pretrain_epochs_run": pretrainer.n_epochs_, "finetune_epochs_run": predictor.n_epochs_,
+                    "pretrain_epoch_kept": kept_epoch(pretrainer)}
+    assert 1 <= info["pretrain_epoch_kept"] <= info["pretrain_epochs_run"]
     assert 1 <= info["pretrain_epochs_run"] <= 100 and 1 <= info["finetune_epochs_run"] <= 50
     assert pipe.predict_proba(data.X_test[:5]).shape == (5, entry.K)
     # through the runner it is one more column, the same fit under the same seed
@@ -281,6 +284,21 @@ def test_default_pipeline_method_is_the_plain_pipeline_on_the_labelled_windows(t
                        methods_table=event_benchmark.EVENT_METHODS)
     assert [r["method"] for r in records] == ["hepa-default"]
     assert records[0]["pretrain_epochs_run"] == info["pretrain_epochs_run"]
+    assert records[0]["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
+
+
+def test_candidate_default_differs_from_the_default_pipeline_only_in_its_stopping_score(tmp_path, tiny_registry):
+    registry, home = tiny_registry
+    records = tiny_run(tmp_path / "events.jsonl", registry, home, methods=["hepa-default-rank"], fractions=[0.2],
+                       methods_table=event_benchmark.EVENT_METHODS)
+    data = registry["VIX"].load(0, data_home=home)
+    mask, _ = data.train_mask(0.2)
+    pipe, info = EVENT_METHODS["hepa-default-rank"].surface(registry["VIX"], data.X_train[mask], data.y_train[mask],
+                                                             data.g_train[mask], data.X_valid, data.y_valid, seed=0)
+    changed = {k: v for k, v in pipe[0].get_params().items() if v != HEPAPretrainer(random_state=0).get_params()[k]}
+    assert changed == {"early_stopping_score": "rank"}
+    assert "valid_rank" in pipe[0].history_[-1]
+    assert records[0]["pretrain_epoch_kept"] == info["pretrain_epoch_kept"] <= info["pretrain_epochs_run"]
     assert records[0]["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
 
 

@@ -13,6 +13,7 @@ the F1 and false-alarm thresholds); the test windows are only scored.
 """
 
 import copy
+import functools
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -30,7 +31,7 @@ from ..metrics import (
 from .protocol import default_pipeline as plain_pipeline
 from .registry import BENCHMARKS, PATIENCE
 from .results import append_record, command_line, environment, read_results, uninterrupted
-from .snapshots import EncoderSnapshots
+from .snapshots import EncoderSnapshots, kept_epoch
 
 __all__ = ["EVENT_METHODS", "EventMethod", "FALSE_ALARM_RATE", "run_events", "score_surfaces"]
 
@@ -162,18 +163,20 @@ def gradient_boosting(entry, X_train, y_train, g_train, X_valid, y_valid, *, see
     return best, {"gbm_candidate": best_index, "gbm_params": best.best_params_}
 
 
-def default_pipeline(entry, X_train, y_train, g_train, X_valid, y_valid, *, seed):
+def default_pipeline(entry, X_train, y_train, g_train, X_valid, y_valid, *, seed, **pretrainer_params):
     """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))`` with every other default.
 
     Fitted on the cell's labelled training windows alone (the pretrainer
     sees those windows, not the protocol's pretraining set), with the
     estimators' own early stopping on the last tenth of them; only
-    ``random_state`` is set, so that the cell is reproducible. The
-    validation windows are not used. ``info`` records the epochs each step
-    ran.
+    ``random_state`` is set, so that the cell is reproducible
+    (``pretrainer_params`` change the pretrainer's defaults: a candidate
+    default). The validation windows are not used. ``info`` records the
+    epochs each step ran and the pretraining epoch whose weights were kept.
     """
-    pipe = plain_pipeline(entry.K, seed=seed).fit(X_train, y_train)
-    return pipe, {"pretrain_epochs_run": pipe[0].n_epochs_, "finetune_epochs_run": pipe[-1].n_epochs_}
+    pipe = plain_pipeline(entry.K, seed=seed, **pretrainer_params).fit(X_train, y_train)
+    return pipe, {"pretrain_epochs_run": pipe[0].n_epochs_, "pretrain_epoch_kept": kept_epoch(pipe[0]),
+                  "finetune_epochs_run": pipe[-1].n_epochs_}
 
 
 @dataclass(frozen=True)
@@ -265,6 +268,11 @@ EVENT_METHODS = {
         "the plain pipeline make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K)) with every other default, "
         "fitted on the labelled training windows alone",
         surface=default_pipeline,
+    ),
+    "hepa-default-rank": EventMethod(
+        "candidate default: hepa-default with HEPAPretrainer(early_stopping_score=\"rank\"), pretraining stopped "
+        "on the effective rank of the held-out windows' embeddings",
+        surface=functools.partial(default_pipeline, early_stopping_score="rank"),
     ),
     "gbm": EventMethod(
         "GradientBoostingEventPredictor on summary features of the last 30 steps of the same windows",

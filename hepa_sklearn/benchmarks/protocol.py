@@ -165,16 +165,18 @@ class SubsetSplit:
         return np.isin(self.g_train, label_units(self.split.train, fraction))
 
 
-def default_pipeline(K, *, seed, device="auto"):
+def default_pipeline(K, *, seed, device="auto", **pretrainer_params):
     """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))``, unfitted.
 
     Every other parameter keeps its default (RevIN, up to 100 epochs with
     early stopping on the last tenth of the windows it is fitted on); only
     ``random_state`` and ``device`` are set, so that a cell is reproducible.
+    ``pretrainer_params`` change the pretrainer's defaults (candidate
+    defaults are benchmarked this way).
     """
     from sklearn.pipeline import make_pipeline
 
-    return make_pipeline(HEPAPretrainer(random_state=seed, device=device),
+    return make_pipeline(HEPAPretrainer(random_state=seed, device=device, **pretrainer_params),
                          HEPAEventPredictor(K=K, random_state=seed, device=device))
 
 

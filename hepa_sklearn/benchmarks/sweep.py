@@ -152,6 +152,11 @@ METHODS = {
         "default", description="the plain pipeline make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150)) with "
                                "every other default, fitted on the labelled training windows alone",
     ),
+    "hepa-default-rank": Method(
+        "default", pretrain={"early_stopping_score": "rank"},
+        description="candidate default: hepa-default with HEPAPretrainer(early_stopping_score=\"rank\"), "
+                    "pretraining stopped on the effective rank of the held-out windows' embeddings",
+    ),
     "gbm": Method("gbm", description="HistGradientBoostingRegressor on summary features of the last 30 steps"),
     "gbm-regime": Method("gbm", regime=True, description="the same baseline on per-operating-condition z-scores"),
 }
@@ -236,10 +241,10 @@ def run_cell(data, method, fraction, *, seed, pretrain_epochs, finetune_epochs, 
         start = time.perf_counter()
         # fitted on the labelled training windows alone: the protocol's pretraining set and the validation
         # units are not used
-        pipe = default_pipeline(K, seed=seed, device=device).fit(X_train, y_train)
+        pipe = default_pipeline(K, seed=seed, device=device, **method.pretrain).fit(X_train, y_train)
         result = evaluate(pipe.predict_proba, data, time.perf_counter() - start)
         return {**info, **result, "pretrain_s": 0.0, "pretrain_epochs_run": pipe[0].n_epochs_,
-                "finetune_epochs_run": pipe[-1].n_epochs_}
+                "pretrain_epoch_kept": kept_epoch(pipe[0]), "finetune_epochs_run": pipe[-1].n_epochs_}
 
     pretrainer, pretrain_s = pretrained if pretrained else pretrain(
         data, method, pretrain_epochs=pretrain_epochs, device=device, seed=seed, cache_dir=cache_dir

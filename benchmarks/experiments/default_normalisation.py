@@ -8,8 +8,9 @@ operating conditions change from cycle to cycle: it normalises each
 window by its own statistics (``norm="revin"``) instead of one global
 z-score fitted on the training units, and it pretrains on the labelled
 training windows instead of the protocol's pretraining set (one window of
-up to 512 cycles per training engine). This script separates the two with
-four arms, each the default pipeline with at most one thing changed:
+up to 512 cycles per training engine). This script separates the two,
+and tests pretraining itself, with arms that each change the default
+pipeline in one or two named ways:
 
 - ``revin``: the default pipeline as benchmarked (``hepa-default``);
 - ``global``: the same with ``HEPAPretrainer(norm="global")``;
@@ -29,7 +30,8 @@ four arms, each the default pipeline with at most one thing changed:
 - ``revin-random``: the default pipeline's encoder at its initial weights;
 - ``rank``: the default pipeline with ``early_stopping_score="rank"``
   (pretraining stops on the effective rank of the held-out windows'
-  embeddings instead of their JEPA loss, and keeps the best epoch).
+  embeddings instead of their JEPA loss, and keeps the best epoch): the
+  ``hepa-default-rank`` cell of the C-MAPSS benchmark.
 
 Every arm uses the estimators' own defaults otherwise (early stopping on
 the last tenth of the windows each is fitted on); validation units are not

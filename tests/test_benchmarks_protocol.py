@@ -149,34 +149,24 @@ def test_protocol_pretrainer_normalises_globally_unless_a_variant_says_otherwise
     assert METHODS["hepa-revin"].pretrain["norm"] == "revin"
 
 
-def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_windows_alone():
+@pytest.mark.parametrize("method, changed", [("hepa-default", {}),
+                                             ("hepa-default-rank", {"early_stopping_score": "rank"})])
+def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_windows_alone(method, changed):
     torch.set_num_threads(1)
     data = SubsetSplit("FD001", 0, regime=False)
-    cell = run_cell(data, METHODS["hepa-default"], 0.01, seed=0, pretrain_epochs=50, finetune_epochs=30,
+    cell = run_cell(data, METHODS[method], 0.01, seed=0, pretrain_epochs=50, finetune_epochs=30,
                     device="cpu", cache_dir=None)
     mask = data.train_mask(0.01)
-    pipe = default_pipeline(K, seed=0, device="cpu")
-    # every parameter at its default but the seed and device (and K for the predictor)
-    assert pipe[0].get_params() == HEPAPretrainer(random_state=0, device="cpu").get_params()
+    pipe = default_pipeline(K, seed=0, device="cpu", **changed)
+    # every parameter at its default but the seed and device (and K for the predictor), and the
+    # candidate default's one change
+    assert pipe[0].get_params() == HEPAPretrainer(random_state=0, device="cpu", **changed).get_params()
     assert pipe[-1].get_params() == HEPAEventPredictor(K=K, random_state=0, device="cpu").get_params()
     pipe.fit(data.X_train[mask], data.y_train[mask])
     # the protocol's epoch counts do not apply: the defaults' early stopping decides
     assert cell["pretrain_epochs_run"] == pipe[0].n_epochs_ and cell["finetune_epochs_run"] == pipe[-1].n_epochs_
-    assert cell["n_train_windows"] == mask.sum() and cell["pretrain_s"] == 0.0
-    assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
-
-
-def test_candidate_default_cell_changes_only_the_pretrainers_stopping_score():
-    torch.set_num_threads(1)
-    data = SubsetSplit("FD001", 0, regime=False)
-    cell = run_cell(data, METHODS["hepa-default-rank"], 0.01, seed=0, pretrain_epochs=50, finetune_epochs=30,
-                    device="cpu", cache_dir=None)
-    mask = data.train_mask(0.01)
-    pipe = default_pipeline(K, seed=0, device="cpu", early_stopping_score="rank")
-    assert pipe[0].get_params() == HEPAPretrainer(random_state=0, device="cpu", early_stopping_score="rank").get_params()
-    pipe.fit(data.X_train[mask], data.y_train[mask])
-    assert cell["pretrain_epochs_run"] == pipe[0].n_epochs_
     assert cell["pretrain_epoch_kept"] == kept_epoch(pipe[0]) <= pipe[0].n_epochs_
+    assert cell["n_train_windows"] == mask.sum() and cell["pretrain_s"] == 0.0
     assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
 
 

@@ -82,15 +82,14 @@ def main(argv=None):
     parser.add_argument("--arms", nargs="+", choices=ARMS, default=list(ARMS))
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
-    data = SubsetSplit(args.subset, args.seed, regime=False)
-    # the same units and windows with the setting channels, normalised per operating condition
-    regime_data = None
-    if any(arm.startswith("regime") for arm in args.arms):
-        regime_data = SubsetSplit(args.subset, args.seed, regime=True)
+    # only the splits the arms read: the regime arms see the same units and windows with the
+    # setting channels, normalised per operating condition
+    splits = {regime: SubsetSplit(args.subset, args.seed, regime=regime)
+              for regime in {arm.startswith("regime") for arm in args.arms}}
     for fraction in args.fractions:
-        mask = data.train_mask(fraction)
         for arm in args.arms:
-            arm_data = regime_data if arm.startswith("regime") else data
+            arm_data = splits[arm.startswith("regime")]
+            mask = arm_data.train_mask(fraction)
             start = time.perf_counter()
             pretrainer, predictor = fit_arm(arm, arm_data, arm_data.X_train[mask], arm_data.y_train[mask], args.seed)
             fit_s = time.perf_counter() - start

@@ -10,10 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .results import read_results
-from .events import EVENT_METHODS
+from .methods import METHODS, PAPER_ABLATIONS
 from .registry import BENCHMARKS, PAPER_COLUMNS
-from .sweep import ABLATIONS, DEFAULT_RESULTS, METHODS
+from .results import read_results
 
 # h-AUROC of the authors' implementation, 100% labels, 5 seeds (its README)
 REFERENCE = {"FD001": (0.918, 0.008), "FD002": (0.661, 0.007), "FD003": (0.960, 0.003), "FD004": (0.627, 0.008)}
@@ -270,11 +269,13 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
                if r["pretrain_epochs"] == pretrain_epochs and r["finetune_epochs"] == finetune_epochs]
     if not records:
         return f"No results with {pretrain_epochs} pretraining and {finetune_epochs} finetuning epochs.\n"
+    # the runner names a record's dataset "dataset"; the C-MAPSS tables call it the subset
+    records = [r if "subset" in r else {**r, "subset": r["dataset"]} for r in records]
     cells = _cells(records)
     subsets = sorted({r["subset"] for r in records})
     present = [m for m in METHODS if any(r["method"] == m for r in records)]
-    methods = [m for m in present if m not in ABLATIONS]
-    ablations = ["hepa"] + [m for m in present if m in ABLATIONS]
+    methods = [m for m in present if m not in PAPER_ABLATIONS]
+    ablations = ["hepa"] + [m for m in present if m in PAPER_ABLATIONS]
     # the ablation tables compare the variants and hepa on the seeds every variant ran, per subset
     ablation_seeds = {}
     for subset in subsets:
@@ -327,7 +328,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     lines += ["", "## Label efficiency"]
     for subset in subsets:
         # the main methods run on this subset, and any variant also run with fewer labels
-        shown = [m for m in present if (m not in ABLATIONS and any(k[0] == subset and k[2] == m for k in cells))
+        shown = [m for m in present if (m not in PAPER_ABLATIONS and any(k[0] == subset and k[2] == m for k in cells))
                  or any(k[0] == subset and k[2] == m and k[1] < 1.0 for k in cells)]
         table, comparisons = label_efficiency_table(cells, subset, shown, fractions)
         lines += ["", f"### {subset}", "", *table]
@@ -344,7 +345,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
                   *test_table, "", *valid_table]
         families += [("Ablations, test units", test_comparisons),
                      ("Ablations, validation units (validation h-AUROC)", valid_comparisons)]
-    tuned = [m for m in present if METHODS[m].kind in ("hepa", "e2e")]
+    tuned = tuned_variants(present)
     default_rows = [(subset, fraction, None) for subset in subsets for fraction in fractions
                     if (subset, fraction, "hepa-default") in cells]
     if default_rows:
@@ -512,12 +513,15 @@ def against_paper(cells, rows):
     return _table(["dataset", "labels", "method", "ours", "paper (quoted)", "ours − paper", "judged"], lines)
 
 
-# the recipe's variants a user would tune, against which the plain default pipeline is judged
-TUNED_VARIANTS = ("hepa", "hepa-random", "hepa-matched", "hepa-channel", "hepa-channel-random")
 DEFAULT_TOLERANCE = 0.02
 
 
-def default_against_tuned(cells, rows, tolerance=DEFAULT_TOLERANCE, variants=TUNED_VARIANTS):
+def tuned_variants(methods):
+    """The HEPA recipes among ``methods`` a user would tune, against which the plain default pipeline is judged."""
+    return [m for m in methods if m in METHODS and METHODS[m].family == "hepa"]
+
+
+def default_against_tuned(cells, rows, *, variants, tolerance=DEFAULT_TOLERANCE):
     """Markdown lines: the plain default pipeline (``hepa-default``) beside the best tuned HEPA variant of its row.
 
     The best variant is the one of ``variants`` with the highest
@@ -566,7 +570,7 @@ def event_cpu_table(records, datasets, methods):
     for r in records:
         if r.get("accelerator"):
             continue
-        method = EVENT_METHODS.get(r["method"])
+        method = METHODS.get(r["method"])
         key = (r["dataset"], r["method"], r["seed"])
         per_seed[key] += r.get("cpu_s") or 0.0
         once = (key, float(r["fraction"])) if method is not None and method.supervised else key
@@ -614,7 +618,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     for r in records:
         cells[(r["dataset"], float(r["fraction"]), r["method"])].append(r)
     datasets = [name for name in BENCHMARKS if any(r["dataset"] == name for r in records)]
-    methods = [m for m in EVENT_METHODS if any(r["method"] == m for r in records)]
+    methods = [m for m in METHODS if any(r["method"] == m for r in records)]
     methods += sorted({r["method"] for r in records} - set(methods))
     # a row for each label fraction a dataset ran with (C-MAPSS also runs 5, 2 and 1 %)
     fractions = sorted({float(r["fraction"]) for r in records}, reverse=True)
@@ -683,10 +687,10 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         "`hepa-default` is `make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))` with every other "
         "default, fitted on the labelled training windows alone. Beside it, the tuned HEPA variant ("
-        + ", ".join(f"`{m}`" for m in TUNED_VARIANTS) + ") with the highest mean in the same row "
+        + ", ".join(f"`{m}`" for m in tuned_variants(methods)) + ") with the highest mean in the same row "
         f"(2+ seeds); \"within {DEFAULT_TOLERANCE:g}\" judges the default only with 2+ seeds of its own.",
         "",
-        *default_against_tuned(cells, rows),
+        *default_against_tuned(cells, rows, variants=tuned_variants(methods)),
         "",
         "### HEPA against each baseline",
         "",
@@ -742,7 +746,7 @@ def accelerator_lines(records):
 
 
 def add_arguments(parser):
-    parser.add_argument("--results", default=DEFAULT_RESULTS)
+    parser.add_argument("--results", default="cmapss_results.jsonl")
     parser.add_argument("--output", default="benchmarks.md",
                         help="markdown file to write ('-' for standard output)")
     parser.add_argument("--pretrain-epochs", type=int, default=50)

@@ -1,4 +1,4 @@
-"""The reference C-MAPSS protocol: unit split, windows of each part, label subsets, the protocol's estimators, and one end-to-end run."""
+"""The paper's reference C-MAPSS protocol, which ``hepa demo`` runs: unit split, windows of each part, label subsets, the protocol's estimators, one end-to-end run."""
 
 import math
 import time
@@ -7,8 +7,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ..datasets import load_cmapss
-from ..datasets._cmapss import (
+from .datasets import load_cmapss
+from .datasets._cmapss import (
     CMAPSS_SENSORS,
     CONTEXT_LENGTH,
     CUTS_PER_UNIT,
@@ -20,15 +20,14 @@ from ..datasets._cmapss import (
     K,
     cmapss_windows,
 )
-from ..event_predictor import HEPAEventPredictor
-from ..metrics import h_auroc
-from ..preprocessing import RegimeNormalizer
-from ..pretrainer import HEPAPretrainer
-from .._training.runtime import release_freed_memory
+from .event_predictor import HEPAEventPredictor
+from .metrics import h_auroc
+from .preprocessing import RegimeNormalizer
+from .pretrainer import HEPAPretrainer
+from ._training.runtime import release_freed_memory
 
 __all__ = [
     "Split",
-    "default_pipeline",
     "SubsetSplit",
     "label_units",
     "protocol_event_predictor",
@@ -165,31 +164,17 @@ class SubsetSplit:
         return np.isin(self.g_train, label_units(self.split.train, fraction))
 
 
-def default_pipeline(K, *, seed, device="auto", **pretrainer_params):
-    """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))``, unfitted.
-
-    Every other parameter keeps its default (RevIN, up to 100 epochs with
-    early stopping on the last tenth of the windows it is fitted on); only
-    ``random_state`` and ``device`` are set, so that a cell is reproducible.
-    ``pretrainer_params`` change the pretrainer's defaults (candidate
-    defaults are benchmarked this way).
-    """
-    from sklearn.pipeline import make_pipeline
-
-    return make_pipeline(HEPAPretrainer(random_state=seed, device=device, **pretrainer_params),
-                         HEPAEventPredictor(K=K, random_state=seed, device=device))
-
-
 def protocol_pretrainer(pretrain_epochs, *, device, seed, verbose=0, **params):
     """The protocol's pretrainer: global z-score, 40 cuts per unit and epoch, fixed epochs; ``params`` override.
 
-    The batch layout is ``"padded"``, the one the published results were
-    computed with, the normalisation ``"global"`` and early stopping off,
-    unless ``params`` says otherwise.
+    The normalisation is ``"global"`` (the degradation level is what the
+    event depends on, and per-window RevIN removes it) and early stopping
+    is off, unless ``params`` says otherwise.
     """
-    params = {"batch_layout": "padded", "norm": "global", "early_stopping": False, **params}
+    params = {"norm": "global", "early_stopping": False, **params}
     return HEPAPretrainer(
-        max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, device=device, random_state=seed, verbose=verbose, **params,
+        max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, device=device, random_state=seed, verbose=verbose,
+        **params,
     )
 
 
@@ -202,15 +187,13 @@ def protocol_event_predictor(finetune_epochs, *, device, seed, verbose=0, **para
 
 
 def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto",
-               verbose=0, log=print, pretrain_params=None):
+               verbose=0, log=print):
     """Pretrain on the training units, finetune the event predictor, score the held-out units.
 
     Pretraining sees one window per training unit (its whole history, up to
     512 steps) and draws 40 (cut, Δt) pairs from it per epoch; finetuning
     uses stride-4 windows with >= 128 steps of history and a fixed number of
     epochs (no early stopping), as in the reference protocol.
-    ``pretrain_params`` overrides parameters of the protocol's pretrainer
-    (``{"batch_layout": "packed"}`` for the faster layout).
 
     Returns
     -------
@@ -225,8 +208,7 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
 
     timings = {}
     start = time.perf_counter()
-    pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, verbose=verbose,
-                                     **(pretrain_params or {})).fit(data.X_pre)
+    pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, verbose=verbose).fit(data.X_pre)
     timings["pretrain_s"] = time.perf_counter() - start
     log(f"pretrained {pretrain_epochs} epochs in {timings['pretrain_s']:.1f} s, "
         f"final loss {pretrainer.history_[-1, 'train_loss']:.4f}")
@@ -257,7 +239,6 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
         "finetune_epochs": finetune_epochs,
         "n_pretrain_windows": len(data.X_pre),
         "cuts_per_window": CUTS_PER_UNIT,
-        "batch_layout": pretrainer.batch_layout,
         "n_finetune_windows": data.n_windows["train"],
         "n_test_windows": data.n_windows["test"],
         "n_embedded_windows": sum(data.n_windows.values()),

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from .._version import __version__
+from hepa_sklearn._version import __version__
 
 
 def _one_run(args):
@@ -195,9 +195,9 @@ def scaling(n_windows=(1000, 10000, 100000), train_windows=(250, 1000, 4000), co
     ``(series, n, length, seconds)``, ``seconds`` a dict keyed by stage with
     None where the stage was not timed at that size.
     """
-    from ..event_predictor import HEPAEventPredictor
-    from ..pretrainer import HEPAPretrainer
-    from ..surface import make_survival_y
+    from hepa_sklearn.event_predictor import HEPAEventPredictor
+    from hepa_sklearn.pretrainer import HEPAPretrainer
+    from hepa_sklearn.surface import make_survival_y
 
     rng = np.random.default_rng(0)
     stages = ("pretrain epoch", "finetune epoch", "transform + predict_proba")
@@ -341,7 +341,7 @@ def prepare_reference_data(directory):
     The files are this package's embedded copies, so both implementations
     read the same bytes. Returns ``directory``, the value for ``HEPA_DATA_DIR``.
     """
-    from ..datasets._cmapss import _data_file
+    from hepa_sklearn.datasets._cmapss import _data_file
 
     folder = Path(directory) / "CMAPSS"
     folder.mkdir(parents=True, exist_ok=True)

@@ -27,14 +27,18 @@ from scipy.stats import spearmanr
 from skorch.callbacks import Callback
 from sklearn.linear_model import RidgeCV
 
-from .._stats import effective_rank
-from ..datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
-from ..metrics import h_auroc
-from .protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
+from hepa_sklearn._stats import effective_rank
+from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
+from hepa_sklearn.metrics import h_auroc
+from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
+
+from .methods import METHODS, pretrained_hepa
+from .protocols import kept_epoch, protocol_pretrainer, with_state
+from .registry import BENCHMARKS
 from .results import append_record, command_line, environment, read_results, uninterrupted
 
-__all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "kept_epoch", "pretrain_with_snapshots", "representation_diagnostics",
-           "run_event_snapshots", "run_snapshots", "summarise", "with_state"]
+__all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "pretrain_with_snapshots", "representation_diagnostics",
+           "run_event_snapshots", "run_snapshots", "summarise"]
 
 DEFAULT_RESULTS = "snapshot_results.jsonl"
 SNAPSHOT_EPOCHS = (0, 1, 3, 8, 25)  # and the last epoch
@@ -67,19 +71,6 @@ def pretrain_with_snapshots(X, *, epochs, pretrain_epochs, device, seed, **param
     pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, callbacks=[snapshots], **params)
     pretrainer.fit(X)
     return pretrainer, dict(pretrainer.net_.callbacks_)["snapshots"].states_
-
-
-def kept_epoch(estimator):
-    """The epoch (from 1) whose weights a fitted ``estimator`` holds: its early stopping's best, else the last."""
-    stopping = dict(estimator.net_.callbacks_).get("early_stopping")
-    return int(stopping.best_epoch_) if stopping is not None else estimator.n_epochs_
-
-
-def with_state(pretrainer, state):
-    """A copy of the fitted ``pretrainer`` whose module holds the weights ``state``."""
-    snapshot = copy.deepcopy(pretrainer)
-    snapshot.net_.module_.load_state_dict(state)
-    return snapshot
 
 
 def representation_diagnostics(pretrainer, data, E_train, E_valid):
@@ -134,12 +125,11 @@ def cell_key(record):
 def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, pretrain_epochs=50,
                   finetune_epochs=30, device="auto", results=DEFAULT_RESULTS, command=None, log=print):
     """Run every missing (subset, seed, method) of the study; returns the new records."""
-    from .sweep import METHODS  # the methods' pretraining parameters
 
     epochs = sorted({*epochs, pretrain_epochs})
     if any(not 0 <= e <= pretrain_epochs for e in epochs):
         raise ValueError(f"snapshot epochs must lie in [0, {pretrain_epochs}], got {epochs}.")
-    unknown = [m for m in methods if m not in METHODS or METHODS[m].kind != "hepa" or METHODS[m].untrained]
+    unknown = [m for m in methods if m not in METHODS or METHODS[m].encoder is not pretrained_hepa]
     if unknown:
         raise ValueError(f"methods {unknown} have no pretrained encoder to snapshot.")
     done = {cell_key(r) for r in read_results(results)}
@@ -210,8 +200,6 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
     :func:`markdown` read them as they read C-MAPSS ones; their
     ``pretrain_epochs`` is the entry's epoch limit.
     """
-    from .registry import BENCHMARKS
-
     registry = BENCHMARKS if registry is None else registry
     unknown = [name for name in datasets if name not in registry or registry[name].is_cmapss]
     if unknown:
@@ -360,7 +348,7 @@ def plot_snapshots(records, path, x="eps_valid", y="h_auroc"):
 
     Saved to ``path``, which is returned.
     """
-    from ..plotting._common import pyplot
+    from hepa_sklearn.plotting._common import pyplot
 
     plt = pyplot()
     subsets = sorted({r["subset"] for r in records})
@@ -386,7 +374,6 @@ def plot_snapshots(records, path, x="eps_valid", y="h_auroc"):
 
 
 def add_arguments(parser):
-    from .sweep import METHODS
 
     parser.add_argument("--subsets", nargs="+", default=["FD001", "FD003"])
     parser.add_argument("--datasets", nargs="+", default=None, metavar="DATASET",
@@ -395,7 +382,7 @@ def add_arguments(parser):
     parser.add_argument("--data-home", default=None, help="folder of the datasets (default: $HEPA_DATA_HOME)")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--methods", nargs="+", default=["hepa"],
-                        choices=sorted(m for m, spec in METHODS.items() if spec.kind == "hepa" and not spec.untrained))
+                        choices=sorted(m for m, spec in METHODS.items() if spec.encoder is pretrained_hepa))
     parser.add_argument("--epochs", nargs="+", type=int, default=list(SNAPSHOT_EPOCHS),
                         help="snapshot epochs besides the last (0: the untrained encoder)")
     parser.add_argument("--pretrain-epochs", type=int, default=50)

@@ -1,56 +1,41 @@
-"""The registry of the paper's event benchmarks: data, protocol, label budgets and the paper's Table 1 figures.
+"""The registry of the benchmarks: each dataset's data, protocol and the paper's Table 1 figures.
 
 Every dataset of the paper's Table 1 is one :class:`BenchmarkEntry` in
-:data:`BENCHMARKS`, keyed by the name the runner and the report use. An
+:data:`BENCHMARKS`, keyed by the name the runner and the report use; the
+four C-MAPSS subsets are entries with the paper's reference protocol. An
 entry says which loader reads the data and with which parameters, the
 number of horizons ``K``, the window length, the strides of the pretraining,
 finetuning and evaluation windows, how the pretrainer normalises, when
 finetuning stops, which part pretrains, and the paper's figures. Adding a
 dataset is one loader in :mod:`hepa_sklearn.datasets` and one entry here.
-
-Label budgets. A fraction ``f < 1`` labels only part of the training
-windows; every method of a cell gets the same ones.
-
-- C-MAPSS: the first ``ceil(f * n)`` units of the seed's training list
-  (:func:`~hepa_sklearn.benchmarks.protocol.label_units`), as in
-  ``hepa benchmark cmapss``.
-- The other datasets, most of them one long series: each unit's training
-  windows, in time order, are cut into ``label_blocks`` contiguous blocks of
-  near-equal size (``numpy.array_split``); a permutation of all blocks drawn
-  from ``numpy.random.default_rng(seed)`` keeps its first
-  ``max(1, ceil(f * n_blocks))``. If none of the kept windows has an event
-  within ``K`` steps, the next blocks of the permutation are added until one
-  has (a budget without any positive cell teaches nothing; records count
-  the blocks kept). Whole blocks keep the overlapping windows of a span of
-  time together, so the labelled windows are a few stretches of the
-  series, as labels bought for a few periods would be. The validation and
-  test windows never change.
+Label budgets are described in :mod:`hepa_bench.data`.
 """
 
-import math
 import os
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import numpy as np
 
-from ..datasets import (
+from hepa_sklearn.datasets import (
     load_batadal, load_cmapss, load_beijing, load_ettm1, load_gecco, load_mba, load_psm, load_smap, load_tep, load_vix,
     load_weather,
 )
-from ..datasets import _batadal, _beijing, _ettm1, _gecco, _mba, _psm, _smap, _tep, _vix, _weather
-from ..datasets._cmapss import CONTEXT_LENGTH as CMAPSS_CONTEXT
-from ..datasets._cmapss import MIN_HISTORY as CMAPSS_MIN_HISTORY
-from ..datasets._cmapss import TEST_STRIDE as CMAPSS_TEST_STRIDE
-from ..datasets._cmapss import TRAIN_STRIDE as CMAPSS_TRAIN_STRIDE
-from ..datasets._cmapss import K as CMAPSS_K
-from ..datasets._home import get_data_home
-from ..event_predictor import HEPAEventPredictor
-from ..pretrainer import HEPAPretrainer
-from ..surface import label_surface
-from .protocol import SubsetSplit, label_units, protocol_event_predictor, protocol_pretrainer, unit_windows
+from hepa_sklearn.datasets import _batadal, _beijing, _ettm1, _gecco, _mba, _psm, _smap, _tep, _vix, _weather
+from hepa_sklearn.datasets._cmapss import CONTEXT_LENGTH as CMAPSS_CONTEXT
+from hepa_sklearn.datasets._cmapss import MIN_HISTORY as CMAPSS_MIN_HISTORY
+from hepa_sklearn.datasets._cmapss import TEST_STRIDE as CMAPSS_TEST_STRIDE
+from hepa_sklearn.datasets._cmapss import TRAIN_STRIDE as CMAPSS_TRAIN_STRIDE
+from hepa_sklearn.datasets._cmapss import K as CMAPSS_K
+from hepa_sklearn.datasets._home import get_data_home
+from hepa_sklearn.event_predictor import HEPAEventPredictor
+from hepa_sklearn.pretrainer import HEPAPretrainer
+from hepa_sklearn.protocol import SubsetSplit, label_units, protocol_event_predictor, unit_windows
 
-__all__ = ["BENCHMARKS", "PAPER_COLUMNS", "BenchmarkEntry", "EventData", "get_benchmark"]
+from .data import EventData, block_rule, first_step_labels, point_labels, unit_blocks
+from .protocols import protocol_pretrainer
+
+__all__ = ["BENCHMARKS", "PAPER_COLUMNS", "PATIENCE", "BenchmarkEntry", "get_benchmark"]
 
 # Table 1 of the paper: the methods it reports, in its column order, and their seeds
 PAPER_COLUMNS = {"chronos2": ("Chronos-2", 3), "patchtst": ("PatchTST", 5), "itransformer": ("iTransformer", 5),
@@ -66,92 +51,6 @@ def _paper(*rows):
         if row is not None:
             table[column] = {1.0: row[0], 0.1: row[1]}
     return table
-
-
-@dataclass
-class EventData:
-    """The windows of one benchmark under one seed, each part as ``X`` (n, C, L), ``y`` and ``groups``.
-
-    ``X_pre`` are the pretraining windows (no labels). ``point_valid`` and
-    ``point_test`` give each window's label at Δt = 1, the condition (spike,
-    attack, anomaly, failure) at the step after the window's end, for F1 and
-    point-adjusted F1: 1.0, 0.0, or NaN where that step lies beyond the part.
-    ``blocks`` numbers the label block of each training window (for
-    C-MAPSS, the unit).
-    """
-
-    X_pre: np.ndarray
-    X_train: np.ndarray
-    y_train: np.ndarray
-    g_train: np.ndarray
-    X_valid: np.ndarray
-    y_valid: np.ndarray
-    g_valid: np.ndarray
-    X_test: np.ndarray
-    y_test: np.ndarray
-    g_test: np.ndarray
-    point_valid: np.ndarray
-    point_test: np.ndarray
-    blocks: np.ndarray
-    label_rule: Callable = None  # label_rule(fraction) -> (mask over training windows, number of blocks kept)
-
-    def train_mask(self, fraction):
-        """``(mask, n_blocks)``: which training windows the label ``fraction`` keeps, and how many blocks."""
-        return self.label_rule(fraction)
-
-
-def _block_rule(blocks, y, K, seed):
-    """The label budget of the non-C-MAPSS benchmarks (see the module docstring)."""
-    labels, _ = label_surface(y, K)
-    has_event = np.bincount(blocks, weights=labels[:, -1], minlength=blocks.max() + 1) > 0
-    order = np.random.default_rng(seed).permutation(blocks.max() + 1)
-
-    def rule(fraction):
-        n_keep = max(1, math.ceil(fraction * order.size - 1e-9))
-        while n_keep < order.size and not has_event[order[:n_keep]].any():
-            n_keep += 1
-        return np.isin(blocks, order[:n_keep]), n_keep
-
-    return rule
-
-
-def _unit_blocks(groups, n_blocks):
-    """Block id of each window: each unit's windows (in order) cut into ``n_blocks`` contiguous blocks."""
-    blocks = np.empty(groups.shape[0], dtype=np.int64)
-    offset = 0
-    for unit in dict.fromkeys(groups):
-        index = np.flatnonzero(groups == unit)
-        for i, piece in enumerate(np.array_split(index, min(n_blocks, index.size))):
-            blocks[piece] = offset + i
-        offset += min(n_blocks, index.size)
-    return blocks
-
-
-def _window_ends(table, part, stride, min_history):
-    """``(unit, end position in unit, part stop)`` of each window of ``part``, in the loader's order."""
-    rows = []
-    for unit, start, stop in table[table["split"] == part][["unit", "start", "stop"]].itertuples(index=False):
-        first_end = max(start, min_history - 1)
-        if first_end >= stop:
-            continue
-        ends = np.arange(stop - 1, first_end - 1, -stride)[::-1]  # counted back from the last row
-        rows += [(unit, int(end), int(stop)) for end in ends]
-    return rows
-
-
-def _point_labels(bunch, part, stride, min_history):
-    """The condition at the step after each window's end; NaN where that step lies beyond the part."""
-    positions = bunch.frame.groupby("unit", sort=False).indices
-    condition = bunch.frame["label"].to_numpy(dtype=bool)
-    labels = [float(condition[positions[unit][end + 1]]) if end + 1 < stop else np.nan
-              for unit, end, stop in _window_ends(bunch.splits, part, stride, min_history)]
-    return np.array(labels)
-
-
-def _first_step_labels(y):
-    """The label at Δt = 1 from ``y`` (C-MAPSS, where the condition is the event itself)."""
-    labels, known = label_surface(y, 1)
-    return np.where(known[:, 0], labels[:, 0], np.nan).astype(float)
 
 
 @dataclass(frozen=True)
@@ -191,7 +90,7 @@ class BenchmarkEntry:
         given none.
     loader : callable or None
         The dataset's ``load_*`` function; None for C-MAPSS, which the
-        C-MAPSS protocol (:class:`~hepa_sklearn.benchmarks.protocol.SubsetSplit`)
+        C-MAPSS protocol (:class:`hepa_sklearn.protocol.SubsetSplit`)
         splits by seeded unit permutation.
     loader_params : dict
         Extra loader parameters (the C-MAPSS subset).
@@ -239,10 +138,18 @@ class BenchmarkEntry:
         folder = os.path.join(get_data_home(data_home), self.directory)
         return os.path.isdir(folder) and bool(os.listdir(folder))
 
-    def make_pretrainer(self, epochs, *, device, seed, **params):
-        """The unfitted pretrainer of the protocol; ``params`` override."""
+    def make_pretrainer(self, epochs, *, device, seed, layout=None, **params):
+        """The unfitted pretrainer of the protocol; ``params`` override.
+
+        ``layout`` is the batch layout: C-MAPSS defaults to ``"padded"``,
+        the layout of its published records
+        (:func:`~hepa_bench.protocols.protocol_pretrainer`); the other
+        datasets have only the library's ``"packed"``.
+        """
         if self.is_cmapss:
-            return protocol_pretrainer(epochs, device=device, seed=seed, **params)
+            return protocol_pretrainer(epochs, device=device, seed=seed, layout=layout or "padded", **params)
+        if layout not in (None, "packed"):
+            raise ValueError(f"{self.name} is pretrained with the packed batch layout only, got {layout!r}.")
         return HEPAPretrainer(**{
             "norm": self.norm, "max_horizon": self.K, "max_epochs": epochs, "early_stopping": True,
             "n_iter_no_change": PATIENCE, "device": device, "random_state": seed, **params,
@@ -271,10 +178,17 @@ class BenchmarkEntry:
         groups = np.repeat(["train", "valid"], [len(E_train), len(E_valid)])
         return head.fit(np.concatenate([E_train, E_valid]), np.concatenate([y_train, y_valid]), groups=groups)
 
-    def load(self, seed, data_home=None):
-        """The :class:`EventData` of this benchmark under ``seed``."""
+    def load(self, seed, data_home=None, *, regime=False):
+        """The :class:`~hepa_bench.data.EventData` of this benchmark under ``seed``.
+
+        ``regime``: the windows normalised per operating condition
+        (C-MAPSS only, :class:`~hepa_sklearn.preprocessing.RegimeNormalizer`
+        with the setting channels kept).
+        """
         if self.is_cmapss:
-            return self._load_cmapss(seed)
+            return self._load_cmapss(seed, regime)
+        if regime:
+            raise ValueError(f"{self.name} has no operating settings to normalise by; regime methods run on C-MAPSS.")
         params = dict(self.loader_params)
         if self.seeded_split:
             params["random_state"] = seed
@@ -288,18 +202,18 @@ class BenchmarkEntry:
         train = part("train", self.finetune_stride)
         valid = part("valid", self.finetune_stride)
         test = part("test", self.eval_stride)
-        blocks = _unit_blocks(train.groups, self.label_blocks)
+        blocks = unit_blocks(train.groups, self.label_blocks)
         return EventData(
             X_pre=pre.X, X_train=train.X, y_train=train.y, g_train=train.groups,
             X_valid=valid.X, y_valid=valid.y, g_valid=valid.groups,
             X_test=test.X, y_test=test.y, g_test=test.groups,
-            point_valid=_point_labels(valid, "valid", self.finetune_stride, self.min_history),
-            point_test=_point_labels(test, "test", self.eval_stride, self.min_history),
-            blocks=blocks, label_rule=_block_rule(blocks, train.y, self.K, seed),
+            point_valid=point_labels(valid, "valid", self.finetune_stride, self.min_history),
+            point_test=point_labels(test, "test", self.eval_stride, self.min_history),
+            blocks=blocks, label_rule=block_rule(blocks, train.y, self.K, seed),
         )
 
-    def _load_cmapss(self, seed):
-        split = SubsetSplit(self.loader_params["subset"], seed, regime=False)
+    def _load_cmapss(self, seed, regime):
+        split = SubsetSplit(self.loader_params["subset"], seed, regime=regime)
         # the split keeps the windows but not the groups of its validation and test units
         frame = load_cmapss(self.loader_params["subset"], stride=CMAPSS_CONTEXT).frame
         _, _, g_valid = unit_windows(frame, split.split.valid, stride=CMAPSS_TRAIN_STRIDE)
@@ -313,8 +227,8 @@ class BenchmarkEntry:
             X_pre=split.X_pre, X_train=split.X_train, y_train=split.y_train, g_train=split.g_train,
             X_valid=split.X_valid, y_valid=split.y_valid, g_valid=g_valid,
             X_test=split.X_test, y_test=split.y_test, g_test=g_test,
-            point_valid=_first_step_labels(split.y_valid), point_test=_first_step_labels(split.y_test),
-            blocks=np.searchsorted(np.sort(units), split.g_train), label_rule=rule,
+            point_valid=first_step_labels(split.y_valid), point_test=first_step_labels(split.y_test),
+            blocks=np.searchsorted(np.sort(units), split.g_train), label_rule=rule, nasa=lambda: split.nasa,
         )
 
 

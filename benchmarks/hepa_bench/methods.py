@@ -1,0 +1,301 @@
+"""The one table of benchmark methods: each name written once, each a set of callables that build and fit its estimators.
+
+A method either embeds windows with a frozen ``encoder`` and fits a
+``head`` on the embeddings, or fits a ``surface`` model on the windows
+(which may start from the method's encoder, as end-to-end finetuning
+does). The runner (:mod:`hepa_bench.runner`) calls them with the
+dataset's registry entry, so one entry serves every dataset, C-MAPSS
+included. To add a baseline: its estimator in ``hepa_sklearn.baselines``,
+one entry here, one test.
+"""
+
+import functools
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+
+from hepa_sklearn import HEPAFinetuner
+from hepa_sklearn.baselines import (
+    GradientBoostingEventPredictor, ITransformerEncoder, MAEPretrainer, MatchedHeadPredictor, PatchTSTEncoder,
+)
+from hepa_sklearn.baselines._boosting import SEARCH_GRID
+from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT
+from hepa_sklearn.metrics import h_auroc
+
+from .protocols import default_pipeline, kept_epoch
+from .registry import PATIENCE
+
+__all__ = ["METHODS", "Method", "PAPER_ABLATIONS"]
+
+
+# -- encoders: encoder(entry, data, *, epochs, device, seed, **pretrain) -> fitted transformer -----------------
+
+def pretrained_hepa(entry, data, *, epochs, device, seed, **params):
+    """HEPAPretrainer fitted on the entry's pretraining windows with its protocol; ``params`` override."""
+    return entry.make_pretrainer(epochs, device=device, seed=seed, **params).fit(data.X_pre)
+
+
+def untrained_hepa(entry, data, *, epochs, device, seed, **params):
+    """The same encoder never trained (``max_epochs=0``): the entry's input statistics, its initial weights."""
+    return entry.make_pretrainer(0, device=device, seed=seed, **params).fit(data.X_pre)
+
+
+def pretrained_mae(entry, data, *, epochs, device, seed):
+    """The MAE baseline: the same causal encoder pretrained by masked-patch reconstruction.
+
+    It sees the entry's pretraining windows with the same normalisation and
+    stop rule as HEPA. On C-MAPSS, where HEPA draws 40 cuts from each
+    unit's window per epoch, each window is repeated 40 times per epoch
+    (each repeat gets its own mask), so both see as many samples.
+    """
+    template = entry.make_pretrainer(epochs, device=device, seed=seed)
+    mae = MAEPretrainer(norm=template.norm, max_epochs=epochs, early_stopping=template.early_stopping,
+                        n_iter_no_change=template.n_iter_no_change, device=device, random_state=seed)
+    return mae.fit(np.repeat(data.X_pre, CUTS_PER_UNIT, axis=0) if entry.is_cmapss else data.X_pre)
+
+
+def supervised_encoder(estimator_class, entry, data, mask, *, epochs, device, seed):
+    """``estimator_class`` trained end to end on the labelled windows of ``mask``, stopped as the entry says, then frozen.
+
+    Fitted through :meth:`~hepa_bench.registry.BenchmarkEntry.fit_head` like
+    a head: early-stopped on the validation windows, or on C-MAPSS the
+    protocol's fixed finetuning epochs.
+    """
+    encoder = estimator_class(K=entry.K, max_epochs=epochs, early_stopping=entry.finetune_stop != "fixed",
+                              validation_fraction=0.5, n_iter_no_change=PATIENCE, device=device, random_state=seed)
+    return entry.fit_head(encoder, data.X_train[mask], data.y_train[mask], data.X_valid, data.y_valid)
+
+
+# -- heads: head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, seed, **finetune) ----------------
+
+def event_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, seed, **params):
+    """HEPAEventPredictor on frozen embeddings, stopped as the entry's protocol says."""
+    head = entry.make_event_predictor(epochs, device=device, seed=seed, **params)
+    return entry.fit_head(head, E_train, y_train, E_valid, y_valid)
+
+
+def matched_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, seed):
+    """The paper's common baseline head (:class:`MatchedHeadPredictor`), stopped as the entry says.
+
+    Its learned horizon table has the paper's 256 rows, or K rows where K
+    is larger.
+    """
+    head = MatchedHeadPredictor(
+        K=entry.K, horizon_rows=None if entry.K > 256 else 256, max_epochs=epochs,
+        early_stopping=entry.finetune_stop != "fixed", validation_fraction=0.5, device=device, random_state=seed,
+    )
+    return entry.fit_head(head, E_train, y_train, E_valid, y_valid)
+
+
+# -- surfaces: surface(entry, data, mask, *, epochs, device, seed, encoder, **params) -> (model, info) ---------
+
+def gradient_boosting(entry, data, mask, *, epochs, device, seed, encoder=None):
+    """GradientBoostingEventPredictor on the raw windows.
+
+    C-MAPSS: its own out-of-fold search on the training units. Elsewhere:
+    each candidate of its search grid is fitted on the training windows and
+    the one with the best validation h-AUROC is kept (the first among
+    equals); ``info`` names it.
+    """
+    X, y, groups = data.X_train[mask], data.y_train[mask], data.g_train[mask]
+    if entry.is_cmapss:
+        return GradientBoostingEventPredictor(K=entry.K, random_state=seed).fit(X, y, groups=groups), {}
+    best, best_score, best_index = None, -np.inf, 0
+    for index, params in enumerate(SEARCH_GRID):
+        model = GradientBoostingEventPredictor(K=entry.K, search=None, random_state=seed, **params)
+        model.fit(X, y, groups=groups)
+        score = h_auroc(data.y_valid, model.predict_proba(data.X_valid))
+        if best is None or (np.isfinite(score) and score > best_score):
+            best, best_score, best_index = model, score if np.isfinite(score) else -np.inf, index
+    return best, {"gbm_candidate": best_index, "gbm_params": best.best_params_}
+
+
+def plain_pipeline(entry, data, mask, *, epochs, device, seed, encoder=None, **pretrainer_params):
+    """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))`` with every other default.
+
+    Fitted on the cell's labelled training windows alone (the pretrainer
+    sees those windows, not the protocol's pretraining set), with the
+    estimators' own early stopping on the last tenth of them; only
+    ``random_state`` (and the device) is set. The validation windows are
+    not used. ``info`` records the epochs each step ran and the pretraining
+    epoch whose weights were kept.
+    """
+    pipe = default_pipeline(entry.K, seed=seed, device=device, **pretrainer_params)
+    pipe.fit(data.X_train[mask], data.y_train[mask])
+    return pipe, {"pretrain_epochs_run": pipe[0].n_epochs_, "pretrain_epoch_kept": kept_epoch(pipe[0]),
+                  "finetune_epochs_run": pipe[-1].n_epochs_}
+
+
+def end_to_end(entry, data, mask, *, epochs, device, seed, encoder, **params):
+    """HEPAFinetuner: the method's encoder and a fresh event head trained together, stopped as the entry says."""
+    model = HEPAFinetuner(encoder, K=entry.K, max_epochs=epochs, early_stopping=entry.finetune_stop != "fixed",
+                          validation_fraction=0.5, n_iter_no_change=PATIENCE, device=device, random_state=seed,
+                          **params)
+    return entry.fit_head(model, data.X_train[mask], data.y_train[mask], data.X_valid, data.y_valid), {}
+
+
+@dataclass(frozen=True)
+class Method:
+    """One column of the benchmark.
+
+    Attributes
+    ----------
+    description : str
+    family : {"hepa", "default", "baseline"}
+        ``"hepa"``: a HEPA recipe a user would tune (pretrained or untrained
+        encoder, any head); ``"default"``: the plain pipeline with (candidate)
+        defaults; ``"baseline"``: another method.
+    encoder : callable or None
+        ``encoder(entry, data, *, epochs, device, seed, **pretrain)``: a
+        fitted object whose ``transform(X)`` gives embeddings; ``epochs``
+        are the pretraining epochs. A ``supervised`` encoder is called as
+        ``encoder(entry, data, mask, *, epochs, device, seed)`` with the
+        cell's labelled windows and the finetuning epochs, once per label
+        fraction.
+    head : callable or None
+        ``head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device,
+        seed, **finetune)``: a fitted estimator with ``predict_proba(E)``.
+    surface : callable or None
+        ``surface(entry, data, mask, *, epochs, device, seed, encoder,
+        **finetune)``: ``(fitted estimator with predict_proba(X), info)``;
+        ``encoder`` is the method's fitted encoder, if it has one.
+    pretrain, finetune : dict
+        Parameters passed to the encoder and to the head or surface.
+        Methods with equal encoder, ``pretrain`` and ``regime`` share one
+        fitted encoder (and its embeddings) per dataset and seed.
+    regime : bool
+        The windows are normalised per operating condition
+        (:class:`~hepa_sklearn.preprocessing.RegimeNormalizer`; C-MAPSS).
+    ablation : bool
+        One of the paper's ablations (§4.4), tabled against ``hepa``.
+    retired : str or None
+        Why the method no longer runs (the option it needs was removed from
+        the estimators); its records stay in the results as data.
+    """
+
+    description: str
+    family: str = "hepa"
+    encoder: Optional[Callable] = None
+    head: Optional[Callable] = event_head
+    surface: Optional[Callable] = None
+    pretrain: dict = field(default_factory=dict)
+    finetune: dict = field(default_factory=dict)
+    supervised: bool = False
+    regime: bool = False
+    ablation: bool = False
+    retired: Optional[str] = None
+
+    def __post_init__(self):
+        if self.retired is None and self.encoder is None and self.surface is None:
+            raise ValueError("a Method needs an encoder or a surface.")
+        if self.surface is None and self.encoder is not None and self.head is None:
+            raise ValueError("a Method with an encoder and no surface needs a head.")
+
+    @property
+    def encoder_key(self):
+        """Methods with equal keys share one fitted encoder."""
+        if self.encoder is None:
+            return None
+        return (getattr(self.encoder, "__name__", repr(self.encoder)), tuple(sorted(self.pretrain.items())),
+                self.regime)
+
+
+def _retired(description, option):
+    return Method(description, retired=f"the estimators no longer have {option}; the records stay as data")
+
+
+def _hepa(description, **kwargs):
+    return Method(description, encoder=pretrained_hepa, **kwargs)
+
+
+def _untrained(description, **kwargs):
+    return Method(description, encoder=untrained_hepa, **kwargs)
+
+
+_PACKED = {"layout": "packed"}  # C-MAPSS variants measured with the library's batch layout
+
+METHODS = {
+    "hepa": _hepa("HEPA pred-FT: pretrain HEPAPretrainer with the dataset's protocol (C-MAPSS: global z-score, the "
+                  "paper's), then HEPAEventPredictor on frozen embeddings"),
+    "hepa-random": _untrained("control: the hepa encoder at its initial weights (never pretrained), finetuned as hepa"),
+    "hepa-random-regime": _untrained(
+        "control: the hepa-regime encoder at its initial weights, finetuned as hepa-regime", regime=True),
+    "hepa-random-e2e": _untrained(
+        "control: hepa-e2e from the encoder's initial weights (end-to-end training, no pretraining)",
+        surface=end_to_end),
+    "hepa-ctxreg": _retired("variant: SIGReg on the context representations h_t as well as on the predictions",
+                            "regularize"),
+    "hepa-uniform": _retired("variant: pretraining horizons Δt uniform on 1..150 instead of log-uniform", "horizons"),
+    "hepa-packed": _hepa("hepa pretrained with the packed batch layout (cuts of a unit share a context pass)",
+                         pretrain=_PACKED),
+    "hepa-sigreg-high": _hepa(
+        "variant: hepa-packed, SIGReg weight α = 1 (the loss (1 - α)·L1 + α·SIGReg is SIGReg alone)",
+        pretrain={**_PACKED, "sigreg_weight": 1.0}),
+    "hepa-sigreg-low": _hepa(
+        "variant: hepa-packed with SIGReg weight α = 0.01 instead of 0.1 (SIGReg:L1 about 1:99, not 1:9)",
+        pretrain={**_PACKED, "sigreg_weight": 0.01}),
+    "hepa-sigreg-mid": _hepa(
+        "variant: hepa-packed with SIGReg weight α = 0.5 (SIGReg:L1 1:1, nine times the paper's 1:9)",
+        pretrain={**_PACKED, "sigreg_weight": 0.5}),
+    "hepa-revin": _hepa(
+        "variant: hepa-packed normalising each context by its own statistics (RevIN) instead of the global "
+        "z-score, which removes the absolute degradation level", pretrain={**_PACKED, "norm": "revin"}),
+    "hepa-rankstop": _hepa(
+        "variant: hepa-packed stopped by the label-free rank rule: a fifth of the pretraining units held out, the "
+        "weights of the epoch whose held-out embeddings have the highest effective rank",
+        pretrain={**_PACKED, "early_stopping": "rank", "validation_fraction": 0.2}),
+    "hepa-within": _retired(
+        "variant: hepa-packed with SIGReg also on h_t centred within each unit's cuts, so that the representation "
+        "keeps moving along a unit instead of coding which unit it is", "regularize"),
+    "hepa-change": _retired(
+        "variant: hepa-packed predicting the change of the representation, h* - h_t, instead of h*, so that what "
+        "stays constant along a unit cancels out of the target", "objective"),
+    "hepa-proj1024": _retired("variant: hepa-packed with 1024 SIGReg projections instead of 256", "n_projections"),
+    "hepa-lowlr": _hepa("variant: hepa-packed with pretraining learning rate 3e-5 (a tenth of 3e-4)",
+                        pretrain={**_PACKED, "lr": 3e-5}),
+    "hepa-constlr": _retired(
+        "variant: hepa-packed with a constant pretraining learning rate instead of cosine annealing", "lr_schedule"),
+    "hepa-regime": _hepa("HEPA pred-FT on per-operating-condition z-scores (RegimeNormalizer)", regime=True),
+    "hepa-regime-nll": _hepa("hepa-regime finetuned with the discrete-time survival likelihood instead of BCE",
+                             regime=True, finetune={"loss": "nll"}),
+    "hepa-vicreg": _hepa("ablation: VICReg-style variance + covariance instead of SIGReg",
+                         pretrain={"regularizer": "vicreg"}, ablation=True),
+    "hepa-ema": _hepa("ablation: EMA target encoder", pretrain={"target": "ema"}, ablation=True),
+    "hepa-linear": _hepa("ablation: linear probe on h_t", finetune={"head": "linear"}, ablation=True),
+    "hepa-e2e": _hepa("ablation: end-to-end finetuning of encoder and head", surface=end_to_end, ablation=True),
+    "hepa-nll": _hepa("ablation: discrete-time survival likelihood instead of BCE", finetune={"loss": "nll"},
+                      ablation=True),
+    "hepa-matched": _hepa(
+        "the hepa encoder with the paper's common baseline head (MatchedHeadPredictor) instead of pred-FT",
+        head=matched_head),
+    "hepa-channel": _hepa("HEPA with one token stream per channel (tokens='channel'), pred-FT head",
+                          pretrain={"tokens": "channel"}),
+    "hepa-channel-random": _untrained(
+        "control: the hepa-channel encoder at its initial weights (never pretrained), finetuned as hepa-channel",
+        pretrain={"tokens": "channel"}),
+    "mae": Method("MAE baseline: the same causal encoder pretrained by masked-patch reconstruction, matched head",
+                  family="baseline", encoder=pretrained_mae, head=matched_head),
+    "patchtst": Method(
+        "PatchTST baseline: channel-independent patches, bidirectional attention, trained end to end with the "
+        "cell's labels, then frozen; matched head", family="baseline",
+        encoder=functools.partial(supervised_encoder, PatchTSTEncoder), head=matched_head, supervised=True),
+    "itransformer": Method(
+        "iTransformer baseline: one token per variate, attention across variates, trained end to end with the "
+        "cell's labels, then frozen; matched head", family="baseline",
+        encoder=functools.partial(supervised_encoder, ITransformerEncoder), head=matched_head, supervised=True),
+    "hepa-default": Method(
+        "the plain pipeline make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150)) with every other default, "
+        "fitted on the labelled training windows alone", family="default", surface=plain_pipeline),
+    "hepa-default-rank": Method(
+        "candidate default: hepa-default with HEPAPretrainer(early_stopping=\"rank\"), pretraining stopped on the "
+        "effective rank of the held-out windows' embeddings", family="default",
+        surface=functools.partial(plain_pipeline, early_stopping="rank")),
+    "gbm": Method("HistGradientBoostingRegressor on summary features of the last 30 steps", family="baseline",
+                  surface=gradient_boosting),
+    "gbm-regime": Method("the same baseline on per-operating-condition z-scores", family="baseline",
+                         surface=gradient_boosting, regime=True),
+}
+
+#: the paper's ablations (§4.4), compared with ``hepa`` on FD001 and FD003
+PAPER_ABLATIONS = tuple(name for name, method in METHODS.items() if method.ablation)

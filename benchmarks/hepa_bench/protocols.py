@@ -1,0 +1,55 @@
+"""The estimators the benchmark protocols build: the C-MAPSS pretrainer in either batch layout, the plain default pipeline, fitted-state helpers."""
+
+import copy
+
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
+from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
+
+__all__ = ["LAYOUTS", "default_pipeline", "kept_epoch", "protocol_pretrainer", "with_state"]
+
+# the batch layouts: the published C-MAPSS cells were computed with "padded"
+LAYOUTS = ("padded", "packed")
+
+
+def protocol_pretrainer(pretrain_epochs, *, device, seed, layout="padded", verbose=0, **params):
+    """The C-MAPSS protocol's pretrainer (:func:`hepa_sklearn.protocol.protocol_pretrainer`) in batch ``layout``.
+
+    ``"padded"`` (the default here) is the layout of the published C-MAPSS
+    records, :class:`~hepa_bench.padded.PaddedHEPAPretrainer`; ``"packed"``
+    is the library's. ``params`` override the protocol's parameters.
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown batch layout {layout!r}; choose from {list(LAYOUTS)}.")
+    template = library_protocol_pretrainer(pretrain_epochs, device=device, seed=seed, verbose=verbose, **params)
+    if layout == "packed":
+        return template
+    from .padded import PaddedHEPAPretrainer  # the torch pieces of the padded layout, loaded when used
+
+    return PaddedHEPAPretrainer(**template.get_params())
+
+
+def default_pipeline(K, *, seed, device="auto", **pretrainer_params):
+    """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))``, unfitted.
+
+    Every other parameter keeps its default; only ``random_state`` and
+    ``device`` are set, so that a cell is reproducible.
+    ``pretrainer_params`` change the pretrainer's defaults (candidate
+    defaults are benchmarked this way).
+    """
+    from sklearn.pipeline import make_pipeline
+
+    return make_pipeline(HEPAPretrainer(random_state=seed, device=device, **pretrainer_params),
+                         HEPAEventPredictor(K=K, random_state=seed, device=device))
+
+
+def kept_epoch(estimator):
+    """The epoch (from 1) whose weights a fitted ``estimator`` holds: its early stopping's best, else the last."""
+    stopping = dict(estimator.net_.callbacks_).get("early_stopping")
+    return int(stopping.best_epoch_) if stopping is not None else estimator.n_epochs_
+
+
+def with_state(pretrainer, state):
+    """A copy of the fitted ``pretrainer`` whose module holds the weights ``state``."""
+    snapshot = copy.deepcopy(pretrainer)
+    snapshot.net_.module_.load_state_dict(state)
+    return snapshot

@@ -22,7 +22,7 @@ yourself; end with the held-out h-AUROC of the surface p(t, Δt), Δt = 1..200:
 With your own data, replace step 1 by your frame and its ``split`` column.
 ``--quick`` runs one epoch of each stage on every fourth window (a few
 minutes on a laptop CPU); the benchmark protocol
-(``hepa benchmark events --datasets Beijing``) pretrains up to 100 epochs
+(``hepa-bench run --datasets Beijing``) pretrains up to 100 epochs
 and finetunes up to 50.
 """
 

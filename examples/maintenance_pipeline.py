@@ -41,8 +41,6 @@ def make_pretrainer(args):
     return HEPAPretrainer(
         d_model=args.d_model,
         n_heads=4,
-        dim_feedforward=args.d_model,
-        predictor_hidden=args.d_model,
         norm="global",  # lifecycle data: the absolute degradation level is the signal
         max_epochs=args.epochs,
         early_stopping=False,

@@ -30,8 +30,9 @@ import torch
 from sklearn.preprocessing import StandardScaler
 
 from hepa_sklearn.baselines import summary_features
-from hepa_sklearn.benchmarks.protocol import SubsetSplit, protocol_event_predictor
-from hepa_sklearn.benchmarks.snapshots import pretrain_with_snapshots, with_state
+from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
+from hepa_bench.protocols import with_state
+from hepa_bench.snapshots import pretrain_with_snapshots
 from hepa_sklearn.metrics import h_auroc
 
 EPOCHS = (0, 1, 8)

@@ -28,7 +28,7 @@ pipeline in one or two named ways:
   pretraining windows, no labels) in front of the unchanged default
   pipeline; ``regime-random`` is its encoder at its initial weights;
 - ``revin-random``: the default pipeline's encoder at its initial weights;
-- ``rank``: the default pipeline with ``early_stopping_score="rank"``
+- ``rank``: the default pipeline with ``early_stopping="rank"``
   (pretraining stops on the effective rank of the held-out windows'
   embeddings instead of their JEPA loss, and keeps the best epoch): the
   ``hepa-default-rank`` cell of the C-MAPSS benchmark.
@@ -47,8 +47,10 @@ import time
 
 import torch
 
-from hepa_sklearn.benchmarks.protocol import SubsetSplit, default_pipeline
-from hepa_sklearn.benchmarks.snapshots import EncoderSnapshots, with_state
+from hepa_bench.protocols import default_pipeline
+from hepa_sklearn.protocol import SubsetSplit
+from hepa_bench.protocols import with_state
+from hepa_bench.snapshots import EncoderSnapshots
 from hepa_sklearn.datasets._cmapss import K
 from hepa_sklearn.metrics import h_auroc
 
@@ -63,7 +65,7 @@ def fit_arm(arm, data, X_train, y_train, seed):
     if arm.startswith("global"):
         pretrainer.set_params(norm="global")
     if arm == "rank":
-        pretrainer.set_params(early_stopping_score="rank")
+        pretrainer.set_params(early_stopping="rank")
     if arm.endswith("-random"):
         # one epoch fits the input statistics; the weights go back to those before it
         pretrainer.set_params(max_epochs=1, callbacks=[("snapshots", EncoderSnapshots({0}))])

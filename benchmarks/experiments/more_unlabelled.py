@@ -29,8 +29,9 @@ import json
 import numpy as np
 import torch
 
-from hepa_sklearn.benchmarks.protocol import CONTEXT_LENGTH, SubsetSplit, protocol_event_predictor, unit_windows
-from hepa_sklearn.benchmarks.snapshots import pretrain_with_snapshots, with_state
+from hepa_sklearn.protocol import CONTEXT_LENGTH, SubsetSplit, protocol_event_predictor, unit_windows
+from hepa_bench.protocols import with_state
+from hepa_bench.snapshots import pretrain_with_snapshots
 from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.metrics import h_auroc
 

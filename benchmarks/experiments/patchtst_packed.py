@@ -28,7 +28,7 @@ import time
 import numpy as np
 import torch
 
-from hepa_sklearn.benchmarks.registry import BENCHMARKS
+from hepa_bench.registry import BENCHMARKS
 from hepa_sklearn.nn.baselines import PatchTSTBackbone
 from hepa_sklearn.nn.encoder import EncoderConfig
 

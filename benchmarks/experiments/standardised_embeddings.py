@@ -18,8 +18,9 @@ import numpy as np
 import torch
 from sklearn.preprocessing import StandardScaler
 
-from hepa_sklearn.benchmarks.protocol import SubsetSplit, protocol_event_predictor
-from hepa_sklearn.benchmarks.snapshots import pretrain_with_snapshots, with_state
+from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
+from hepa_bench.protocols import with_state
+from hepa_bench.snapshots import pretrain_with_snapshots
 from hepa_sklearn.metrics import h_auroc
 
 

@@ -17,7 +17,8 @@ import time
 import torch
 from skorch.callbacks import Callback
 
-from hepa_sklearn.benchmarks.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
+from hepa_bench.protocols import protocol_pretrainer
+from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 from hepa_sklearn.metrics import h_auroc
 from hepa_sklearn.nn import event_surface
 
@@ -47,7 +48,7 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(1)
     data = SubsetSplit("FD001", args.seed, regime=False)
-    pretrainer = protocol_pretrainer(50, device="cpu", seed=args.seed, batch_layout=args.batch_layout)
+    pretrainer = protocol_pretrainer(50, device="cpu", seed=args.seed, layout=args.batch_layout)
     pretrainer.fit(data.X_pre)
     pretrained_cpu = time.process_time()
     E_train, E_test = pretrainer.transform(data.X_train), pretrainer.transform(data.X_test)

@@ -53,7 +53,8 @@ from hepa_sklearn._training.callbacks import GRADIENT_CLIP
 from hepa_sklearn._training.runtime import seeded_torch
 from hepa_sklearn._training.sampling import WindowDataset
 from hepa_sklearn._validation import check_embeddings, check_windows
-from hepa_sklearn.benchmarks.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
+from hepa_bench.protocols import protocol_pretrainer
+from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 from hepa_sklearn.pretrainer import global_statistics
 
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS = 50, 30  # the FD001 protocol (hepa demo)
@@ -61,7 +62,7 @@ PRETRAIN_EPOCHS, FINETUNE_EPOCHS = 50, 30  # the FD001 protocol (hepa demo)
 
 def pretraining_net(data, seed):
     """The protocol pretrainer's initialised net and one epoch of its packed training batches."""
-    pretrainer = protocol_pretrainer(PRETRAIN_EPOCHS, device="cpu", seed=seed, batch_layout="packed")
+    pretrainer = protocol_pretrainer(PRETRAIN_EPOCHS, device="cpu", seed=seed, layout="packed")
     pretrainer._check_hyperparameters()
     X = check_windows(pretrainer, data.X_pre, reset=True)
     torch_seed = pretrainer._torch_seed()

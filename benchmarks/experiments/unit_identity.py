@@ -21,7 +21,10 @@ for the first two columns, no test units anywhere), this prints:
   within-unit motion of h_t carries;
 - ``valid h-AUROC``: the standard event predictor on the validation units.
 
-Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/unit_identity.py --seed 0 [--method hepa-within]
+Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/unit_identity.py --seed 0 [--method hepa-packed]
+
+Its printed output also holds the ``hepa-within`` runs, a method whose
+estimator option has since been removed (it is retired in the method table).
 """
 
 import argparse
@@ -31,9 +34,10 @@ import numpy as np
 import torch
 from sklearn.linear_model import RidgeCV
 
-from hepa_sklearn.benchmarks.protocol import TRAIN_STRIDE, SubsetSplit, protocol_event_predictor
-from hepa_sklearn.benchmarks.snapshots import pretrain_with_snapshots, with_state
-from hepa_sklearn.benchmarks.sweep import METHODS
+from hepa_sklearn.protocol import TRAIN_STRIDE, SubsetSplit, protocol_event_predictor
+from hepa_bench.protocols import with_state
+from hepa_bench.snapshots import pretrain_with_snapshots
+from hepa_bench.methods import METHODS
 from hepa_sklearn.datasets._cmapss import RUL_CAP
 from hepa_sklearn.metrics import h_auroc
 
@@ -55,17 +59,24 @@ def centred_within(values, groups):
     return out
 
 
+def _pretraining(name):
+    method = METHODS[name]
+    if method.retired:
+        raise SystemExit(f"{name} is retired: {method.retired}.")
+    return method.pretrain
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--subset", default="FD001")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--method", default="hepa", help="a pretraining variant of `hepa benchmark cmapss`")
+    parser.add_argument("--method", default="hepa", help="a pretraining variant of the method table (not retired)")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     data = SubsetSplit(args.subset, args.seed, regime=False)
     _, _, g_valid = data._windows(data.split.valid, stride=TRAIN_STRIDE)
     pretrainer, states = pretrain_with_snapshots(data.X_pre, epochs=[0, 1, 8], pretrain_epochs=50, device="cpu",
-                                                 seed=args.seed, **METHODS[args.method].pretrain)
+                                                 seed=args.seed, **_pretraining(args.method))
     rul_train, rul_valid = (np.minimum(y["time"], RUL_CAP) for y in (data.y_train, data.y_valid))
     for epoch in (0, 1, 8, 50):
         encoder = with_state(pretrainer, states[epoch])

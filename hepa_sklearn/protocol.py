@@ -187,13 +187,17 @@ def protocol_event_predictor(finetune_epochs, *, device, seed, verbose=0, **para
 
 
 def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto",
-               verbose=0, log=print):
+               verbose=0, log=print, pretrainer=None):
     """Pretrain on the training units, finetune the event predictor, score the held-out units.
 
     Pretraining sees one window per training unit (its whole history, up to
     512 steps) and draws 40 (cut, Δt) pairs from it per epoch; finetuning
     uses stride-4 windows with >= 128 steps of history and a fixed number of
     epochs (no early stopping), as in the reference protocol.
+
+    ``pretrainer``, if given, is the unfitted pretrainer fitted in place of
+    :func:`protocol_pretrainer`'s (another implementation of the same
+    estimator, to time it on the same protocol); the caller sets its epochs.
 
     Returns
     -------
@@ -208,7 +212,9 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
 
     timings = {}
     start = time.perf_counter()
-    pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, verbose=verbose).fit(data.X_pre)
+    if pretrainer is None:
+        pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, verbose=verbose)
+    pretrainer.fit(data.X_pre)
     timings["pretrain_s"] = time.perf_counter() - start
     log(f"pretrained {pretrain_epochs} epochs in {timings['pretrain_s']:.1f} s, "
         f"final loss {pretrainer.history_[-1, 'train_loss']:.4f}")

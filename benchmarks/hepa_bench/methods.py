@@ -26,7 +26,7 @@ from hepa_sklearn.metrics import h_auroc
 from .protocols import default_pipeline, kept_epoch
 from .registry import PATIENCE
 
-__all__ = ["METHODS", "Method", "PAPER_ABLATIONS"]
+__all__ = ["METHODS", "Method", "PAPER_ABLATIONS", "tuned_variants"]
 
 
 # -- encoders: encoder(entry, data, *, epochs, device, seed, **pretrain) -> fitted transformer -----------------
@@ -299,3 +299,8 @@ METHODS = {
 
 #: the paper's ablations (§4.4), compared with ``hepa`` on FD001 and FD003
 PAPER_ABLATIONS = tuple(name for name, method in METHODS.items() if method.ablation)
+
+
+def tuned_variants(methods):
+    """The HEPA recipes among ``methods`` a user would tune, against which the plain default pipeline is judged."""
+    return [m for m in methods if m in METHODS and METHODS[m].family == "hepa"]

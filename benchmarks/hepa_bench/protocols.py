@@ -1,11 +1,12 @@
-"""The estimators the benchmark protocols build: the C-MAPSS pretrainer in either batch layout, the plain default pipeline, fitted-state helpers."""
+"""The estimators the benchmark protocols build: the C-MAPSS pretrainer in either batch layout, the plain default pipeline, fitted-state helpers; one C-MAPSS protocol run in either layout."""
 
 import copy
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
+from hepa_sklearn.protocol import run_cmapss
 
-__all__ = ["LAYOUTS", "default_pipeline", "kept_epoch", "protocol_pretrainer", "with_state"]
+__all__ = ["LAYOUTS", "default_pipeline", "kept_epoch", "protocol_pretrainer", "run_protocol", "with_state"]
 
 # the batch layouts: the published C-MAPSS cells were computed with "padded"
 LAYOUTS = ("padded", "packed")
@@ -27,6 +28,22 @@ def protocol_pretrainer(pretrain_epochs, *, device, seed, layout="padded", verbo
 
     return PaddedHEPAPretrainer(**template.get_params())
 
+
+
+def run_protocol(subset="FD001", *, layout="padded", seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto",
+                 log=print):
+    """One end-to-end run of the C-MAPSS protocol (:func:`hepa_sklearn.protocol.run_cmapss`) in batch ``layout``.
+
+    ``"packed"`` is the library's run itself; ``"padded"`` fits the
+    padded-layout pretrainer of :func:`protocol_pretrainer` in its place.
+    The result also names the ``batch_layout``.
+    """
+    pretrainer = None
+    if layout != "packed":
+        pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, layout=layout)
+    result = run_cmapss(subset, seed=seed, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs,
+                        device=device, log=log, pretrainer=pretrainer)
+    return {**result, "batch_layout": layout}
 
 def default_pipeline(K, *, seed, device="auto", **pretrainer_params):
     """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))``, unfitted.

@@ -6,7 +6,8 @@ labels on the validation units (the JEPA loss ε at fixed draws, and
 representation diagnostics), then finetuned the standard way on all
 labelled training windows and scored on the validation and test units.
 The paper reports ε and h-AUROC falling and rising together over snapshots
-(FD001 Spearman ρ = −0.87); :func:`summarise` computes the same ρ.
+(FD001 Spearman ρ = −0.87); :func:`hepa_bench.snapshots_report.summarise`
+computes the same ρ.
 
 The same study runs on the event benchmarks of the registry
 (:func:`run_event_snapshots`), with each benchmark's own early-stopped
@@ -17,13 +18,11 @@ Every finished snapshot is appended to a JSON-lines file, and a rerun skips
 the ones already there.
 """
 
-import copy
 import time
 from datetime import datetime, timezone
 
 import numpy as np
 import torch
-from scipy.stats import spearmanr
 from skorch.callbacks import Callback
 from sklearn.linear_model import RidgeCV
 
@@ -36,9 +35,10 @@ from .methods import METHODS, pretrained_hepa
 from .protocols import kept_epoch, protocol_pretrainer, with_state
 from .registry import BENCHMARKS
 from .results import append_record, command_line, environment, read_results, uninterrupted
+from .snapshots_report import plot_snapshots, summarise
 
 __all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "pretrain_with_snapshots", "representation_diagnostics",
-           "run_event_snapshots", "run_snapshots", "summarise"]
+           "run_event_snapshots", "run_snapshots"]
 
 DEFAULT_RESULTS = "snapshot_results.jsonl"
 SNAPSHOT_EPOCHS = (0, 1, 3, 8, 25)  # and the last epoch
@@ -73,22 +73,24 @@ def pretrain_with_snapshots(X, *, epochs, pretrain_epochs, device, seed, **param
     return pretrainer, dict(pretrainer.net_.callbacks_)["snapshots"].states_
 
 
-def representation_diagnostics(pretrainer, data, E_train, E_valid):
-    """Label-free and label-based views of one encoder, none of them on test units.
+def representation_diagnostics(encoder, data, E_train, E_valid, *, held_out, cap, cuts_per_window=None):
+    """Label-free and label-based views of one encoder, none of them on test windows.
 
     ``eps_valid``/``eps_train``: the JEPA loss at fixed draws on the
-    validation units' and training units' pretraining windows (its terms
-    too); ``rank_valid``: effective rank of the validation embeddings;
-    ``probe_r2_valid``: R² on validation windows of a ridge regression from
-    ``h_t`` to the capped time to event, fitted on training windows.
+    ``held_out`` windows (the validation part's) and on the pretraining
+    windows ``data.X_pre`` (its terms too; ``cuts_per_window`` pairs per
+    window, default the encoder's); ``rank_valid``: effective rank of the
+    validation embeddings; ``probe_r2_valid``: R² on validation windows of a
+    ridge regression from ``h_t`` to the time to event capped at ``cap``,
+    fitted on training windows.
     """
     out = {}
-    for part, X in (("valid", data.X_pre_valid), ("train", data.X_pre)):
-        terms = pretrainer.pretraining_loss(X, cuts_per_window=CUTS_PER_UNIT)
+    for part, X in (("valid", held_out), ("train", data.X_pre)):
+        terms = encoder.pretraining_loss(X, cuts_per_window=cuts_per_window)
         out[f"eps_{part}"] = terms.pop("loss")
         out.update({f"eps_{part}_{name}": value for name, value in terms.items() if name != "n_pairs"})
     out["rank_valid"] = effective_rank(E_valid.astype(np.float64))
-    target = lambda y: np.minimum(y["time"], RUL_CAP)  # noqa: E731
+    target = lambda y: np.minimum(y["time"], cap)  # noqa: E731
     probe = RidgeCV(alphas=np.logspace(-3, 3, 13)).fit(E_train, target(data.y_train))
     out["probe_r2_valid"] = float(probe.score(E_valid, target(data.y_valid)))
     return out
@@ -98,7 +100,8 @@ def _snapshot_record(pretrainer, state, data, *, seed, finetune_epochs, device):
     encoder = with_state(pretrainer, state)
     start = time.perf_counter()
     E_train, E_valid, E_test = (encoder.transform(X) for X in (data.X_train, data.X_valid, data.X_test))
-    record = representation_diagnostics(encoder, data, E_train, E_valid)
+    record = representation_diagnostics(encoder, data, E_train, E_valid, held_out=data.X_pre_valid, cap=RUL_CAP,
+                                        cuts_per_window=CUTS_PER_UNIT)
     predictor = protocol_event_predictor(finetune_epochs, device=device, seed=seed).fit(E_train, data.y_train)
     record["valid_h_auroc"] = h_auroc(data.y_valid, predictor.predict_proba(E_valid))
     record["h_auroc"] = h_auroc(data.y_test, predictor.predict_proba(E_test))
@@ -167,15 +170,8 @@ def _event_snapshot_record(entry, encoder, data, *, seed, device):
     """Diagnostics and h-AUROC of one encoder on an event benchmark, its head fitted on every labelled window."""
     start = time.perf_counter()
     E_train, E_valid, E_test = (encoder.transform(X) for X in (data.X_train, data.X_valid, data.X_test))
-    record = {}
-    for part, X in (("valid", data.X_valid), ("train", data.X_pre)):
-        terms = encoder.pretraining_loss(X)
-        record[f"eps_{part}"] = terms.pop("loss")
-        record.update({f"eps_{part}_{name}": value for name, value in terms.items() if name != "n_pairs"})
-    record["rank_valid"] = effective_rank(E_valid.astype(np.float64))
-    target = lambda y: np.minimum(y["time"], entry.K)  # noqa: E731  (the time to event, capped at the horizon)
-    probe = RidgeCV(alphas=np.logspace(-3, 3, 13)).fit(E_train, target(data.y_train))
-    record["probe_r2_valid"] = float(probe.score(E_valid, target(data.y_valid)))
+    # the time to event is capped at the horizon
+    record = representation_diagnostics(encoder, data, E_train, E_valid, held_out=data.X_valid, cap=entry.K)
     head = entry.make_event_predictor(entry.finetune_epochs, device=device, seed=seed)
     head = entry.fit_head(head, E_train, data.y_train, E_valid, data.y_valid)
     record["valid_h_auroc"] = h_auroc(data.y_valid, head.predict_proba(E_valid))
@@ -196,8 +192,8 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
     JEPA loss on the validation windows at fixed draws, and the entry's
     event head is fitted on all labelled training windows and stopped on
     the validation windows, as in the ``hepa`` cell with all labels.
-    Records use ``subset`` for the dataset's name, so :func:`summarise` and
-    :func:`markdown` read them as they read C-MAPSS ones; their
+    Records use ``subset`` for the dataset's name, so the summaries of
+    :mod:`hepa_bench.snapshots_report` read them as they read C-MAPSS ones; their
     ``pretrain_epochs`` is the entry's epoch limit.
     """
     registry = BENCHMARKS if registry is None else registry
@@ -239,138 +235,6 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
                     "epochs_run": pretrainer.n_epochs_, "device": device, **result, "pretrain_s": pretrain_s,
                 }, command=command, env=env, log=log))
     return records
-
-
-def summarise(records, x="eps_valid", y="h_auroc"):
-    """Spearman ρ between ``x`` and ``y`` over the snapshots of each (subset, method, seed), and pooled per subset.
-
-    Returns a list of dicts ``{subset, method, seed, n, rho, p}``; ``seed``
-    is ``"all"`` for the pooled row, which ranks every snapshot of the
-    subset together.
-    """
-    rows = []
-    for (subset, method), by_seed in sorted(_by_seed(records).items()):
-        pooled = []
-        for seed, part in sorted(by_seed.items()):
-            pooled += part
-            rows.append(_rho_row(subset, method, seed, part, x, y))
-        rows.append(_rho_row(subset, method, "all", pooled, x, y))
-    return rows
-
-
-def _by_seed(records):
-    """``{(subset, method): {seed: that seed's snapshots in epoch order}}``."""
-    groups = {}
-    for r in records:
-        groups.setdefault((r["subset"], r["method"]), {}).setdefault(r["seed"], []).append(r)
-    for by_seed in groups.values():
-        for part in by_seed.values():
-            part.sort(key=lambda r: r["epoch"])
-    return groups
-
-
-def _rho_row(subset, method, seed, part, x, y):
-    a, b = np.array([r[x] for r in part], float), np.array([r[y] for r in part], float)
-    rho, p = spearmanr(a, b) if len(part) > 2 else (float("nan"), float("nan"))
-    return {"subset": subset, "method": method, "seed": seed, "n": len(part), "rho": float(rho), "p": float(p)}
-
-
-def overview(records, y="h_auroc"):
-    """One row per (subset, method): pooled ρ, and ``y`` of the untrained encoder against the last snapshot.
-
-    Per seed, the snapshot of epoch 0 is paired with the seed's last
-    snapshot (the kept weights where pretraining stopped early); seeds
-    without an epoch-0 snapshot are left out of the pairing. Returns dicts
-    ``{subset, method, seeds, n, rho, p, negative, first, last, last_higher}``:
-    ``negative`` counts the seeds whose own ρ is below zero (the paper's
-    direction), ``first`` and ``last`` are the means of ``y`` over the
-    paired seeds, ``last_higher`` how many of them score higher at the end.
-    """
-    rows = []
-    for (subset, method), by_seed in sorted(_by_seed(records).items()):
-        row = _rho_row(subset, method, "all", [r for part in by_seed.values() for r in part], "eps_valid", y)
-        pairs = [(line[0][y], line[-1][y]) for line in by_seed.values() if line[0]["epoch"] == 0 and len(line) > 1]
-        rows.append({
-            "subset": subset, "method": method, "seeds": len(by_seed), "n": row["n"], "rho": row["rho"], "p": row["p"],
-            "negative": sum(_rho_row(subset, method, seed, line, "eps_valid", y)["rho"] < 0
-                            for seed, line in by_seed.items()),
-            "first": float(np.mean([a for a, _ in pairs])) if pairs else float("nan"),
-            "last": float(np.mean([b for _, b in pairs])) if pairs else float("nan"),
-            "last_higher": sum(b > a for a, b in pairs), "paired": len(pairs),
-        })
-    return rows
-
-
-def markdown(records):
-    """The snapshot study as markdown: per subset and method, one row per (seed, epoch), then Spearman's ρ."""
-    lines = [
-        "## Snapshot study: held-out pretraining loss against h-AUROC",
-        "",
-        "Encoders copied at chosen epochs of one pretraining run per seed (epoch 0: the untrained "
-        "encoder), each finetuned the standard way on every labelled training window. `eps_valid`: "
-        "the JEPA loss at fixed draws on the validation units' windows (no labels); `rank`: "
-        "effective rank of the validation embeddings; `probe R²`: ridge regression from h_t to the "
-        "capped time to event, fitted on training windows, scored on validation windows. ρ: "
-        "Spearman's rank correlation of `eps_valid` with test h-AUROC over the snapshots (the paper "
-        "reports ρ = −0.87 on FD001: lower loss, better events).",
-        "",
-        "### Across datasets",
-        "",
-        "Per dataset: Spearman's ρ pooled over every snapshot of every seed, how many seeds have a negative ρ of "
-        "their own (the paper's direction), and the mean test h-AUROC of the untrained encoder (epoch 0) beside "
-        "that of each seed's last snapshot (the weights the benchmark's early stopping kept, or the last epoch).",
-        "",
-        "| dataset | method | seeds | snapshots | ρ pooled (p) | seeds with ρ < 0 | h-AUROC, epoch 0 | h-AUROC, last "
-        "| last higher |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    lines += [f"| {r['subset']} | `{r['method']}` | {r['seeds']} | {r['n']} | {r['rho']:+.2f} ({r['p']:.3f}) | "
-              f"{r['negative']} of {r['seeds']} | {r['first']:.3f} | {r['last']:.3f} | "
-              f"{r['last_higher']} of {r['paired']} |" for r in overview(records)]
-    lines += [""]
-    for (subset, method) in sorted({(r["subset"], r["method"]) for r in records}):
-        part = sorted((r for r in records if r["subset"] == subset and r["method"] == method),
-                      key=lambda r: (r["seed"], r["epoch"]))
-        lines += [f"### {subset}, `{method}`", "",
-                  "| seed | epoch | eps_valid | rank | probe R² | valid h-AUROC | test h-AUROC |",
-                  "|---|---|---|---|---|---|---|"]
-        lines += [f"| {r['seed']} | {r['epoch']} | {r['eps_valid']:.4f} | {r['rank_valid']:.1f} | "
-                  f"{r['probe_r2_valid']:.3f} | {r['valid_h_auroc']:.4f} | {r['h_auroc']:.4f} |" for r in part]
-        lines += [""]
-        for row in summarise(part):
-            lines.append(f"- seed {row['seed']}: ρ = {row['rho']:+.2f} (p = {row['p']:.3f}, {row['n']} snapshots)")
-        lines += [""]
-    return lines
-
-
-def plot_snapshots(records, path, x="eps_valid", y="h_auroc"):
-    """Scatter of ``y`` against ``x`` per subset (four panels to a row), each seed's snapshots joined in epoch order.
-
-    Saved to ``path``, which is returned.
-    """
-    from hepa_sklearn.plotting._common import pyplot
-
-    plt = pyplot()
-    subsets = sorted({r["subset"] for r in records})
-    ncols = min(len(subsets), 4)
-    nrows = -(-len(subsets) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.5 * ncols, 4 * nrows), squeeze=False)
-    for ax in axes.flat[len(subsets):]:
-        ax.set_visible(False)
-    for ax, subset in zip(axes.flat, subsets):
-        part = [r for r in records if r["subset"] == subset]
-        for (method, seed) in sorted({(r["method"], r["seed"]) for r in part}):
-            line = sorted((r for r in part if r["method"] == method and r["seed"] == seed), key=lambda r: r["epoch"])
-            xs, ys = [r[x] for r in line], [r[y] for r in line]
-            ax.plot(xs, ys, "o-", label=f"{method} seed {seed}", alpha=0.8)
-            for r in line:
-                ax.annotate(str(r["epoch"]), (r[x], r[y]), fontsize=7, xytext=(3, 3), textcoords="offset points")
-        ax.set(title=subset, xlabel=f"{x} (held-out JEPA loss)" if x == "eps_valid" else x, ylabel=f"test {y}")
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
 
 
 def add_arguments(parser):

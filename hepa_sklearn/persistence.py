@@ -42,7 +42,7 @@ torch, scikit-learn, skorch and numpy (and skops when it holds skops parts).
 written by another major.minor version of hepa_sklearn or torch, whose
 code or kernels may give other outputs, and is silent otherwise (the
 other versions are recorded for inspection, see :func:`saved_versions`).
-Files of format versions 1 and 2 hold no version stamps and load silently.
+A file of another format version is refused with a ``ValueError``.
 
 ``init_from`` of :class:`~hepa_sklearn.HEPAEventPredictor` is not stored
 (its contribution is already in the fitted weights); the loaded estimator
@@ -64,34 +64,27 @@ Examples
 True
 """
 
-import pickle
-import re
 import warnings
 
 import numpy as np
-import sklearn
-import skorch
 import torch
 from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
 from ._base import TorchEstimator, registered_estimator
-from ._version import __version__
+from ._persistence_format import (
+    checked_trusted,
+    header,
+    plain,
+    read,
+    refuse_untrusted,
+    skops_bytes,
+    skops_io,
+    skops_parts,
+    version_mismatches,
+)
 
 __all__ = ["VersionMismatchWarning", "get_untrusted_types", "load", "save", "saved_versions"]
-
-FORMAT = "hepa_sklearn.persistence"
-# 1: first release; 2: the event predictor's Δt scale is a fitted attribute;
-# 3: version stamps, Pipelines and skops parts (a "kind" on every node)
-FORMAT_VERSION = 3
-
-# a file written by another major.minor of these may give other outputs
-_CHECKED_VERSIONS = ("hepa_sklearn", "torch")
-
-_SKOPS_MISSING = (
-    "{what} needs the optional dependency skops (estimators without a torch network are stored "
-    'with skops.io); install it with: pip install "hepa-sklearn[persist]"'
-)
 
 
 class VersionMismatchWarning(UserWarning):
@@ -114,58 +107,6 @@ class VersionMismatchWarning(UserWarning):
             f"{current_version}; outputs may differ between these versions. Check the loaded model "
             "on known data, or refit it and save it again."
         )
-
-
-def _skops_io(what):
-    """``skops.io``, imported on first use; ImportError naming the extra when it is missing."""
-    try:
-        import skops.io
-    except ImportError as exc:
-        raise ImportError(_SKOPS_MISSING.format(what=what)) from exc
-    return skops.io
-
-
-def _current_versions(with_skops=False):
-    versions = {
-        "hepa_sklearn": __version__,
-        "torch": torch.__version__,
-        "scikit-learn": sklearn.__version__,
-        "skorch": skorch.__version__,
-        "numpy": np.__version__,
-    }
-    if with_skops:
-        import skops
-
-        versions["skops"] = skops.__version__
-    # torch.__version__ is a str subclass that weights-only loading refuses
-    return {package: str(version) for package, version in versions.items()}
-
-
-def _major_minor(version):
-    match = re.match(r"(\d+)\.(\d+)", str(version))
-    return (int(match[1]), int(match[2])) if match else str(version)
-
-
-def _plain(value, where):
-    """``value`` as nested dicts, lists and Python scalars; TypeError naming ``where`` otherwise."""
-    if isinstance(value, dict):
-        return {str(key): _plain(item, f"{where}[{key!r}]") for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item, f"{where}[{i}]") for i, item in enumerate(value)]
-    if isinstance(value, np.generic):
-        return value.item()
-    if value is None or type(value) in (bool, int, float, str):
-        return value
-    raise TypeError(
-        f"cannot save {where}: a {type(value).__name__} is not a plain value "
-        "(None, bool, int, float, str, list or dict)."
-    )
-
-
-def _fitted_value(value):
-    if isinstance(value, np.ndarray):
-        return torch.from_numpy(value.copy())
-    return _plain(value, "fitted attribute")
 
 
 # -- writing -------------------------------------------------------------------
@@ -201,12 +142,14 @@ def save(estimator, path):
         skops is not installed.
     """
     node = _node(estimator, type(estimator).__name__)
-    header = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "versions": _current_versions(with_skops=_uses_skops(node)),
-    }
-    torch.save({**header, **node}, path)
+    with_skops = any(True for _ in skops_parts(node))
+    torch.save({**header(with_skops), **node}, path)
+
+
+def _fitted_value(value):
+    if isinstance(value, np.ndarray):
+        return torch.from_numpy(value.copy())
+    return plain(value, "fitted attribute")
 
 
 def _node(estimator, where):
@@ -230,13 +173,13 @@ def _torch_content(estimator):
         if key in estimator._nested_parameters:
             nested[key] = _torch_content(value)
         elif key not in estimator._transient_parameters:
-            params[key] = _plain(value, f"parameter {key}")
+            params[key] = plain(value, f"parameter {key}")
     return {
         "class": type(estimator).__name__,
         "params": params,
         "nested": nested,
         "fitted": {key: _fitted_value(value) for key, value in state.pop("fitted").items()},
-        "network": {**state, "history": _plain(state["history"], "history")},
+        "network": {**state, "history": plain(state["history"], "history")},
     }
 
 
@@ -248,7 +191,7 @@ def _pipeline_node(pipeline, where):
         else:
             steps.append([name, _node(step, f"{where} step {name!r}")])
     params = {
-        key: _plain(value, f"{where} parameter {key}")
+        key: plain(value, f"{where} parameter {key}")
         for key, value in pipeline.get_params(deep=False).items()
         if key != "steps"
     }
@@ -285,7 +228,7 @@ def _skops_node(estimator, where):
             "estimators are saved as the saved object itself or as Pipeline steps, not inside "
             "another estimator."
         )
-    data = _skops_io(f"saving {where}").dumps(estimator)
+    data = skops_io(f"saving {where}").dumps(estimator)
     return {
         "kind": "skops",
         "class": f"{type(estimator).__module__}.{type(estimator).__qualname__}",
@@ -293,50 +236,7 @@ def _skops_node(estimator, where):
     }
 
 
-def _uses_skops(node):
-    if node["kind"] == "skops":
-        return True
-    return node["kind"] == "pipeline" and any(_uses_skops(step) for _, step in node["steps"])
-
-
 # -- reading -------------------------------------------------------------------
-
-
-def _upgrade(content):
-    """Content of a version-1 or 2 file in the version-3 layout."""
-    if content["format_version"] < 2 and "horizon_scale" in content["network"]:
-        # version 2 made the event predictor's Δt scale a fitted attribute
-        content["fitted"]["horizon_scale_"] = content["network"].pop("horizon_scale")
-    content.setdefault("kind", "torch")  # versions 1 and 2 held one torch-backed estimator
-    return content
-
-
-def _read(path):
-    """The checked, upgraded content of a file written by :func:`save` (no version warning)."""
-    try:
-        content = torch.load(path, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError as exc:
-        raise ValueError(
-            f"{path} holds objects other than tensors and plain values, so it was not written "
-            "by hepa_sklearn.persistence.save; it was not opened (weights_only=True)."
-        ) from exc
-    if not isinstance(content, dict) or content.get("format") != FORMAT:
-        raise ValueError(f"{path} was not written by hepa_sklearn.persistence.save.")
-    if content.get("format_version", 0) > FORMAT_VERSION:
-        raise ValueError(
-            f"{path} has format version {content['format_version']}; this version of "
-            f"hepa_sklearn reads up to {FORMAT_VERSION}."
-        )
-    return _upgrade(content)
-
-
-def _warn_on_version_mismatch(content, path):
-    saved = content.get("versions") or {}
-    current = _current_versions()
-    for package in _CHECKED_VERSIONS:
-        if package in saved and _major_minor(saved[package]) != _major_minor(current[package]):
-            # stacklevel 3: the caller of load
-            warnings.warn(VersionMismatchWarning(package, saved[package], current[package], path), stacklevel=3)
 
 
 def saved_versions(path):
@@ -347,11 +247,16 @@ def saved_versions(path):
     versions : dict
         ``"format_version"`` and the versions of hepa_sklearn, torch,
         scikit-learn, skorch, numpy (and skops when the file holds skops
-        parts) that wrote it; only ``"format_version"`` for files of format
-        versions 1 and 2, which hold no stamps.
+        parts) that wrote it.
     """
-    content = _read(path)
-    return {"format_version": content["format_version"], **content.get("versions", {})}
+    content = read(path)
+    return {"format_version": content["format_version"], **content["versions"]}
+
+
+def _warn_on_version_mismatch(content, path):
+    for package, saved, current in version_mismatches(content):
+        # stacklevel 3: the caller of load
+        warnings.warn(VersionMismatchWarning(package, saved, current, path), stacklevel=3)
 
 
 def load(path, *, device="cpu", trusted=None):
@@ -380,8 +285,9 @@ def load(path, *, device="cpu", trusted=None):
     Raises
     ------
     ValueError
-        When the file holds anything but tensors and plain values, or was
-        not written by :func:`save`.
+        When the file holds anything but tensors and plain values, was not
+        written by :func:`save`, or has another format version than the one
+        this version of hepa_sklearn writes.
     TypeError
         When a skops part holds a type that is neither trusted by default
         nor named in ``trusted`` (checked before anything is built), or when
@@ -395,24 +301,11 @@ def load(path, *, device="cpu", trusted=None):
         When the file was written with another major.minor version of
         hepa_sklearn or torch.
     """
-    trusted = _checked_trusted(trusted)
-    content = _read(path)
-    _refuse_untrusted(content, trusted, path)
+    trusted = checked_trusted(trusted)
+    content = read(path)
+    refuse_untrusted(content, trusted, path)
     _warn_on_version_mismatch(content, path)
     return _rebuild(content, device, trusted, path)
-
-
-def _checked_trusted(trusted):
-    if trusted is None:
-        return []
-    if isinstance(trusted, str) or not isinstance(trusted, (list, tuple)) or not all(
-        isinstance(name, str) for name in trusted
-    ):
-        raise TypeError(
-            f"trusted must be None or a list of type names (str), as get_untrusted_types returns; "
-            f"got {trusted!r}."
-        )
-    return list(trusted)
 
 
 def _rebuild(node, device, trusted, path):
@@ -426,8 +319,8 @@ def _rebuild(node, device, trusted, path):
         ]
         return Pipeline(steps, **node["params"])
     if kind == "skops":
-        # _refuse_untrusted has checked every part; skops checks again
-        return _skops_io(f"loading {path}").loads(_skops_bytes(node), trusted=trusted)
+        # refuse_untrusted has checked every part; skops checks again
+        return skops_io(f"loading {path}").loads(skops_bytes(node), trusted=trusted)
     raise ValueError(f"{path} holds a part of unknown kind {kind!r}.")
 
 
@@ -436,44 +329,13 @@ def _rebuild_torch(content, device, path):
         cls = registered_estimator(content["class"])
     except ValueError as exc:
         raise ValueError(f"{path} holds an unknown estimator class {content['class']!r}.") from exc
-    nested = {key: _rebuild_torch(value, device, path) for key, value in content.get("nested", {}).items()}
+    nested = {key: _rebuild_torch(value, device, path) for key, value in content["nested"].items()}
     estimator = cls(**{**content["params"], **nested, "device": device})
     fitted = {
         key: value.numpy() if isinstance(value, torch.Tensor) else value
         for key, value in content["fitted"].items()
     }
     return estimator._set_persistent_state({**content["network"], "fitted": fitted}, device)
-
-
-def _skops_parts(node, where="the estimator"):
-    """``(where, node)`` for every skops part of a file's content, in step order."""
-    if node["kind"] == "skops":
-        yield where, node
-    elif node["kind"] == "pipeline":
-        for name, step in node["steps"]:
-            label = f"Pipeline step {name!r}" if where == "the estimator" else f"{where} step {name!r}"
-            yield from _skops_parts(step, label)
-
-
-def _skops_bytes(node):
-    return node["data"].numpy().tobytes()
-
-
-def _refuse_untrusted(content, trusted, path):
-    """TypeError naming every part of ``content`` that holds a type neither skops nor ``trusted`` trusts."""
-    refused = []
-    for where, node in _skops_parts(content):
-        skops_io = _skops_io(f"loading {where} ({node['class']}) of {path}")
-        names = [name for name in skops_io.get_untrusted_types(data=_skops_bytes(node)) if name not in trusted]
-        if names:
-            refused.append(f"{where} ({node['class']}): {names}")
-    if refused:
-        raise TypeError(
-            f"{path} holds types that are not trusted, so nothing was loaded; "
-            + "; ".join(refused)
-            + ". If you trust their code, pass them as load(path, trusted=[...]); "
-            "get_untrusted_types(path) lists them."
-        )
 
 
 def get_untrusted_types(path):
@@ -488,6 +350,6 @@ def get_untrusted_types(path):
         Sorted, without repeats; empty for a file without skops parts.
     """
     names = set()
-    for where, node in _skops_parts(_read(path)):
-        names.update(_skops_io(f"reading {where} of {path}").get_untrusted_types(data=_skops_bytes(node)))
+    for where, node in skops_parts(read(path)):
+        names.update(skops_io(f"reading {where} of {path}").get_untrusted_types(data=skops_bytes(node)))
     return sorted(names)

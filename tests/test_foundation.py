@@ -1,4 +1,4 @@
-"""Tests for hepa_sklearn.baselines._foundation: Chronos-2 and MOMENT as frozen, per-channel embedders.
+"""Tests for ChronosEmbedder and MomentEmbedder: Chronos-2 and MOMENT as frozen, per-channel embedders.
 
 The checkpoints are tiny randomly initialised models of the published
 architectures, written to a temporary folder in the published layout

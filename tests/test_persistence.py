@@ -28,9 +28,9 @@ from hepa_sklearn import (
     make_survival_y,
 )
 from hepa_sklearn._base import TorchEstimator
+from hepa_sklearn._persistence_format import FORMAT_VERSION
 from hepa_sklearn.finetune import HEPAFinetuner
 from hepa_sklearn.persistence import (
-    FORMAT_VERSION,
     VersionMismatchWarning,
     get_untrusted_types,
     load,
@@ -189,9 +189,12 @@ def test_other_files_are_refused(tmp_path, pretrainer):
         load(tmp_path / "weights.pt")
     save(pretrainer, tmp_path / "pre.pt")
     content = torch.load(tmp_path / "pre.pt", weights_only=True)
-    torch.save({**content, "format_version": FORMAT_VERSION + 1}, tmp_path / "future.pt")
-    with pytest.raises(ValueError, match="format version"):
-        load(tmp_path / "future.pt")
+    for version in (FORMAT_VERSION - 1, FORMAT_VERSION + 1):
+        torch.save({**content, "format_version": version}, tmp_path / "other.pt")
+        with pytest.raises(ValueError, match=f"format version {version}.*not a file it writes"):
+            load(tmp_path / "other.pt")
+        with pytest.raises(ValueError, match="not a file it writes"):
+            saved_versions(tmp_path / "other.pt")
 
 
 def test_save_refuses_what_it_cannot_store(pretrainer, tmp_path):
@@ -442,27 +445,3 @@ def test_load_is_silent_for_other_patch_versions_and_other_libraries(pretrainer,
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         np.testing.assert_array_equal(load(path).transform(X), pretrainer.transform(X))
-
-
-def as_old_format(path, version):
-    """Rewrite a file as format ``version`` (1 or 2) wrote it: no stamps, no kind, v1 kept Δt scale in the net."""
-    content = torch.load(path, weights_only=True)
-    del content["versions"], content["kind"]
-    content["format_version"] = version
-    if version == 1 and "horizon_scale_" in content["fitted"]:
-        content["network"]["horizon_scale"] = content["fitted"].pop("horizon_scale_")
-    torch.save(content, path)
-
-
-@pytest.mark.parametrize("version", [1, 2])
-def test_old_format_files_load_silently(event_predictor, pretrainer, tmp_path, version):
-    path = tmp_path / "event.pt"
-    save(event_predictor, path)
-    as_old_format(path, version)
-    E = pretrainer.transform(X)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        loaded = load(path)
-    assert saved_versions(path) == {"format_version": version}
-    assert loaded.horizon_scale_ == event_predictor.horizon_scale_
-    np.testing.assert_array_equal(loaded.predict_proba(E), event_predictor.predict_proba(E))

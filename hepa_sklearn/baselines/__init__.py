@@ -11,10 +11,11 @@ embeddings for the same head.
 """
 
 from ._boosting import GradientBoostingEventPredictor
+from ._chronos import ChronosEmbedder
 from ._features import summary_feature_names, summary_features
-from ._foundation import ChronosEmbedder, MomentEmbedder
 from ._mae import MAEPretrainer
 from ._matched_head import MatchedHeadPredictor, matched_head_parameter_count
+from ._moment import MomentEmbedder
 from ._supervised import ITransformerEncoder, PatchTSTEncoder
 
 __all__ = [

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
-from ..windows import make_survival_y, make_windows
+from ..surface import make_survival_y
+from ..windows import make_windows
 
 __all__ = ["load_cmapss", "CMAPSS_SENSORS"]
 

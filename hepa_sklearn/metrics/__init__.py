@@ -1,6 +1,5 @@
 """Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event, thresholded F1 and event recall; scorers, including scikit-survival's IPCW metrics."""
 
-from ..surface import expected_time_to_event, label_surface
 from ._calibration import brier_decomposition, expected_calibration_error
 from ._ranking import (
     SurfaceScoreMixin,
@@ -25,10 +24,7 @@ from ._thresholds import (
     point_adjust,
 )
 
-# label_surface and expected_time_to_event live in hepa_sklearn.surface; they stay
-# importable from here, where earlier versions defined them
 __all__ = [
-    "label_surface",
     "per_horizon_auroc",
     "h_auroc",
     "h_auroc_scorer",
@@ -37,7 +33,6 @@ __all__ = [
     "expected_calibration_error",
     "brier_decomposition",
     "monotonicity_violation_rate",
-    "expected_time_to_event",
     "rul_rmse",
     "surface_metrics",
     "point_adjust",

@@ -1,8 +1,9 @@
-"""Lazy matplotlib import, axes set-up and the input checks the displays share."""
+"""Lazy matplotlib import, axes set-up, the input checks and the ``plot`` frame the displays share."""
 
 import numpy as np
 
 from .. import surface
+from .._docs import fill_doc
 
 PLOT_EXTRA_HINT = "pip install 'hepa-sklearn[plot]'"
 
@@ -57,3 +58,34 @@ def predict_surface(estimator, X):
             "ending in one."
         )
     return estimator.predict_proba(X)
+
+
+class TitledDisplay:
+    """Base of a display drawn on one axes, with a title and a legend.
+
+    ``plot`` sets up the axes, calls ``_draw(ax)``, which the subclass
+    implements, then titles the axes with ``name`` (when not None) and adds
+    the legend with the keyword arguments in ``_legend``.
+    """
+
+    _legend = {}
+
+    @fill_doc
+    def plot(self, ax=None):
+        """Draw the display: what the class description lists.
+
+        Parameters
+        ----------
+        %(plot_ax)s
+
+        Returns
+        -------
+        display : the display itself, with the artists of its attributes set
+        """
+        ax, figure = axes_and_figure(ax)
+        self._draw(ax)
+        if self.name is not None:
+            ax.set_title(self.name)
+        ax.legend(**self._legend)
+        self.ax_, self.figure_ = ax, figure
+        return self

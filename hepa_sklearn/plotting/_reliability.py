@@ -6,8 +6,7 @@ from .._validation import POSITIVE_INT, validate_params
 from ..metrics._calibration import CALIBRATION_BINS, binned_forecasts
 from ..surface import label_surface
 from .._base import store_parameters
-from .._docs import fill_doc
-from ._common import axes_and_figure, check_horizons, check_labelled_surface, predict_surface
+from ._common import TitledDisplay, check_horizons, check_labelled_surface, predict_surface
 
 # The quarter points of 1..K: short, middle and long horizons in one diagram.
 # Horizon 1 is left out by default because few cells are positive there.
@@ -37,11 +36,11 @@ def reliability_table(y, proba, horizons, n_bins):
     return counts, mean_predicted, observed_rate
 
 
-class SurfaceReliabilityDisplay:
+class SurfaceReliabilityDisplay(TitledDisplay):
     """Reliability diagram of an event probability surface at chosen horizons.
 
     For each chosen horizon ``Δt``, the known cells of column ``Δt`` (see
-    :func:`~hepa_sklearn.windows.label_surface`) are put in equal-width
+    :func:`~hepa_sklearn.label_surface`) are put in equal-width
     probability bins; each non-empty bin gives one point, its mean predicted
     probability against its observed event rate. Points of a calibrated
     surface lie on the diagonal.
@@ -84,7 +83,7 @@ class SurfaceReliabilityDisplay:
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from hepa_sklearn.plotting import SurfaceReliabilityDisplay
-    >>> from hepa_sklearn.windows import make_survival_y
+    >>> from hepa_sklearn import make_survival_y
     >>> y = make_survival_y([True, False, True, False], [1, 5, 1, 5])
     >>> proba = [[0.75], [0.25], [0.75], [0.75]]
     >>> display = SurfaceReliabilityDisplay.from_predictions(y, proba, n_bins=2)
@@ -97,19 +96,10 @@ class SurfaceReliabilityDisplay:
     def __init__(self, *, horizons, mean_predicted, observed_rate, counts, name=None):
         store_parameters(self, locals())
 
-    @fill_doc
-    def plot(self, ax=None):
-        """Draw one reliability curve per horizon and the diagonal.
+    _legend = {"loc": "upper left", "fontsize": "small"}
 
-        Parameters
-        ----------
-        %(plot_ax)s
-
-        Returns
-        -------
-        display : SurfaceReliabilityDisplay
-        """
-        ax, figure = axes_and_figure(ax)
+    def _draw(self, ax):
+        """One reliability curve per horizon and the diagonal."""
         (self.diagonal_,) = ax.plot(
             [0, 1], [0, 1], color="black", linestyle=":", linewidth=1, label="perfectly calibrated"
         )
@@ -126,11 +116,6 @@ class SurfaceReliabilityDisplay:
         ax.set_xlim(-0.02, 1.02)
         ax.set_ylim(-0.02, 1.02)
         ax.set_aspect("equal")
-        if self.name is not None:
-            ax.set_title(self.name)
-        ax.legend(loc="upper left", fontsize="small")
-        self.ax_, self.figure_ = ax, figure
-        return self
 
     @classmethod
     @validate_params({"n_bins": [POSITIVE_INT]}, prefer_skip_nested_validation=True)

@@ -6,8 +6,7 @@ import numpy as np
 from sklearn.exceptions import NotFittedError
 
 from .._base import store_parameters
-from .._docs import fill_doc
-from ._common import axes_and_figure
+from ._common import TitledDisplay
 
 
 def _column(records, key):
@@ -16,7 +15,7 @@ def _column(records, key):
     return np.array(values, dtype=float)
 
 
-class TrainingHistoryDisplay:
+class TrainingHistoryDisplay(TitledDisplay):
     """Training and validation loss per epoch, collapsed epochs marked in red.
 
     Reads the per-epoch records of a skorch ``History`` (the ``history_`` of
@@ -74,19 +73,10 @@ class TrainingHistoryDisplay:
     def __init__(self, *, epochs, train_loss, valid_loss=None, collapse=None, name=None):
         store_parameters(self, locals())
 
-    @fill_doc
-    def plot(self, ax=None):
-        """Draw the loss curves and mark the collapsed epochs.
+    _legend = {"fontsize": "small"}
 
-        Parameters
-        ----------
-        %(plot_ax)s
-
-        Returns
-        -------
-        display : TrainingHistoryDisplay
-        """
-        ax, figure = axes_and_figure(ax)
+    def _draw(self, ax):
+        """The loss curves and the marks of the collapsed epochs."""
         from matplotlib.ticker import MaxNLocator
 
         epochs = np.asarray(self.epochs)
@@ -111,11 +101,6 @@ class TrainingHistoryDisplay:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("epoch")
         ax.set_ylabel("loss")
-        if self.name is not None:
-            ax.set_title(self.name)
-        ax.legend(fontsize="small")
-        self.ax_, self.figure_ = ax, figure
-        return self
 
     @classmethod
     def from_history(cls, history, *, name=None, ax=None):

@@ -1,49 +1,44 @@
-"""Base class of the torch-backed estimators: shared parameters and their constraints, seeding, net construction, chunked inference, history, persistence hook."""
+"""Base classes of the torch-backed estimators: shared parameters, seeding, net construction, chunked inference, history, persistence hook; the encoder and surface estimators."""
 
-import copy
 import logging
 import time
 from dataclasses import fields
 
 import numpy as np
 import torch
-from skorch.callbacks import Callback
 from skorch.history import History
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from ._docs import fill_doc
 from ._training import (
-    PRECISIONS,
-    TailSplit,
-    TrainingConfig,
-    check_finite_output,
-    infer_in_chunks,
-    report_interruption,
-    resolve_device,
-    seeded_torch,
+    PRECISIONS, HEPANet, SurfaceLoss, TailSplit, TrainingConfig, check_finite_output, infer_in_chunks, make_net,
+    report_interruption, resolve_device, seeded_torch,
 )
+from ._training.callbacks import user_callbacks
+from ._training.distributed import join_net, join_world
 from ._training.runtime import release_freed_memory
-from ._training.distributed import (
-    agree_on_seed,
-    check_global_batch,
-    check_same_run,
-    distributed_callbacks,
-    process_world,
-    rank_device,
+from ._validation import (
+    NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions, check_embeddings, check_groups,
+    check_heads, check_windows,
 )
-from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
 from .metrics import SurfaceScoreMixin
+from .nn.encoder import EncoderConfig
 from .nn.predictor import event_surface
 from .surface import expected_time_to_event, surface_targets
 from .survival import SurvivalMixin
 
-__all__ = ["SurfaceNetEstimator", "TorchEstimator", "registered_estimator", "store_parameters"]
+__all__ = [
+    "EmbeddingSurfaceEstimator", "SurfaceNetEstimator", "TorchEstimator", "WindowEncoderMixin",
+    "WindowSurfaceEstimator", "registered_estimator", "store_parameters",
+]
 
 logger = logging.getLogger("hepa_sklearn")
 
 # every TorchEstimator subclass by class name: what persistence.load may rebuild
 _REGISTRY = {}
+
 
 def store_parameters(estimator, arguments):
     """Store each constructor argument as the attribute of the same name, and nothing else.
@@ -64,34 +59,6 @@ def registered_estimator(name):
     return _REGISTRY[name]
 
 
-def user_callbacks(callbacks, own):
-    """Fresh copies of the user's skorch callbacks as ``(name, callback)`` pairs, named as skorch names them.
-
-    Each fit gets deep copies, so state a callback keeps from one fit never
-    leaks into the next (or into a clone). A name that one of the
-    estimator's own callbacks already has is refused, since skorch would
-    replace that callback.
-    """
-    if not callbacks:
-        return []
-    taken = {name for name, _ in own}
-    pairs = []
-    for item in callbacks:
-        name, callback = item if isinstance(item, tuple) else (type(item).__name__, item)
-        if not isinstance(callback, Callback):
-            raise TypeError(
-                f"callbacks must hold skorch callbacks or (name, callback) pairs; got {type(callback).__name__}."
-            )
-        if name in taken:
-            raise ValueError(
-                f"callback name {name!r} is already used by the estimator's own callbacks {sorted(taken)}; "
-                "pass it as a (name, callback) pair with another name."
-            )
-        taken.add(name)
-        pairs.append((name, copy.deepcopy(callback)))
-    return pairs
-
-
 class TorchEstimator(BaseEstimator):
     """What every torch-backed estimator of the package shares; a subclass holds only what differs.
 
@@ -100,7 +67,8 @@ class TorchEstimator(BaseEstimator):
     - its constructor, whose body is ``store_parameters(self, locals())``,
       ending with the shared training parameters (see
       :class:`~hepa_sklearn._training.TrainingConfig`);
-    - ``_parameter_constraints``, extending this class's;
+    - ``_parameter_constraints``, extending this class's (``max_epochs >= 1``;
+      the pretrainers also take 0);
     - ``_fitted_attributes``: the fitted attributes besides ``net_`` that
       describe the fitted model (persistence saves them);
     - ``_check_input``: the function validating its input;
@@ -126,7 +94,6 @@ class TorchEstimator(BaseEstimator):
         "random_state": ["random_state"],
         "verbose": ["verbose"],
         "callbacks": [None, list, tuple],
-        "distributed": ["boolean", StrOptions({"auto"})],
     }
     _fitted_attributes = ("n_features_in_",)
     _nested_parameters = ()
@@ -156,25 +123,19 @@ class TorchEstimator(BaseEstimator):
         per item of ``X``) makes early stopping hold out whole units. A
         failure in training leaves the estimator as it was before ``fit``.
 
-        Inside an initialised process group (see the ``distributed``
-        parameter) every process trains the same model on its share of each
-        global batch, and all of them end with the same fitted state.
+        Inside an initialised process group of several processes every
+        process trains the same model on its share of each global batch, and
+        all of them end with the same fitted state.
+
+        ``max_epochs=0`` (where the estimator allows it) builds the net with
+        the initial weights that training would start from, and trains nothing.
         """
-        device = resolve_device(self.device)
-        world = process_world(self.distributed)
-        if world is not None:
-            device = rank_device(device, world)
-            settings = {name: getattr(self, name) for name in ("batch_size", "max_epochs", "lr", "weight_decay")}
-            check_same_run(X, y, settings, world, device)  # first: a collective every process reaches
-            check_global_batch(self.batch_size, world)
-            seed = agree_on_seed(seed, world, device)
+        settings = {name: getattr(self, name) for name in ("batch_size", "max_epochs", "lr", "weight_decay")}
+        world, device, seed = join_world(resolve_device(self.device), seed, X, y, settings)
         net = self._build_net(fitted, device, seed)
         net.callbacks = [*net.callbacks, *user_callbacks(self.callbacks, net.callbacks)]
         if world is not None:
-            net.callbacks = distributed_callbacks(net.callbacks, world)
-            if world.rank != 0:
-                net.verbose = 0  # skorch's per-epoch table from rank 0 only
-            net.world_ = world
+            join_net(net, world)
         if groups is not None and net.train_split is not None:
             net.train_split = TailSplit(self.validation_fraction, groups)
         name = type(self).__name__
@@ -190,7 +151,8 @@ class TorchEstimator(BaseEstimator):
                 net.initialize()
                 if prepare is not None:
                     prepare(net)
-                net.partial_fit(X, y)
+                if self.max_epochs:
+                    net.partial_fit(X, y)
         finally:
             net.__dict__.pop("world_", None)
             release_freed_memory()
@@ -260,6 +222,35 @@ class TorchEstimator(BaseEstimator):
         return tags
 
 
+class WindowEncoderMixin:
+    """What the estimators that train a Transformer encoder on windows share.
+
+    The parameters of :data:`~hepa_sklearn._validation.ENCODER_CONSTRAINTS`
+    (``d_model``, ``n_layers``, ``n_heads``, ``dropout``, ``norm``, most
+    often ``patch_size``), their check, the
+    :class:`~hepa_sklearn.nn.EncoderConfig` they make, and ``transform``
+    through the net module's ``embed``.
+    """
+
+    _check_input = check_windows
+
+    def _check_hyperparameters(self):
+        """Validate the parameters; ValueError unless ``n_heads`` divides ``d_model``."""
+        self._validate_params()
+        check_heads(self.d_model, self.n_heads)
+
+    def _encoder_config(self, n_channels, **settings):
+        """The encoder configuration for ``n_channels`` channels; ``settings`` gives the other fields (``patch_size``...)."""
+        return EncoderConfig(
+            n_channels=n_channels, d_model=self.d_model, n_layers=self.n_layers, n_heads=self.n_heads,
+            dropout=float(self.dropout), norm=self.norm, **settings,
+        )
+
+    def transform(self, X):
+        """Embed windows ``X`` (n_windows, n_channels, n_timepoints) with the fitted encoder; float32 rows."""
+        return self._infer(self._validated_input(X), "transform", forward=lambda module: module.embed)
+
+
 class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
     """A torch estimator whose net maps its input to K hazard logits: the surface, its loss and its outputs.
 
@@ -268,16 +259,16 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
     ``predict_cumulative_hazard_function``) and the risk score
     ``predict_risk``, from :class:`~hepa_sklearn.survival.SurvivalMixin`.
 
-    The subclass's net takes the module parameters of
-    :meth:`_surface_net_params` (``hidden``, ``K``, ``kind``) and the
-    criterion :class:`~hepa_sklearn._training.SurfaceLoss`.
+    A subclass builds its net with :meth:`_surface_net` and may extend
+    :meth:`_check_hyperparameters`, :meth:`_fitted_state` (fitted
+    attributes read from the input) and :meth:`_prepare_net` (the
+    initialised net before training).
     """
 
     _parameter_constraints = {
         **TorchEstimator._parameter_constraints,
         "K": [POSITIVE_INT],
         "hidden": [POSITIVE_INT],
-        "head": [StrOptions({"mlp", "linear"})],
         "loss": [StrOptions({"bce", "nll"})],
         "pos_weight": [StrOptions({"auto"}), POSITIVE_REAL],
     }
@@ -292,20 +283,43 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
         width = max(self.hidden, getattr(self, "n_features_in_", 0) or 0)
         return max(1, min(128, self._grid_elements // (self.K * width)))
 
+    def _check_hyperparameters(self):
+        """Validate the parameters (before any input is read)."""
+        self._validate_params()
+
     def _surface_targets(self, y, n_samples):
         """Packed labels and known mask (n, 2, K) of ``y``, and the positive weight to train with."""
         packed, n_pos, n_neg = surface_targets(y, self.K, n_samples)
         pos_weight = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
         return packed, pos_weight
 
-    def _surface_net_params(self, pos_weight):
-        return {
-            "module__hidden": self.hidden,
-            "module__K": self.K,
-            "module__kind": self.head,
-            "criterion__pos_weight": pos_weight,
-            "criterion__kind": self.loss,
-        }
+    def _fitted_state(self, X):
+        """Fitted attributes besides ``n_features_in_`` and ``pos_weight_`` that the checked input ``X`` gives."""
+        return {}
+
+    def _prepare_net(self, net):
+        """Called on the initialised net before training (for example to load starting weights)."""
+
+    def _fit_surface(self, X, y, groups):
+        """Check the parameters, ``X``, ``groups`` and ``y``, then train on them."""
+        self._check_hyperparameters()
+        X = type(self)._check_input(self, X, reset=True)
+        groups = check_groups(groups, X.shape[0])
+        packed, pos_weight = self._surface_targets(y, X.shape[0])
+        fitted = {"n_features_in_": X.shape[1], "pos_weight_": pos_weight, **self._fitted_state(X)}
+        return self._fit_net(fitted, X, packed, seed=self._torch_seed(), prepare=self._prepare_net, groups=groups)
+
+    def _surface_net(self, module, fitted, device, **module_params):
+        """The untrained net of ``module(**module_params)``, trained on the surface loss ``loss`` with ``pos_weight_``."""
+        params = {f"module__{name}": value for name, value in module_params.items()}
+        return make_net(
+            HEPANet,
+            module,
+            SurfaceLoss,
+            training=self._training_config(),
+            params={**params, "criterion__pos_weight": fitted["pos_weight_"], "criterion__kind": self.loss},
+            device=device,
+        )
 
     def predict_proba(self, X):
         """Event probability surface, shape (n_samples, K): ``P[i, k-1]`` = P(event within k steps)."""
@@ -319,4 +333,61 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        return tags
+
+
+class EmbeddingSurfaceEstimator(SurfaceNetEstimator):
+    """A surface estimator on embeddings (n_samples, n_features), such as a frozen encoder's."""
+
+    _check_input = check_embeddings
+
+    @fill_doc
+    def fit(self, E, y, groups=None):
+        """Train on embeddings ``E`` and survival labels ``y``.
+
+        Parameters
+        ----------
+        E : array-like of shape (n_samples, n_features)
+            Finite embeddings, one row per sample.
+        y : structured ndarray with fields ``event`` and ``time``
+            Time from each sample to its event, or to censoring.
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        return self._fit_surface(E, y, groups)
+
+
+class WindowSurfaceEstimator(SurfaceNetEstimator):
+    """A surface estimator on windows (n_windows, n_channels, n_timepoints), NaN where missing."""
+
+    _check_input = check_windows
+
+    @fill_doc
+    def fit(self, X, y, groups=None):
+        """Train on windows ``X`` and survival labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+            2-D ``X`` is read as single-channel windows. NaN marks missing
+            values and left padding.
+        y : structured ndarray with fields ``event`` and ``time``
+            Time from each window's end to its event, or to censoring.
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        return self._fit_surface(X, y, groups)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.three_d_array = True
         return tags

@@ -17,9 +17,17 @@ hidden : int, default={hidden!r}
     Width of the training head (see :class:`MatchedHeadPredictor`).
 horizon_rows : int or None, default={horizon_rows!r}
     Rows of the training head's horizon table.
+%(surface_loss_parameters)s""",
+    # the loss of every estimator of an event surface
+    "surface_loss_parameters": """\
 loss : {{"bce", "nll"}}, default={loss!r}
+    ``"bce"``: positive-weighted BCE on the cumulative surface (the
+    paper's loss). ``"nll"``: the negative log-likelihood of the
+    discrete-time survival model of the hazards, which ignores
+    ``pos_weight``.
 pos_weight : "auto" or float, default={pos_weight!r}
-""",
+    Weight of positive cells; ``"auto"`` is N_neg / N_pos over the known
+    cells of the training labels.""",
     # the survival methods of hepa_sklearn.survival.SurvivalMixin
     "step_function_parameters": """\
 X : array-like
@@ -69,6 +77,44 @@ n_features_in_ : int
     Number of channels seen in ``fit``.
 n_timepoints_in_ : int
     Window length seen in ``fit``.""",
+    # the encoders of HEPA, MAE, PatchTST and iTransformer
+    "encoder_parameters": """\
+d_model : int, default={d_model}
+    Token width.
+n_layers : int, default={n_layers}
+    Transformer blocks.
+n_heads : int, default={n_heads}
+    Attention heads; must divide ``d_model``. The feed-forward layer of
+    each block is ``d_model`` wide, as in the paper.""",
+    "patch_encoder_parameters": """\
+%(encoder_parameters)s
+patch_size : int, default={patch_size}
+    Steps per token (all channels of those steps form one token).
+dropout : float, default={dropout}""",
+    # the supervised baseline encoders, after their encoder's own parameters
+    "supervised_encoder_parameters": """\
+dropout : float, default={dropout}
+channel_pooling : {{"mean", "concat"}}, default={channel_pooling!r}
+    How ``transform`` combines the states of the channels: their mean
+    (width ``d_model``) or all of them side by side (width
+    ``n_channels * d_model``).
+norm : {{"revin", "global", "none"}}, default={norm!r}
+    Per-window, per-channel instance normalisation (RevIN, as PatchTST
+    and iTransformer), per-channel statistics learned in ``fit``, or raw
+    values.
+%(supervised_head_parameters)s
+%(training_parameters)s""",
+    "supervised_encoder_attributes": """\
+net_ : skorch.NeuralNet
+    The fitted net: encoder, channel pooling and training head.
+history_ : skorch.History
+pos_weight_ : float
+n_epochs_ : int
+%(encoder_attributes)s""",
+    "encoder_attributes": """\
+%(window_shape_attributes)s
+channel_loc_, channel_scale_ : ndarray of shape (n_channels,)
+    Statistics of ``norm="global"`` (0 and 1 for the other modes).""",
     # the frozen foundation-model embedders of hepa_sklearn.baselines
     "foundation_runtime_parameters": """\
 batch_size : int, default={batch_size}
@@ -76,26 +122,64 @@ batch_size : int, default={batch_size}
 device : str, default={device!r}
     ``"auto"`` (CUDA when torch sees a GPU, else CPU), ``"cpu"``,
     ``"cuda"`` or any torch device string.""",
-    # defaults are filled from the decorated class's own signature
+    # The training parameters, in parts: the pretrainers also take
+    # max_epochs=0, and HEPAPretrainer's early_stopping has more values.
+    # Defaults are filled from the decorated class's own signature.
     "training_parameters": """\
+%(training_epochs)s
+%(training_optimiser)s
+%(training_early_stopping)s
+%(training_run)s""",
+    "pretraining_parameters": """\
+%(pretraining_epochs)s
+%(training_optimiser)s
+%(training_early_stopping)s
+%(training_run)s""",
+    "training_epochs": """\
 max_epochs : int, default={max_epochs}
-    Training epochs; fewer when early stopping ends training.
+    Training epochs; fewer when early stopping ends training.""",
+    "pretraining_epochs": """\
+max_epochs : int, default={max_epochs}
+    Training epochs; fewer when early stopping ends training. 0 trains
+    nothing, the untrained-encoder control: ``fit`` checks the windows,
+    learns the statistics of ``norm`` and keeps the encoder at the
+    initial weights that training with the same ``random_state`` starts
+    from (``n_epochs_`` is 0 and ``history_`` has no epoch).""",
+    "training_optimiser": """\
 batch_size : int, default={batch_size}
+    Samples per optimiser step; under distributed training (see
+    ``device``), the global batch of all processes together.
 lr : float, default={lr}
-    AdamW learning rate, annealed by a cosine schedule over ``max_epochs``
-    (``HEPAPretrainer`` can keep it constant instead: ``lr_schedule``).
+    AdamW learning rate, annealed to 0 by a cosine schedule over
+    ``max_epochs``.
 weight_decay : float, default={weight_decay}
-    AdamW weight decay.
+    AdamW weight decay.""",
+    "training_early_stopping": """\
 early_stopping : bool, default={early_stopping}
     Hold out the last ``validation_fraction`` of the training samples
     (input order), or of the units when ``fit`` gets ``groups``, and
     stop when their loss has not improved for ``n_iter_no_change``
-    epochs, keeping the best weights.
+    epochs, keeping the best weights.""",
+    "training_run": """\
 validation_fraction : float, default={validation_fraction}
 n_iter_no_change : int, default={n_iter_no_change}
 device : str, default={device!r}
     ``"auto"`` (CUDA when torch sees a GPU, else CPU), ``"cpu"``,
-    ``"cuda"`` or any torch device string.
+    ``"cuda"`` or any torch device string. Training on several
+    processes needs no parameter: in a script launched by ``torchrun``
+    that has initialised a ``torch.distributed`` process group of more
+    than one process, every process of the group trains this one model
+    with :class:`~torch.nn.parallel.DistributedDataParallel` (a bare
+    ``"cuda"`` becomes each process's own GPU); otherwise the process
+    trains alone. Every process passes the same data and parameters to
+    ``fit``; each of the N processes computes ``batch_size / N`` rows of
+    every batch (ValueError when N does not divide it), and the loss is
+    that of the whole batch, so training follows the one-process run up
+    to floating-point rounding, except for dropout in an encoder, whose
+    masks each process draws itself. All processes end with the same
+    weights and ``history_``; only rank 0 prints and logs the progress
+    of ``fit``. See the user guide, "Training on several processes or
+    GPUs".
 precision : {{"auto", "bf16", "fp32"}}, default={precision!r}
     ``"bf16"`` runs forward passes under bf16 autocast (weights,
     optimiser state and losses stay fp32); ``"auto"`` means bf16 on
@@ -118,25 +202,7 @@ callbacks : list of skorch callbacks or (name, callback) pairs, default=None
     copies, so the objects passed here are never changed; read what a
     callback recorded from ``net_.callbacks_``. Not stored by
     :func:`~hepa_sklearn.persistence.save`. Under distributed training
-    they run on every process.
-distributed : "auto" or bool, default={distributed!r}
-    Train on several processes (CPUs or GPUs) with
-    :class:`~torch.nn.parallel.DistributedDataParallel`, for scripts
-    launched by ``torchrun``. ``"auto"``: when a ``torch.distributed``
-    process group with more than one process is initialised, every
-    process of it trains this one model; otherwise one process trains
-    alone. ``True``: the same, but without an initialised group ``fit``
-    raises ValueError. ``False``: this process trains alone, whatever
-    is initialised. Every process passes the same data and parameters to
-    ``fit``; ``batch_size`` stays the global batch, each of the N
-    processes computing ``batch_size / N`` rows of it (ValueError when N
-    does not divide it), and the loss is that of the whole batch, so
-    training follows the one-process run up to floating-point rounding.
-    The exception is dropout in an encoder: each process then draws its
-    own masks, which gives an equivalent run, not the same numbers. All
-    processes end with the same weights and ``history_``; only rank 0
-    prints and logs the progress of ``fit``. See the user guide,
-    "Training on several processes or GPUs".""",
+    they run on every process.""",
     "fit_groups": """\
 groups : array-like of shape (n_samples,), default=None
     Unit label of each sample, for example the ``groups`` of
@@ -220,25 +286,40 @@ data : :class:`~sklearn.utils.Bunch`
 }
 
 
+def _placeholder(line):
+    """The fragment name of a line ``%(name)s`` (with any indentation), or None for any other line."""
+    name = line.strip()
+    return name[2:-2] if name.startswith("%(") and name.endswith(")s") else None
+
+
+def _expanded(text, defaults=None):
+    """``text`` with each ``%(name)s`` line replaced by the fragment ``DOCS[name]`` (itself expanded), indented as the line.
+
+    With ``defaults``, the ``{field}`` names of each fragment are filled from it.
+    """
+    lines = []
+    for line in text.splitlines():
+        name = _placeholder(line)
+        if name is None:
+            lines.append(line)
+            continue
+        fragment = _expanded(DOCS[name])
+        if defaults and "{" in fragment:
+            fragment = fragment.format(**defaults)
+        indent = line[: len(line) - len(line.lstrip())]
+        lines += [indent + part if part else part for part in fragment.splitlines()]
+    return "\n".join(lines)
+
+
 def fill_doc(obj):
     """Decorator: replace each ``%(name)s`` line of ``obj.__doc__`` by the fragment ``DOCS[name]``.
 
-    For a class, ``{default}`` fields in the fragments are filled with the
-    defaults of its constructor, so the text cannot drift from the code.
+    A fragment may name other fragments the same way. For a class,
+    ``{default}`` fields in the fragments are filled with the defaults of
+    its constructor, so the text cannot drift from the code.
     """
     defaults = {}
     if inspect.isclass(obj):
         defaults = {name: p.default for name, p in inspect.signature(obj.__init__).parameters.items()}
-    lines = []
-    for line in obj.__doc__.splitlines():
-        name = line.strip()
-        if name.startswith("%(") and name.endswith(")s"):
-            indent = line[: len(line) - len(line.lstrip())]
-            fragment = DOCS[name[2:-2]]
-            if "{" in fragment and defaults:
-                fragment = fragment.format(**defaults)
-            lines += [indent + part if part else part for part in fragment.splitlines()]
-        else:
-            lines.append(line)
-    obj.__doc__ = "\n".join(lines)
+    obj.__doc__ = _expanded(obj.__doc__, defaults)
     return obj

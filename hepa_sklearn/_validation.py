@@ -13,6 +13,8 @@ import scipy.sparse
 import torch
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 
+from .nn.encoder import NORM_MODES
+
 __all__ = [
     "Count",
     "HasMethods",
@@ -24,12 +26,15 @@ __all__ = [
     "NON_NEGATIVE_REAL",
     "OPEN_UNIT",
     "UNIT",
+    "NON_NEGATIVE_INT",
+    "ENCODER_CONSTRAINTS",
     "WindowTransformerTags",
     "as_three_d",
     "refuse_frame_as_windows",
     "check_windows",
     "check_embeddings",
     "check_groups",
+    "check_heads",
     "row_chunks",
 ]
 
@@ -46,13 +51,31 @@ class Count(Interval):
         return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
 
 
-# The constraints most parameters use: an integer >= 1, a real > 0, a real >= 0,
-# a fraction in (0, 1) and a weight in [0, 1].
+# The constraints most parameters use: an integer >= 1 (or >= 0), a real > 0,
+# a real >= 0, a fraction in (0, 1) and a weight in [0, 1].
 POSITIVE_INT = Count(1)
+NON_NEGATIVE_INT = Count(0)
 POSITIVE_REAL = Interval(Real, 0, None, closed="neither")
 NON_NEGATIVE_REAL = Interval(Real, 0, None, closed="left")
 OPEN_UNIT = Interval(Real, 0, 1, closed="neither")
 UNIT = Interval(Real, 0, 1, closed="both")
+
+# The encoder parameters that HEPA, MAE and the supervised baseline encoders
+# share (an encoder without patches leaves ``patch_size`` out); see check_heads.
+ENCODER_CONSTRAINTS = {
+    "d_model": [POSITIVE_INT],
+    "n_layers": [POSITIVE_INT],
+    "n_heads": [POSITIVE_INT],
+    "patch_size": [POSITIVE_INT],
+    "dropout": [Interval(Real, 0, 1, closed="left")],
+    "norm": [StrOptions(set(NORM_MODES))],
+}
+
+
+def check_heads(d_model, n_heads):
+    """ValueError unless ``n_heads`` divides ``d_model`` (each head gets ``d_model / n_heads`` dimensions)."""
+    if d_model % n_heads:
+        raise ValueError(f"d_model={d_model} must be divisible by n_heads={n_heads}.")
 
 
 def as_three_d(X):

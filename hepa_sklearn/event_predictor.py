@@ -2,15 +2,17 @@
 
 import numpy as np
 
-from ._base import SurfaceNetEstimator, store_parameters
+from ._base import EmbeddingSurfaceEstimator, store_parameters
 from ._docs import fill_doc
-from ._training import HEPANet, SurfaceLoss, make_net
-from ._validation import check_embeddings, check_groups
+from ._validation import StrOptions
 from .nn.predictor import EventModel
+
+# the event heads of HEPAEventPredictor and HEPAFinetuner: the horizon predictor and hazard head, or a linear probe
+EVENT_HEADS = ("mlp", "linear")
 
 
 @fill_doc
-class HEPAEventPredictor(SurfaceNetEstimator):
+class HEPAEventPredictor(EmbeddingSurfaceEstimator):
     """Event probability surface p(t, Δt), Δt = 1..K, from frozen window embeddings.
 
     The horizon predictor maps ``[h_t ; Δt]`` to a representation, the hazard
@@ -35,13 +37,7 @@ class HEPAEventPredictor(SurfaceNetEstimator):
         ``"mlp"``: the horizon-conditioned predictor and hazard head (pred-FT,
         the paper's default). ``"linear"``: a linear probe, one linear map
         from the embedding to the K hazard logits.
-    loss : {"bce", "nll"}, default="bce"
-        ``"bce"``: positive-weighted BCE on the cumulative surface (the
-        paper's loss). ``"nll"``: negative log-likelihood of the
-        discrete-time survival model (hazards), which ignores ``pos_weight``.
-    pos_weight : "auto" or float, default="auto"
-        Weight of positive cells; ``"auto"`` is N_neg / N_pos over the known
-        cells of the training labels.
+    %(surface_loss_parameters)s
     init_from : HEPAPretrainer or None, default=None
         Start the predictor from a fitted pretrainer's predictor (same
         ``d_model`` and hidden width). ``sklearn.clone`` clones this parameter
@@ -80,25 +76,25 @@ class HEPAEventPredictor(SurfaceNetEstimator):
     ((64, 10), True)
     """
 
+    _parameter_constraints = {
+        **EmbeddingSurfaceEstimator._parameter_constraints,
+        "head": [StrOptions(set(EVENT_HEADS))],
+        "init_from": "no_validation",  # checked in fit, where a fitted pretrainer is needed
+    }
+
     def __init__(
         self,
         *,
         # the surface model and its loss (paper §3.2)
         K=150, hidden=256, head="mlp", loss="bce", pos_weight="auto", init_from=None,
-        # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
-        max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2,
-        early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
-        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None, distributed="auto",
+        # training, as every torch-backed estimator (see TorchEstimator)
+        max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
+        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
         store_parameters(self, locals())
 
-    _parameter_constraints = {
-        **SurfaceNetEstimator._parameter_constraints,
-        "init_from": "no_validation",  # checked in fit, where a fitted pretrainer is needed
-    }
     _fitted_attributes = ("n_features_in_", "pos_weight_", "horizons_", "horizon_scale_")
     _transient_parameters = ("init_from", "callbacks")
-    _check_input = check_embeddings
 
     def _initial_predictor(self, d_model):
         """The pretrainer's predictor to start from, checked for compatible shapes, or None."""
@@ -117,49 +113,21 @@ class HEPAEventPredictor(SurfaceNetEstimator):
             )
         return source
 
-    def _build_net(self, fitted, device, seed):
-        """The untrained skorch net for embeddings of width ``fitted["n_features_in_"]``."""
-        return make_net(
-            HEPANet,
-            EventModel,
-            SurfaceLoss,
-            training=self._training_config(),
-            params={
-                "module__d_model": fitted["n_features_in_"],
-                "module__horizon_scale": fitted["horizon_scale_"],
-                **self._surface_net_params(fitted["pos_weight_"]),
-            },
-            device=device,
-        )
-
-    @fill_doc
-    def fit(self, E, y, groups=None):
-        """Train the predictor and hazard head on embeddings ``E`` (n, d) and survival ``y``.
-
-        Parameters
-        ----------
-        E : array-like of shape (n_samples, n_features)
-        y : structured ndarray with fields ``event`` and ``time``
-        %(fit_groups)s
-
-        Returns
-        -------
-        self : HEPAEventPredictor
-        """
-        self._validate_params()
-        E = check_embeddings(self, E, reset=True)
-        groups = check_groups(groups, E.shape[0])
-        packed, pos_weight = self._surface_targets(y, E.shape[0])
+    def _fitted_state(self, E):
         source = self._initial_predictor(E.shape[1])
-        fitted = {
-            "n_features_in_": E.shape[1],
-            "pos_weight_": pos_weight,
+        return {
             "horizons_": np.arange(1, self.K + 1),
             "horizon_scale_": source.horizon_scale if source is not None else float(self.K),
         }
 
-        def start_from_source(net):
-            if source is not None:
-                net.module_.predictor.load_state_dict(source.state_dict())
+    def _prepare_net(self, net):
+        """Start from the pretrainer's predictor with ``init_from``."""
+        if self.init_from is not None:
+            net.module_.predictor.load_state_dict(self.init_from.predictor_.state_dict())
 
-        return self._fit_net(fitted, E, packed, seed=self._torch_seed(), prepare=start_from_source, groups=groups)
+    def _build_net(self, fitted, device, seed):
+        """The untrained skorch net for embeddings of width ``fitted["n_features_in_"]``."""
+        return self._surface_net(
+            EventModel, fitted, device, d_model=fitted["n_features_in_"], horizon_scale=fitted["horizon_scale_"],
+            hidden=self.hidden, K=self.K, kind=self.head,
+        )

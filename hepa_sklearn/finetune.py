@@ -4,10 +4,10 @@ import copy
 
 from torch import nn
 
-from ._base import SurfaceNetEstimator, store_parameters
+from ._base import WindowSurfaceEstimator, store_parameters
 from ._docs import fill_doc
-from ._training import HEPANet, SurfaceLoss, make_net
-from ._validation import check_groups, check_windows
+from ._validation import StrOptions
+from .event_predictor import EVENT_HEADS
 from .nn.encoder import last_valid_state
 from .nn.predictor import EventModel
 
@@ -26,7 +26,7 @@ class EncoderEventModel(nn.Module):
 
 
 @fill_doc
-class HEPAFinetuner(SurfaceNetEstimator):
+class HEPAFinetuner(WindowSurfaceEstimator):
     """End-to-end finetuning: a fitted pretrainer's encoder trained jointly with the event head.
 
     The paper's default (pred-FT, :class:`HEPAEventPredictor`) keeps the
@@ -47,15 +47,13 @@ class HEPAFinetuner(SurfaceNetEstimator):
     K : int, default=150
     hidden : int, default=256
     head : {"mlp", "linear"}, default="mlp"
-    loss : {"bce", "nll"}, default="bce"
-    pos_weight : "auto" or float, default="auto"
-        Weight of positive cells; ``"auto"`` is N_neg / N_pos over the known
-        cells of the training labels.
+    %(surface_loss_parameters)s
     %(training_parameters)s
 
     Attributes
     ----------
     net_ : skorch.NeuralNet
+        The fitted net: a copy of the pretrainer's encoder and the event head.
     history_ : skorch.History
     pos_weight_ : float
     n_epochs_ : int
@@ -78,70 +76,41 @@ class HEPAFinetuner(SurfaceNetEstimator):
     (32, 10)
     """
 
+    _parameter_constraints = {
+        **WindowSurfaceEstimator._parameter_constraints,
+        "head": [StrOptions(set(EVENT_HEADS))],
+        "pretrainer": "no_validation",  # checked in fit, where a fitted pretrainer is needed
+    }
+
     def __init__(
         self,
         pretrainer,
         *,
         # the surface model and its loss (paper §3.2)
         K=150, hidden=256, head="mlp", loss="bce", pos_weight="auto",
-        # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
-        max_epochs=30, batch_size=64, lr=3e-4, weight_decay=1e-2,
-        early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
-        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None, distributed="auto",
+        # training, as every torch-backed estimator (see TorchEstimator)
+        max_epochs=30, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
+        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
         store_parameters(self, locals())
 
-    _parameter_constraints = {
-        **SurfaceNetEstimator._parameter_constraints,
-        "pretrainer": "no_validation",  # checked in fit, where a fitted pretrainer is needed
-    }
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "pos_weight_")
     _nested_parameters = ("pretrainer",)
-    _check_input = check_windows
 
-    def _build_net(self, fitted, device, seed):
-        """The untrained net around a copy of the pretrainer's encoder."""
-        return make_net(
-            HEPANet,
-            EncoderEventModel,
-            SurfaceLoss,
-            training=self._training_config(),
-            params={
-                "module__encoder": copy.deepcopy(self.pretrainer.encoder_).cpu(),
-                "module__horizon_scale": float(self.K),
-                **self._surface_net_params(fitted["pos_weight_"]),
-            },
-            device=device,
-        )
-
-    @fill_doc
-    def fit(self, X, y, groups=None):
-        """Finetune on windows ``X`` (n, C, L) with survival labels ``y``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_windows, n_channels, n_timepoints)
-        y : structured ndarray with fields ``event`` and ``time``
-        %(fit_groups)s
-
-        Returns
-        -------
-        self : HEPAFinetuner
-        """
-        self._validate_params()
+    def _check_hyperparameters(self):
+        super()._check_hyperparameters()
         if getattr(self.pretrainer, "net_", None) is None:
             raise ValueError("pretrainer must be a fitted HEPAPretrainer (it has no net_).")
-        X = check_windows(self, X, reset=True)
-        groups = check_groups(groups, X.shape[0])
+
+    def _fitted_state(self, X):
         n_channels = self.pretrainer.encoder_.config.n_channels
         if X.shape[1] != n_channels:
             raise ValueError(f"X has {X.shape[1]} channels but the pretrainer was fitted on {n_channels}.")
-        packed, pos_weight = self._surface_targets(y, X.shape[0])
-        fitted = {"n_features_in_": X.shape[1], "n_timepoints_in_": X.shape[2], "pos_weight_": pos_weight}
-        return self._fit_net(fitted, X, packed, seed=self._torch_seed(), groups=groups)
+        return {"n_timepoints_in_": X.shape[2]}
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.three_d_array = True
-        return tags
+    def _build_net(self, fitted, device, seed):
+        """The untrained net around a copy of the pretrainer's encoder."""
+        return self._surface_net(
+            EncoderEventModel, fitted, device, encoder=copy.deepcopy(self.pretrainer.encoder_).cpu(),
+            horizon_scale=float(self.K), hidden=self.hidden, K=self.K, kind=self.head,
+        )

@@ -22,14 +22,8 @@ from hepa_sklearn.baselines import (
     matched_head_parameter_count,
 )
 from hepa_sklearn.export import export_torchscript
+from hepa_sklearn.nn import ChannelPatchEncoder, EncoderConfig, PatchEncoder, last_valid_state, make_encoder
 from hepa_sklearn.nn.baselines import MaskedAutoencoder, MatchedHead, PatchTSTBackbone, pool_channels
-from hepa_sklearn.nn.encoder import (
-    ChannelPatchEncoder,
-    EncoderConfig,
-    PatchEncoder,
-    last_valid_state,
-    make_encoder,
-)
 from hepa_sklearn.persistence import load, save
 
 RNG = np.random.default_rng(5)
@@ -37,14 +31,13 @@ X = RNG.normal(size=(40, 3, 48)).astype(np.float32)
 X[::4, :, :12] = np.nan
 Y = make_survival_y(RNG.random(40) < 0.8, RNG.integers(1, 15, 40))
 
-ENCODER = dict(d_model=16, n_heads=2, n_layers=1, dim_feedforward=16, max_epochs=1, batch_size=16, random_state=0)
+ENCODER = dict(d_model=16, n_heads=2, n_layers=1, max_epochs=1, batch_size=16, random_state=0)
 SUPERVISED = dict(ENCODER, K=10, hidden=16)
 HEAD = dict(K=10, hidden=16, max_epochs=2, batch_size=16, random_state=0)
 CHANNEL_PRETRAINER = dict(
-    d_model=16, n_heads=2, n_layers=1, dim_feedforward=16, predictor_hidden=16, max_horizon=16,
-    n_projections=16, max_epochs=1, batch_size=16, random_state=0, tokens="channel",
+    d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0, tokens="channel",
 )
-CONFIG = dict(d_model=16, n_layers=1, n_heads=2, dim_feedforward=16, patch_size=4, dropout=0.0)
+CONFIG = dict(d_model=16, n_layers=1, n_heads=2, patch_size=4, dropout=0.0)
 
 
 def fit_encoder(kind, **params):
@@ -412,11 +405,25 @@ def test_clone_keeps_params_and_unfits(estimator):
         (ITransformerEncoder(norm="batch"), "norm"),
         (ITransformerEncoder(K=300), "horizon_rows=256 is smaller than K=300"),
         (HEPAPretrainer(tokens="variate"), "tokens"),
+        (PatchTSTEncoder(d_model=15, n_heads=2), "divisible by n_heads"),
+        (ITransformerEncoder(d_model=15, n_heads=2), "divisible by n_heads"),
+        (PatchTSTEncoder(max_epochs=0), "max_epochs"),
+        (ITransformerEncoder(max_epochs=0), "max_epochs"),
+        (MatchedHeadPredictor(max_epochs=0), "max_epochs"),
+        (MAEPretrainer(max_epochs=-1), "max_epochs"),
     ],
 )
 def test_bad_parameters_are_named(estimator, message):
     with pytest.raises(ValueError, match=message):
         estimator.fit(X, Y)
+
+
+@pytest.mark.parametrize("estimator", [MAEPretrainer, PatchTSTEncoder, ITransformerEncoder])
+def test_encoders_share_the_encoder_parameters(estimator):
+    params = estimator().get_params()
+    assert {"d_model", "n_layers", "n_heads", "dropout", "norm"} <= set(params)
+    assert not {"dim_feedforward", "distributed"} & set(params)
+    assert set(estimator._parameter_constraints) == set(params)
 
 
 def test_bad_input_is_refused(fitted):

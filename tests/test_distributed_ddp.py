@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, make_survival_y
 from hepa_sklearn._training import JEPACriterion, JEPANet
-from hepa_sklearn._training.distributed import ProcessWorld
+from hepa_sklearn._training.distributed import ProcessWorld, process_world
 from hepa_sklearn.nn.jepa import JEPA
 
 # Two processes sum the gradient in another floating-point order than one
@@ -52,8 +52,7 @@ def windows():
 
 def pretrainer(**params):
     return HEPAPretrainer(**{
-        "d_model": 16, "n_heads": 2, "dim_feedforward": 16, "predictor_hidden": 16, "n_projections": 32,
-        "patch_size": 8, "max_horizon": 16, "dropout": 0.0, "norm": "global", "cuts_per_window": 2,
+        "d_model": 16, "n_heads": 2, "patch_size": 8, "max_horizon": 16, "dropout": 0.0, "norm": "global", "cuts_per_window": 2,
         "max_epochs": 2, "batch_size": 8, "lr": 1e-3, "validation_fraction": 0.1, "random_state": 0,
         "device": "cpu", **params,
     })
@@ -205,18 +204,25 @@ def test_processes_given_different_data_or_parameters_are_refused_on_every_rank(
         assert "then batch_size, max_epochs, lr, weight_decay" in str(rank["refusal different parameters"])
 
 
-def test_distributed_true_without_a_process_group_is_refused():
+def test_without_a_process_group_every_estimator_trains_alone():
+    assert not torch.distributed.is_initialized() and process_world() is None
     E, y = embeddings()
-    with pytest.raises(ValueError, match="distributed=True needs an initialised torch.distributed process group"):
-        event_predictor(distributed=True).fit(E, y)
+    model = event_predictor().fit(E, y)
+    assert "scores_across_ranks" not in dict(model.net_.callbacks_)
+    assert "distributed" not in model.get_params()
 
 
-def test_auto_without_a_process_group_trains_alone_as_before():
+def test_a_process_group_of_one_process_trains_alone_as_without_a_group():
     E, y = embeddings()
-    alone = event_predictor(distributed=False).fit(E, y)
-    auto = event_predictor().fit(E, y)
-    np.testing.assert_array_equal(auto.predict_proba(E), alone.predict_proba(E))
-    assert "scores_across_ranks" not in dict(auto.net_.callbacks_)
+    alone = event_predictor().fit(E, y)
+    torch.distributed.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
+    try:
+        assert process_world() is None
+        grouped = event_predictor().fit(E, y)
+    finally:
+        torch.distributed.destroy_process_group()
+    assert "scores_across_ranks" not in dict(grouped.net_.callbacks_)
+    np.testing.assert_array_equal(grouped.predict_proba(E), alone.predict_proba(E))
 
 
 @given(n_rows=st.integers(0, 200), size=st.integers(1, 9))

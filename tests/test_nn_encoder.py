@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 import torch
 
-from hepa_sklearn.nn import JEPA, EncoderConfig, PatchEncoder, last_valid_state
-from hepa_sklearn.nn.encoder import attention_mask, forward_fill, running_max, sinusoidal_positions
+from hepa_sklearn.nn import JEPA, AttentionPooling, EncoderConfig, PatchEncoder, last_valid_state, pool_in_groups
+from hepa_sklearn.nn.encoder import PackedLayout, attention_mask, forward_fill, running_max, sinusoidal_positions
 
-TINY = dict(n_channels=3, d_model=16, n_layers=2, n_heads=2, dim_feedforward=16, patch_size=4, dropout=0.0)
+TINY = dict(n_channels=3, d_model=16, n_layers=2, n_heads=2, patch_size=4, dropout=0.0)
 
 
 def encoder(norm="global", seed=0):
@@ -58,7 +58,7 @@ def test_changing_the_future_never_changes_earlier_states(cut_patch):
 @pytest.mark.parametrize("norm", ["revin", "global", "none"])
 def test_context_state_ignores_steps_after_the_cut(norm):
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm=norm, **TINY), predictor_hidden=8, max_horizon=8).eval()
+    model = JEPA(EncoderConfig(norm=norm, **TINY), max_horizon=8).eval()
     x = windows()
     cut = torch.full((x.shape[0],), 16)
     changed = x.clone()
@@ -142,7 +142,7 @@ def _cuts_and_horizons(X, owner, rng, patch, max_horizon):
 @pytest.mark.parametrize("norm", ["global", "none"])
 def test_shared_context_pass_equals_one_masked_pass_per_cut(norm):
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm=norm, **TINY), predictor_hidden=8, max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm=norm, **TINY), max_horizon=20).eval()
     rng = np.random.default_rng(0)
     X = windows(B=10, L=64)
     for i in range(10):
@@ -158,20 +158,21 @@ def test_shared_context_pass_equals_one_masked_pass_per_cut(norm):
 
 
 def test_grouped_target_pass_equals_single_pass(monkeypatch):
-    import hepa_sklearn.nn.jepa as jepa
+    import hepa_sklearn.nn.encoder as encoder_module
 
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm="global", **TINY), predictor_hidden=8, max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
     rng = np.random.default_rng(1)
     X = windows(B=40, L=64)
     owner = torch.arange(40)
     cut, dt = _cuts_and_horizons(X, owner, rng, 4, 20)
     loc, scale = model.encoder.statistics(X, None)
+    future = model._future(X, cut, dt)
     with torch.no_grad():
-        monkeypatch.setattr(jepa, "MIN_GROUP", 1000)
-        single, has_single = model.target_state(X, cut, dt, loc, scale)
-        monkeypatch.setattr(jepa, "MIN_GROUP", 8)
-        grouped, has_grouped = model.target_state(X, cut, dt, loc, scale)
+        monkeypatch.setattr(encoder_module, "MIN_GROUP", 1000)
+        single, has_single = pool_in_groups(model.encoder, future, dt, loc, scale, model.target_pooling)
+        monkeypatch.setattr(encoder_module, "MIN_GROUP", 8)
+        grouped, has_grouped = pool_in_groups(model.encoder, future, dt, loc, scale, model.target_pooling)
     assert torch.equal(has_single, has_grouped)
     assert torch.allclose(single, grouped, atol=1e-5)
 
@@ -193,12 +194,13 @@ def _targets_with_gaps(seed, B=60, L=64):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_packed_target_pass_equals_padded_groups(seed):
     torch.manual_seed(seed)
-    model = JEPA(EncoderConfig(norm="global", **TINY), predictor_hidden=8, max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
     X, cut, dt = _targets_with_gaps(seed)
     loc, scale = model.encoder.statistics(X, None)
+    future = model._future(X, cut, dt)
     with torch.no_grad():
-        padded, has_padded = model.target_state(X, cut, dt, loc, scale)
-        packed, has_packed = model.packed_target_state(X, cut, dt, loc, scale)
+        padded, has_padded = pool_in_groups(model.encoder, future, dt, loc, scale, model.target_pooling)
+        packed, has_packed = model.target_state(X, cut, dt, loc, scale)  # the patch encoder packs the intervals
     assert not has_packed[0]  # the empty interval is reported as such
     assert torch.equal(has_padded, has_packed)
     assert torch.allclose(padded[has_padded], packed[has_packed], atol=1e-5)
@@ -206,11 +208,12 @@ def test_packed_target_pass_equals_padded_groups(seed):
 
 def test_packed_target_pass_gradients_match_padded():
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm="global", **TINY), predictor_hidden=8, max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
     X, cut, dt = _targets_with_gaps(3, B=30)
     loc, scale = model.encoder.statistics(X, None)
     grads = []
-    for state in (model.target_state, model.packed_target_state):
+    for state in (model.target_state, lambda x, cut, dt, loc, scale: pool_in_groups(
+            model.encoder, model._future(x, cut, dt), dt, loc, scale, model.target_pooling)):
         model.zero_grad()
         pooled, has = state(X, cut, dt, loc, scale)
         (pooled[has] ** 2).sum().backward()
@@ -219,8 +222,6 @@ def test_packed_target_pass_gradients_match_padded():
 
 
 def test_packed_pooling_equals_module_pooling_per_sequence():
-    from hepa_sklearn.nn.encoder import AttentionPooling, PackedLayout
-
     torch.manual_seed(0)
     pooling = AttentionPooling(16, 2).eval()
     valid = torch.tensor([[True, True, False, True], [True, False, False, False], [False, True, True, False]])
@@ -237,8 +238,6 @@ def test_packed_pooling_equals_module_pooling_per_sequence():
 
 
 def test_packed_layout_takes_lengths_or_present_columns():
-    from hepa_sklearn.nn.encoder import PackedLayout
-
     valid = torch.tensor([[False, True, True], [True, False, True]])
     layout = PackedLayout(valid, present=valid)  # columns anywhere in the row, kept in column order
     assert layout.sequence.tolist() == [0, 0, 1, 1] and layout.column.tolist() == [1, 2, 0, 2]
@@ -246,3 +245,27 @@ def test_packed_layout_takes_lengths_or_present_columns():
     for lengths, present in ((None, None), (torch.tensor([3, 3]), valid)):
         with pytest.raises(ValueError, match="exactly one of lengths and present"):
             PackedLayout(valid, lengths, present=present)
+
+
+def test_channel_tokens_pool_their_targets_in_padded_groups():
+    torch.manual_seed(0)
+    model = JEPA(EncoderConfig(norm="global", tokens="channel", **TINY), max_horizon=20).eval()
+    X, cut, dt = _targets_with_gaps(4, B=40)
+    loc, scale = model.encoder.statistics(X, None)
+    with torch.no_grad():
+        pooled, has = model.target_state(X, cut, dt, loc, scale)
+        grouped, has_grouped = pool_in_groups(model.encoder, model._future(X, cut, dt), dt, loc, scale,
+                                              model.target_pooling)
+    assert torch.equal(pooled, grouped) and torch.equal(has, has_grouped)
+
+
+def test_jepa_forward_gives_predictions_targets_and_weights():
+    torch.manual_seed(0)
+    model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
+    X, cut, dt = _targets_with_gaps(5, B=12)
+    owner = torch.arange(12)
+    with torch.no_grad():
+        predicted, target, weight = model(X, owner, cut, dt, torch.ones(12))
+    assert predicted.shape == target.shape == (12, 16) and weight.shape == (12,)
+    assert weight[0] == 0  # the interval without any observation does not count
+    assert model.predictor.input.out_features == 16  # the predictor is d_model wide

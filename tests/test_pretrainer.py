@@ -1,5 +1,6 @@
 """Tests for HEPAPretrainer: shapes, normalisation, reproducibility, persistence and input checks."""
 
+import inspect
 import pickle
 
 import joblib
@@ -7,10 +8,13 @@ import numpy as np
 import pytest
 import scipy.sparse
 import torch
+from skorch.callbacks import Callback
 from sklearn.exceptions import NotFittedError
 
 from hepa_sklearn import HEPAPretrainer
-from hepa_sklearn.nn import JEPA, EncoderConfig, EventModel
+from hepa_sklearn.baselines import MAEPretrainer
+from hepa_sklearn.nn import JEPA, EncoderConfig, EventModel, pool_in_groups
+from hepa_sklearn.persistence import load, save
 
 
 def n_parameters(module):
@@ -166,9 +170,10 @@ def test_bad_X_at_transform(fitted, windows):
         ({"d_model": 15}, "d_model"),
         ({"lr": -1e-3}, "lr"),
         ({"norm": "batch"}, "norm"),
-        ({"max_epochs": 0}, "max_epochs"),
+        ({"max_epochs": -1}, "max_epochs"),
         ({"cuts_per_window": 0}, "cuts_per_window"),
-        ({"batch_layout": "dense"}, "batch_layout"),
+        ({"tokens": "variate"}, "tokens"),
+        ({"early_stopping": "spread"}, "early_stopping"),
         ({"dropout": 1.0}, "dropout"),
         ({"validation_fraction": 1.0}, "validation_fraction"),
         ({"early_stopping": "yes"}, "early_stopping"),
@@ -211,35 +216,121 @@ def test_cuts_per_window_multiplies_training_pairs(windows, tiny_pretrainer_para
 
 def test_paper_model_sizes():
     # paper defaults with the 14 C-MAPSS sensors: encoder + target pooling + predictor
-    assert n_parameters(JEPA(EncoderConfig(n_channels=14), 256, 150)) == 1_310_720
+    assert n_parameters(JEPA(EncoderConfig(n_channels=14), 150)) == 1_310_720
     assert n_parameters(EventModel(256, 256, 150, 150.0)) == 198_401
 
 
 def test_fitted_module_matches_its_configuration(fitted):
-    reference = JEPA(EncoderConfig(n_channels=3, d_model=16, n_layers=1, n_heads=2,
-                                   dim_feedforward=16), 16, 16)
+    reference = JEPA(EncoderConfig(n_channels=3, d_model=16, n_layers=1, n_heads=2), 16)
     assert n_parameters(fitted.net_.module_) == n_parameters(reference)
     assert fitted.predictor_.horizon_scale == 16.0
+    # the feed-forward layers and the predictor's hidden layers are d_model wide
+    assert fitted.encoder_.blocks[0].feed_forward[0].out_features == 16
+    assert fitted.predictor_.input.out_features == 16
 
 
+PARAMETERS = [
+    "d_model", "n_layers", "n_heads", "patch_size", "dropout", "tokens", "norm",
+    "max_horizon", "sigreg_weight", "regularizer", "target", "cuts_per_window",
+    "max_epochs", "batch_size", "lr", "weight_decay", "early_stopping", "validation_fraction", "n_iter_no_change",
+    "device", "precision", "random_state", "verbose", "callbacks",
+]
 
 
-@pytest.mark.parametrize("layout, norm, block", [("packed", "global", 8), ("packed", "none", 8),
-                                                 ("packed", "revin", 1), ("padded", "global", 1)])
-def test_batch_layout_sets_how_many_cuts_of_a_window_share_a_batch(windows, tiny_pretrainer_params, layout,
-                                                                    norm, block):
-    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "batch_layout": layout, "norm": norm,
-                            "cuts_per_window": 10, "batch_size": 32, "early_stopping": False})
+def test_parameters_are_the_encoder_the_objective_and_training():
+    assert list(inspect.signature(HEPAPretrainer).parameters) == PARAMETERS
+    assert set(HEPAPretrainer._parameter_constraints) == set(PARAMETERS)
+
+
+@pytest.mark.parametrize("name", ["horizons", "regularize", "objective", "lr_schedule", "n_projections",
+                                  "ema_momentum", "dim_feedforward", "predictor_hidden", "batch_layout",
+                                  "distributed", "early_stopping_score"])
+def test_removed_parameters_are_refused(name):
+    with pytest.raises(TypeError, match=name):
+        HEPAPretrainer(**{name: None})
+
+
+@pytest.mark.parametrize("norm, block", [("global", 8), ("none", 8), ("revin", 1)])
+def test_cuts_of_a_window_share_a_batch_where_the_norm_allows(windows, tiny_pretrainer_params, norm, block):
+    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "norm": norm, "cuts_per_window": 10, "batch_size": 32,
+                            "early_stopping": False})
     assert pre._cut_block() == block
     pre.fit(windows)
     assert pre.net_.cut_block == block
-    assert pre.net_.module_.packed == (layout == "packed")
 
 
-def test_packed_layout_is_reproducible_and_differs_from_padded(windows, tiny_pretrainer_params):
+def test_packed_layout_is_reproducible(windows, tiny_pretrainer_params):
     params = {**tiny_pretrainer_params, "norm": "global", "cuts_per_window": 10, "early_stopping": False}
-    first = HEPAPretrainer(**params, batch_layout="packed").fit(windows).transform(windows)
-    again = HEPAPretrainer(**params, batch_layout="packed").fit(windows).transform(windows)
-    padded = HEPAPretrainer(**params, batch_layout="padded").fit(windows).transform(windows)
+    first = HEPAPretrainer(**params).fit(windows).transform(windows)
+    again = HEPAPretrainer(**params).fit(windows).transform(windows)
     np.testing.assert_array_equal(first, again)
-    assert not np.allclose(first, padded)
+
+
+class GroupedJEPA(JEPA):
+    def target_state(self, x, cut, dt, loc, scale):
+        return pool_in_groups(self.target_path, self._future(x, cut, dt), dt, loc, scale, self.target_pooling)
+
+
+class OneCutPerBlock(HEPAPretrainer):
+    """A subclass laying batches out another way through the two hooks, as the benchmark harness does."""
+
+    _module_class = GroupedJEPA
+
+    def _cut_block(self):
+        return 1
+
+
+def test_a_subclass_changes_the_batch_layout_through_the_hooks(windows, tiny_pretrainer_params):
+    params = {**tiny_pretrainer_params, "norm": "global", "cuts_per_window": 10, "early_stopping": False}
+    other = OneCutPerBlock(**params).fit(windows)
+    assert type(other.net_.module_) is GroupedJEPA and other.net_.cut_block == 1
+    assert other.get_params() == HEPAPretrainer(**params).get_params()
+    packed = HEPAPretrainer(**params).fit(windows).transform(windows)
+    assert np.isfinite(other.transform(windows)).all() and not np.allclose(other.transform(windows), packed)
+
+
+@pytest.mark.parametrize("value, monitor", [(True, "valid_loss"), ("loss", "valid_loss"), ("rank", "valid_rank")])
+def test_early_stopping_names_what_it_watches(windows, tiny_pretrainer_params, value, monitor):
+    params = {**tiny_pretrainer_params, "max_epochs": 2, "validation_fraction": 0.25}
+    pre = HEPAPretrainer(**params, early_stopping=value).fit(windows)
+    stopping = dict(pre.net_.callbacks_)["early_stopping"]
+    assert stopping.monitor == monitor and stopping.lower_is_better == (monitor == "valid_loss")
+    assert {"valid_loss", "valid_rank"} <= set(pre.history_[-1])
+    if value == "loss":  # the same run as True
+        same = HEPAPretrainer(**params).fit(windows)
+        np.testing.assert_array_equal(pre.transform(windows), same.transform(windows))
+
+
+def test_early_stopping_false_trains_every_epoch_without_validation(windows, tiny_pretrainer_params):
+    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "max_epochs": 2, "early_stopping": False}).fit(windows)
+    assert "early_stopping" not in dict(pre.net_.callbacks_) and pre.n_epochs_ == 2
+    assert "valid_rank" not in pre.history_[-1]
+
+
+class InitialWeights(Callback):
+    """Keeps a copy of the module's weights when training begins."""
+
+    def on_train_begin(self, net, **kwargs):
+        self.weights_ = {name: tensor.clone() for name, tensor in net.module_.state_dict().items()}
+
+
+@pytest.mark.parametrize("estimator", [HEPAPretrainer, MAEPretrainer])
+def test_zero_epochs_keeps_the_initial_weights_of_training(windows, tiny_pretrainer_params, estimator, tmp_path):
+    params = {name: tiny_pretrainer_params[name] for name in ("d_model", "n_heads", "n_layers", "batch_size")}
+    params.update(norm="global", random_state=3)
+    untrained = estimator(**params, max_epochs=0).fit(windows)
+    trained = estimator(**params, max_epochs=1, callbacks=[("initial", InitialWeights())]).fit(windows)
+    initial = dict(trained.net_.callbacks_)["initial"].weights_
+    state = untrained.net_.module_.state_dict()
+    assert state.keys() == initial.keys()
+    for name, tensor in state.items():
+        assert torch.equal(tensor, initial[name]), name
+    assert untrained.n_epochs_ == 0 and len(untrained.history_) == 0
+    np.testing.assert_array_equal(untrained.channel_loc_, trained.channel_loc_)
+    np.testing.assert_array_equal(untrained.channel_scale_, trained.channel_scale_)
+    E = untrained.transform(windows)
+    assert E.shape == (len(windows), params["d_model"]) and np.isfinite(E).all()
+    save(untrained, tmp_path / "untrained.hepa")
+    restored = load(tmp_path / "untrained.hepa")
+    assert restored.n_epochs_ == 0 and len(restored.history_) == 0
+    np.testing.assert_array_equal(restored.transform(windows), E)

@@ -31,7 +31,7 @@ from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 # times on a handful of samples, and each fit runs the search.
 TINY_BOOSTING = dict(K=10, max_iter=5, search=[{}, {"max_leaf_nodes": 3}], random_state=0)
 TINY_REGIMES = dict(n_regimes=2, max_samples=1000)
-TINY_BASELINE_ENCODER = dict(d_model=16, n_heads=2, n_layers=1, dim_feedforward=16, max_epochs=1, batch_size=16,
+TINY_BASELINE_ENCODER = dict(d_model=16, n_heads=2, n_layers=1, max_epochs=1, batch_size=16,
                              random_state=0)
 TINY_SUPERVISED = dict(TINY_BASELINE_ENCODER, K=10, hidden=16)
 

@@ -78,20 +78,6 @@ def test_tail_split_holds_out_the_last_fraction_in_order():
         TailSplit(0.99)(list(range(3)))
 
 
-def test_uniform_horizons_draw_long_targets_as_often_as_short_ones():
-    from hepa_sklearn._training import CutSampler
-
-    draws = {}
-    for horizons in ("log-uniform", "uniform"):
-        sampler = CutSampler(16, 150, seed=0, horizons=horizons)
-        cut, dt, _ = map(np.array, zip(*(sampler._draw(sampler.rng, 0, 1000) for _ in range(8000))))
-        draws[horizons] = dt[cut <= 1000 - 150]  # cuts with room for every horizon
-    uniform, log_uniform = draws["uniform"], draws["log-uniform"]
-    assert uniform.min() >= 1 and uniform.max() <= 150
-    assert abs(uniform.mean() - 75.5) < 3  # mean of Uniform{1..150}
-    assert np.median(log_uniform) < 20 < np.median(uniform)
-
-
 def test_tail_split_with_groups_holds_out_the_last_units_in_order_of_first_appearance():
     groups = np.array(["a", "a", "b", "c", "b", "c", "a", "d"])
     # 4 units, fraction 0.5: the last two by first appearance, "c" and "d", wherever their rows are
@@ -336,3 +322,11 @@ def test_release_freed_memory_is_safe_to_call_repeatedly():
 
     for _ in range(3):
         assert release_freed_memory() is None
+
+
+def test_every_fit_anneals_the_learning_rate_by_cosine(windows, tiny_pretrainer_params, tiny_event_params):
+    E, y = event_data()
+    for model in (HEPAEventPredictor(**tiny_event_params).fit(E, y),
+                  HEPAPretrainer(**tiny_pretrainer_params).fit(windows)):
+        schedule = dict(model.net_.callbacks_)["lr_schedule"]
+        assert schedule.policy == "CosineAnnealingLR" and schedule.kwargs["T_max"] == model.max_epochs

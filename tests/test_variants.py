@@ -1,9 +1,14 @@
 """Variants of the paper's ablations: VICReg and EMA target in pretraining; linear probe and survival NLL."""
 
+import copy
+
 import numpy as np
 import pytest
+import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
+from hepa_sklearn._training import TargetEMA
+from hepa_sklearn.nn import JEPA, EncoderConfig
 from hepa_sklearn.windows import make_survival_y
 
 
@@ -15,18 +20,33 @@ def test_vicreg_regulariser_is_recorded_under_its_name(windows, tiny_pretrainer_
 
 def test_ema_target_follows_the_context_encoder_without_gradient(windows, tiny_pretrainer_params):
     params = dict(tiny_pretrainer_params, max_epochs=2)
-    pre = HEPAPretrainer(**params, target="ema", ema_momentum=0.5).fit(windows)
+    pre = HEPAPretrainer(**params, target="ema").fit(windows)
+    assert dict(pre.net_.callbacks_)["target_ema"].momentum == 0.996  # I-JEPA's and the paper's
     module = pre.net_.module_
     assert all(not p.requires_grad for p in module.target_encoder.parameters())
     online = dict(module.encoder.named_parameters())
     moved = [name for name, p in module.target_encoder.named_parameters() if not (p == online[name]).all()]
     assert moved  # the copy lags behind: it is a moving average, not the same weights
-    # momentum 1 never moves the target: it keeps the encoder's initial weights while the encoder trains
-    frozen = HEPAPretrainer(**params, target="ema", ema_momentum=1.0).fit(windows).net_.module_
-    initial = HEPAPretrainer(**dict(params, max_epochs=1), target="ema", ema_momentum=1.0).fit(windows).net_.module_
-    for p, q in zip(frozen.target_encoder.parameters(), initial.target_encoder.parameters()):
-        assert (p == q).all()
-    assert not all((p == q).all() for p, q in zip(frozen.target_encoder.parameters(), frozen.encoder.parameters()))
+    # the copy started from the encoder's initial weights (those of max_epochs=0) and moved away from them
+    initial = HEPAPretrainer(**{**params, "max_epochs": 0}, target="ema").fit(windows).net_.module_
+    assert not any(torch.equal(p, q) for p, q in zip(module.target_encoder.parameters(),
+                                                      initial.target_encoder.parameters()))
+
+
+def test_ema_step_moves_the_target_by_one_minus_the_momentum():
+    torch.manual_seed(0)
+    module = JEPA(EncoderConfig(n_channels=2, d_model=8, n_layers=1, n_heads=2, patch_size=4), 8, target="ema")
+    with torch.no_grad():
+        for p in module.encoder.parameters():
+            p.add_(1.0)
+    before = copy.deepcopy(module.target_encoder)
+    module.update_target(1.0)  # momentum 1 never moves the target
+    for p, q in zip(module.target_encoder.parameters(), before.parameters()):
+        assert torch.equal(p, q)
+    module.update_target(0.75)
+    for p, q, online in zip(module.target_encoder.parameters(), before.parameters(), module.encoder.parameters()):
+        torch.testing.assert_close(p, 0.75 * q + 0.25 * online)
+    assert TargetEMA().momentum == 0.996
 
 
 def test_shared_target_has_no_copy(windows, tiny_pretrainer_params):
@@ -37,7 +57,7 @@ def test_shared_target_has_no_copy(windows, tiny_pretrainer_params):
 @pytest.mark.parametrize("params, match", [
     ({"regularizer": "barlow"}, "'regularizer' parameter of HEPAPretrainer must be a str among"),
     ({"target": "momentum"}, "'target' parameter of HEPAPretrainer must be a str among"),
-    ({"ema_momentum": 1.5}, "'ema_momentum' parameter of HEPAPretrainer must be"),
+    ({"early_stopping": "spread"}, "'early_stopping' parameter of HEPAPretrainer must be"),
 ])
 def test_bad_variant_parameters(windows, tiny_pretrainer_params, params, match):
     with pytest.raises(ValueError, match=match):

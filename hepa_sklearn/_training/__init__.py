@@ -1,4 +1,4 @@
-"""Training internals on skorch, one module per concern: runtime, sampling, criteria, callbacks, net, distributed."""
+"""Training internals on skorch, one module per concern: runtime, sampling, statistics, criteria, callbacks, net, distributed."""
 
 from .callbacks import COLLAPSE_SPREAD, GRADIENT_CLIP, CollapseMonitor, TargetEMA
 from .criteria import JEPACriterion, ReconstructionLoss, SurfaceLoss, prediction_spread
@@ -12,6 +12,7 @@ from .runtime import (
     seeded_torch,
 )
 from .sampling import CutSampler, PatchMaskSampler, TailSplit, WindowDataset
+from .statistics import check_pretrainable, global_statistics, window_attributes
 
 __all__ = [
     "COLLAPSE_SPREAD",
@@ -32,10 +33,13 @@ __all__ = [
     "WindowDataset",
     "autocast_dtype",
     "check_finite_output",
+    "check_pretrainable",
+    "global_statistics",
     "infer_in_chunks",
     "make_net",
     "prediction_spread",
     "report_interruption",
     "resolve_device",
     "seeded_torch",
+    "window_attributes",
 ]

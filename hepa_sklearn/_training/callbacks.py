@@ -1,5 +1,6 @@
-"""Callbacks of every training run: LR schedule, gradient clipping, early stopping, progress and logging, collapse monitor, EMA target."""
+"""Callbacks of every training run: LR schedule, gradient clipping, early stopping, progress and logging, collapse monitor, EMA target; the user's own."""
 
+import copy
 import logging
 import math
 import sys
@@ -11,6 +12,7 @@ from skorch.callbacks import Callback, EarlyStopping, GradientNormClipping, LRSc
 from tqdm import tqdm
 
 from .._stats import effective_rank
+from ..nn.jepa import EMA_MOMENTUM
 
 logger = logging.getLogger("hepa_sklearn")
 
@@ -19,6 +21,34 @@ GRADIENT_CLIP = 1.0  # reference protocol: gradient-norm clipping at 1.0 (the pa
 # Spread below this is reported as collapse: evenly spread predictions give
 # about 1, and SIGReg-trained C-MAPSS models stay above 0.3 (measured).
 COLLAPSE_SPREAD = 0.05
+
+
+def user_callbacks(callbacks, own):
+    """Fresh copies of the user's skorch callbacks as ``(name, callback)`` pairs, named as skorch names them.
+
+    Each fit gets deep copies, so state a callback keeps from one fit never
+    leaks into the next (or into a clone). A name that one of the
+    estimator's own callbacks already has is refused, since skorch would
+    replace that callback.
+    """
+    if not callbacks:
+        return []
+    taken = {name for name, _ in own}
+    pairs = []
+    for item in callbacks:
+        name, callback = item if isinstance(item, tuple) else (type(item).__name__, item)
+        if not isinstance(callback, Callback):
+            raise TypeError(
+                f"callbacks must hold skorch callbacks or (name, callback) pairs; got {type(callback).__name__}."
+            )
+        if name in taken:
+            raise ValueError(
+                f"callback name {name!r} is already used by the estimator's own callbacks {sorted(taken)}; "
+                "pass it as a (name, callback) pair with another name."
+            )
+        taken.add(name)
+        pairs.append((name, copy.deepcopy(callback)))
+    return pairs
 
 
 class CollapseMonitor(Callback):
@@ -52,9 +82,9 @@ class CollapseMonitor(Callback):
 
 
 class TargetEMA(Callback):
-    """After every optimiser step, move an EMA target encoder towards the context encoder."""
+    """After every optimiser step, move an EMA target encoder towards the context encoder by ``momentum``."""
 
-    def __init__(self, momentum):
+    def __init__(self, momentum=EMA_MOMENTUM):
         self.momentum = momentum
 
     def on_batch_end(self, net, batch=None, training=False, **kwargs):
@@ -182,20 +212,19 @@ class TrainingProgress(Callback):
 
 
 def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=0, extra_scores=(),
-                       scoring=(), monitor=("valid_loss", True), lr_schedule="cosine"):
-    """LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping.
+                       scoring=(), monitor=("valid_loss", True)):
+    """Cosine LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping.
 
-    ``lr_schedule``: ``"cosine"`` anneals the learning rate to 0 over
-    ``max_epochs``; ``"constant"`` keeps it (the estimator has checked the
-    value). ``scoring``: ``(name, callback)`` pairs that record per-epoch
+    The learning rate anneals to 0 over ``max_epochs`` (the paper's
+    schedule). ``scoring``: ``(name, callback)`` pairs that record per-epoch
     values before early stopping reads them (only with early stopping);
     ``monitor``: the history key early stopping watches and whether lower
     is better.
     """
-    callbacks = []
-    if lr_schedule == "cosine":
-        callbacks.append(("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)))
-    callbacks.append(("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP)))
+    callbacks = [
+        ("lr_schedule", DeviceFreeLRScheduler(policy="CosineAnnealingLR", T_max=max_epochs)),
+        ("gradient_clipping", GradientNormClipping(gradient_clip_value=GRADIENT_CLIP)),
+    ]
     for name in extra_scores:
         on_train = name.startswith("train")
         if on_train or early_stopping:

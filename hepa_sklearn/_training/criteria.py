@@ -2,7 +2,6 @@
 
 import math
 
-import torch
 import torch.nn.functional as F
 from torch import nn
 
@@ -10,68 +9,27 @@ from ..nn.losses import jepa_loss, surface_bce, survival_nll
 from ..nn.sigreg import SIGReg, VarianceCovariance
 
 
-def centred_within(values, owner):
-    """Rows of ``values`` (N, d) minus the mean of the rows with the same ``owner``; groups of one row are left out."""
-    groups = torch.unique(owner, return_inverse=True)[1]
-    n_groups = int(groups.max()) + 1
-    sums = values.new_zeros(n_groups, values.shape[1]).index_add_(0, groups, values)
-    counts = values.new_zeros(n_groups).index_add_(0, groups, torch.ones_like(values[:, 0]))
-    keep = counts[groups] > 1
-    return (values - sums[groups] / counts[groups, None])[keep]
-
-
 class JEPACriterion(nn.Module):
-    """JEPA loss on the module's ``(predicted, target, weight, context, owner)`` output.
+    """JEPA loss on the module's ``(predicted, target, weight)`` output.
 
     ``regularizer`` is ``"sigreg"`` (the paper) or ``"vicreg"`` (variance +
-    covariance, the reference code's choice); its value is recorded under
-    its own name next to the L1 term. ``regularize`` says what it acts on:
-    the predictions ĥ (the paper), the context representations h_t, the
-    mean of both terms, or (``"within"``) the mean of the term on the
-    predictions and the term on h_t centred within each window, which
-    keeps a window's representation moving from one cut to the next
-    (it needs several cuts of a window in a batch).
-
-    ``objective`` says what the predictions are compared with: the target
-    representation h* (``"representation"``, the paper) or its change from
-    the context, ``h* - h_t`` (``"change"``). With ``"change"`` whatever a
-    window's context and target share, such as which unit it comes from,
-    cancels out of the target, and the regulariser keeps the predicted
-    changes spread out.
+    covariance, the reference code's choice); it acts on the predictions ĥ
+    of the usable pairs, and its value is recorded under its own name next
+    to the L1 term.
     """
 
-    # criteria pickled before these options existed regularised the predictions and compared them
-    # with the representation: the class attributes give them those values
-    regularize = "predictions"
-    objective = "representation"
-
-    def __init__(self, alpha=0.1, n_projections=256, regularizer="sigreg", regularize="predictions",
-                 objective="representation"):
+    def __init__(self, alpha=0.1, regularizer="sigreg"):
         super().__init__()
         self.alpha = alpha
         self.regularizer = regularizer
-        self.regularize = regularize
-        self.objective = objective
-        if regularizer == "sigreg":
-            self.regulariser = SIGReg(n_projections=n_projections)
-        else:
-            self.regulariser = VarianceCovariance()
+        self.regulariser = SIGReg() if regularizer == "sigreg" else VarianceCovariance()
         self.last_terms = {}
 
     def forward(self, y_pred, y_true=None):
-        predicted, target, weight, context, *owner = y_pred
-        if self.objective == "change":
-            target = target - context
+        predicted, target, weight = y_pred
         usable = weight > 0
         if usable.sum() > 1:
-            if self.regularize == "within":
-                moving = centred_within(context[usable], owner[0][usable])
-                parts = (predicted[usable],) + ((moving,) if moving.shape[0] > 1 else ())
-            else:
-                regularised = {"predictions": (predicted,), "context": (context,), "both": (predicted, context)}
-                parts = tuple(part[usable] for part in regularised[self.regularize])
-            terms = [self.regulariser(part) for part in parts]
-            regulariser = sum(terms) / len(terms)
+            regulariser = self.regulariser(predicted[usable])
         else:
             regulariser = predicted.new_zeros(())
         loss, prediction = jepa_loss(predicted, target, regulariser, alpha=self.alpha, weight=weight)

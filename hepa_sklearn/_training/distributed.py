@@ -51,25 +51,13 @@ class ProcessWorld:
         return torch.device(device) if self.backend == "nccl" else torch.device("cpu")
 
 
-def process_world(distributed):
-    """The :class:`ProcessWorld` that ``distributed`` (an estimator parameter) asks for, or None for one process.
+def process_world():
+    """The :class:`ProcessWorld` of the initialised default process group, or None to train alone.
 
-    ``"auto"``: the default process group when one is initialised with more
-    than one process. ``True``: the same, but an uninitialised group is an
-    error. ``False``: one process, whatever is initialised.
+    None when ``torch.distributed`` is unavailable, no process group is
+    initialised, or the group has one process.
     """
-    if distributed is False:
-        return None
-    initialised = dist.is_available() and dist.is_initialized()
-    if not initialised:
-        if distributed is True:
-            raise ValueError(
-                "distributed=True needs an initialised torch.distributed process group: launch the script "
-                "with torchrun and call torch.distributed.init_process_group('gloo') (CPU) or "
-                "init_process_group('nccl') (GPUs) before fit, or pass distributed='auto'."
-            )
-        return None
-    if dist.get_world_size() == 1:
+    if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
         return None
     return ProcessWorld(dist.get_rank(), dist.get_world_size(), str(dist.get_backend()))
 
@@ -107,6 +95,31 @@ def agree_on_seed(seed, world, device):
     value = torch.tensor([int(seed)], dtype=torch.int64, device=world.communication_device(device))
     dist.broadcast(value, src=0)
     return int(value.item())
+
+
+def join_world(device, seed, X, y, settings):
+    """This process's world, device and seed for a fit on ``(X, y)``: ``(None, device, seed)`` when it trains alone.
+
+    In a world of several processes the device gets this process's GPU
+    (:func:`rank_device`), every process must have the same data and
+    ``settings`` (a dict of numbers with ``batch_size``, which the world
+    size must divide), and all take rank 0's seed.
+    """
+    world = process_world()
+    if world is None:
+        return None, device, seed
+    device = rank_device(device, world)
+    check_same_run(X, y, settings, world, device)  # first: a collective every process reaches
+    check_global_batch(settings["batch_size"], world)
+    return world, device, agree_on_seed(seed, world, device)
+
+
+def join_net(net, world):
+    """Make ``net`` train as one process of ``world``: scores agreed across processes, progress and logs from rank 0."""
+    net.callbacks = distributed_callbacks(net.callbacks, world)
+    if world.rank != 0:
+        net.verbose = 0  # skorch's per-epoch table from rank 0 only
+    net.world_ = world
 
 
 def _summary(data):

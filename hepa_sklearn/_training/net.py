@@ -175,7 +175,7 @@ class TrainingConfig:
 
     max_epochs: int
     batch_size: int
-    lr: float  # AdamW, cosine-annealed over max_epochs unless an estimator offers another schedule
+    lr: float  # AdamW, cosine-annealed over max_epochs
     weight_decay: float
     early_stopping: bool  # hold out the last validation_fraction of samples (or units), stop on their loss
     validation_fraction: float
@@ -185,7 +185,7 @@ class TrainingConfig:
 
 
 def make_net(net_class, module, criterion, *, training, params, device, collate=None, extra_scores=(),
-             callbacks=(), scoring=(), monitor=("valid_loss", True), lr_schedule="cosine"):
+             callbacks=(), scoring=(), monitor=("valid_loss", True)):
     """An uninitialised skorch net with the package's optimiser, callbacks and split.
 
     Parameters
@@ -201,8 +201,6 @@ def make_net(net_class, module, criterion, *, training, params, device, collate=
     extra_scores : names of per-batch values recorded by the criterion to average per epoch
     callbacks : extra ``(name, callback)`` pairs
     scoring, monitor : what early stopping reads (see ``training_callbacks``)
-    lr_schedule : {"cosine", "constant"}
-        How the learning rate moves over the epochs (see ``training_callbacks``).
     """
     iterator = {}
     if collate is not None:
@@ -225,7 +223,6 @@ def make_net(net_class, module, criterion, *, training, params, device, collate=
             extra_scores=extra_scores,
             scoring=scoring,
             monitor=monitor,
-            lr_schedule=lr_schedule,
         ) + list(callbacks),
         device=device,
         autocast_dtype=autocast_dtype(training.precision, device),

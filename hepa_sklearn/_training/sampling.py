@@ -71,17 +71,15 @@ class CutSampler:
 
     The cut is a patch boundary counted back from the window's last step,
     with at least one observed step before it; Δt ~ LogUniform[1, max_horizon]
-    (``horizons="log-uniform"``, the paper) or Uniform{1..max_horizon}
-    (``horizons="uniform"``), restricted so that the target ``[t, t + Δt)``
-    lies inside the window.
+    (the paper), restricted so that the target ``[t, t + Δt)`` lies inside
+    the window.
     With ``fixed=True`` each window's draw depends only on ``(seed, index)``
     (a stable validation set); otherwise draws continue one stream.
     """
 
-    def __init__(self, patch_size, max_horizon, seed, fixed=False, horizons="log-uniform"):
+    def __init__(self, patch_size, max_horizon, seed, fixed=False):
         self.patch_size = patch_size
         self.max_horizon = max_horizon
-        self.horizons = horizons
         self.seed = seed
         self.fixed = fixed
         self.rng = np.random.default_rng(seed)
@@ -94,10 +92,7 @@ class CutSampler:
         k = int(rng.integers(1, n_cuts + 1))
         cut = length - k * P
         max_dt = min(self.max_horizon, length - cut)
-        if getattr(self, "horizons", "log-uniform") == "uniform":
-            dt = int(rng.integers(1, max_dt + 1))
-        else:
-            dt = int(np.floor(np.exp(rng.uniform(0.0, np.log(max_dt + 1)))))
+        dt = int(np.floor(np.exp(rng.uniform(0.0, np.log(max_dt + 1)))))
         return cut, min(max(dt, 1), max_dt), 1.0
 
     def __call__(self, batch):

@@ -2,25 +2,38 @@
 
 import numpy as np
 
-from .._base import SurfaceNetEstimator, store_parameters
+from .._base import EmbeddingSurfaceEstimator, store_parameters
 from .._docs import fill_doc
-from .._training import HEPANet, SurfaceLoss, make_net
-from .._validation import POSITIVE_INT, StrOptions, check_embeddings, check_groups
+from .._validation import POSITIVE_INT
 from ..nn.baselines import MatchedHead
 
-__all__ = ["MatchedHeadPredictor", "check_horizon_rows", "matched_head_parameter_count"]
+__all__ = ["MatchedHeadMixin", "MatchedHeadPredictor", "matched_head_parameter_count"]
 
 # paper, App. "Baseline protocol": a learned horizon embedding of 256 entries x 256 dims
 PAPER_HORIZON_ROWS = 256
 
 
-def check_horizon_rows(horizon_rows, K):
-    """ValueError when a horizon table of ``horizon_rows`` rows (None: K) cannot hold horizons 1..K."""
-    if horizon_rows is not None and horizon_rows < K:
-        raise ValueError(
-            f"horizon_rows={horizon_rows} is smaller than K={K}: horizon k reads row k-1 of "
-            "the horizon table; raise horizon_rows or pass None for exactly K rows."
-        )
+class MatchedHeadMixin:
+    """The parameters of the matched head (``K``, ``hidden``, ``horizon_rows``), their check and its net arguments.
+
+    For the estimators that train a :class:`~hepa_sklearn.nn.baselines.MatchedHead`:
+    :class:`MatchedHeadPredictor` and the supervised encoders.
+    """
+
+    _head_constraints = {"horizon_rows": [POSITIVE_INT, None]}
+
+    def _check_hyperparameters(self):
+        """As the estimator's own check; ValueError when the horizon table cannot hold horizons 1..K."""
+        super()._check_hyperparameters()
+        if self.horizon_rows is not None and self.horizon_rows < self.K:
+            raise ValueError(
+                f"horizon_rows={self.horizon_rows} is smaller than K={self.K}: horizon k reads row k-1 of "
+                "the horizon table; raise horizon_rows or pass None for exactly K rows."
+            )
+
+    def _head_params(self):
+        """The matched head's arguments besides its input width."""
+        return {"K": self.K, "hidden": self.hidden, "horizon_rows": self.horizon_rows}
 
 
 def matched_head_parameter_count(d_in, K, *, hidden=256, horizon_rows=PAPER_HORIZON_ROWS):
@@ -42,7 +55,7 @@ def matched_head_parameter_count(d_in, K, *, hidden=256, horizon_rows=PAPER_HORI
 
 
 @fill_doc
-class MatchedHeadPredictor(SurfaceNetEstimator):
+class MatchedHeadPredictor(MatchedHeadMixin, EmbeddingSurfaceEstimator):
     """Event probability surface from frozen embeddings with the paper's matched baseline head.
 
     The paper trains this head on every frozen baseline encoder (MAE,
@@ -77,13 +90,7 @@ class MatchedHeadPredictor(SurfaceNetEstimator):
         Rows of the learned horizon embedding table; horizon ``k`` uses row
         ``k - 1``, so it must be at least ``K``. 256 is the paper's table
         (rows beyond ``K`` are never used); None gives exactly ``K`` rows.
-    loss : {"bce", "nll"}, default="bce"
-        ``"bce"``: positive-weighted BCE on the cumulative surface (the
-        paper). ``"nll"``: the discrete-time survival likelihood of the
-        hazards (``pos_weight`` is then ignored).
-    pos_weight : "auto" or float, default="auto"
-        Weight of positive cells; ``"auto"`` is N_neg / N_pos over the known
-        cells of the training labels.
+    %(surface_loss_parameters)s
     %(training_parameters)s
 
     Attributes
@@ -125,62 +132,24 @@ class MatchedHeadPredictor(SurfaceNetEstimator):
     ((200, 20), True)
     """
 
+    _parameter_constraints = {**EmbeddingSurfaceEstimator._parameter_constraints, **MatchedHeadMixin._head_constraints}
+
     def __init__(
         self,
         *,
         # the head and its loss (paper, App. "Baseline protocol")
         K=150, hidden=256, horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto",
-        # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
-        max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2,
-        early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
-        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None, distributed="auto",
+        # training, as every torch-backed estimator (see TorchEstimator)
+        max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
+        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
         store_parameters(self, locals())
 
-    _parameter_constraints = {
-        **SurfaceNetEstimator._parameter_constraints,
-        "horizon_rows": [POSITIVE_INT, None],
-        "loss": [StrOptions({"bce", "nll"})],
-    }
     _fitted_attributes = ("n_features_in_", "pos_weight_", "horizons_")
-    _check_input = check_embeddings
+
+    def _fitted_state(self, E):
+        return {"horizons_": np.arange(1, self.K + 1)}
 
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for embeddings of width ``fitted["n_features_in_"]``."""
-        return make_net(
-            HEPANet,
-            MatchedHead,
-            SurfaceLoss,
-            training=self._training_config(),
-            params={
-                "module__d_in": fitted["n_features_in_"],
-                "module__K": self.K,
-                "module__hidden": self.hidden,
-                "module__horizon_rows": self.horizon_rows,
-                "criterion__pos_weight": fitted["pos_weight_"],
-                "criterion__kind": self.loss,
-            },
-            device=device,
-        )
-
-    @fill_doc
-    def fit(self, E, y, groups=None):
-        """Train the head on embeddings ``E`` (n, d) and survival labels ``y``.
-
-        Parameters
-        ----------
-        E : array-like of shape (n_samples, n_features)
-        y : structured ndarray with fields ``event`` and ``time``
-        %(fit_groups)s
-
-        Returns
-        -------
-        self : MatchedHeadPredictor
-        """
-        self._validate_params()
-        check_horizon_rows(self.horizon_rows, self.K)
-        E = check_embeddings(self, E, reset=True)
-        groups = check_groups(groups, E.shape[0])
-        packed, pos_weight = self._surface_targets(y, E.shape[0])
-        fitted = {"n_features_in_": E.shape[1], "pos_weight_": pos_weight, "horizons_": np.arange(1, self.K + 1)}
-        return self._fit_net(fitted, E, packed, seed=self._torch_seed(), groups=groups)
+        return self._surface_net(MatchedHead, fitted, device, d_in=fitted["n_features_in_"], **self._head_params())

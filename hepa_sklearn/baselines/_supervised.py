@@ -1,23 +1,20 @@
 """Supervised baseline encoders, PatchTST and iTransformer: trained end to end on the event surface, then frozen."""
 
-from numbers import Real
-
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import SurfaceNetEstimator, store_parameters
+from .._base import WindowEncoderMixin, WindowSurfaceEstimator, store_parameters
 from .._docs import fill_doc
-from .._training import HEPANet, SurfaceLoss, make_net
-from .._validation import POSITIVE_INT, Interval, StrOptions, check_groups, check_windows
+from .._training import window_attributes
+from .._validation import ENCODER_CONSTRAINTS, POSITIVE_INT, StrOptions, check_windows
 from ..nn.baselines import CHANNEL_POOLING, SupervisedSurfaceModel
-from ..nn.encoder import NORM_MODES, EncoderConfig
-from ._mae import check_heads, normalisation_statistics
-from ._matched_head import PAPER_HORIZON_ROWS, check_horizon_rows
+from ._matched_head import PAPER_HORIZON_ROWS, MatchedHeadMixin
 
 __all__ = ["ITransformerEncoder", "PatchTSTEncoder"]
 
 
-class SupervisedWindowEncoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, SurfaceNetEstimator):
+class SupervisedWindowEncoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, MatchedHeadMixin, WindowEncoderMixin,
+                              WindowSurfaceEstimator):
     """What PatchTST and iTransformer share: a per-channel encoder, channel pooling, the matched head, trained end to end.
 
     A subclass declares its constructor, its constraints and
@@ -29,85 +26,24 @@ class SupervisedWindowEncoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     """
 
     _parameter_constraints = {
-        **SurfaceNetEstimator._parameter_constraints,
-        "d_model": [POSITIVE_INT],
-        "n_layers": [POSITIVE_INT],
-        "n_heads": [POSITIVE_INT],
-        "dim_feedforward": [POSITIVE_INT],
-        "dropout": [Interval(Real, 0, 1, closed="left")],
+        **WindowSurfaceEstimator._parameter_constraints,
+        **ENCODER_CONSTRAINTS,
+        **MatchedHeadMixin._head_constraints,
         "channel_pooling": [StrOptions(set(CHANNEL_POOLING))],
-        "norm": [StrOptions(set(NORM_MODES))],
-        "horizon_rows": [POSITIVE_INT, None],
-        "loss": [StrOptions({"bce", "nll"})],
     }
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "pos_weight_", "channel_loc_", "channel_scale_")
-    _check_input = check_windows
 
-    def _check_hyperparameters(self):
-        self._validate_params()
-        check_heads(self.d_model, self.n_heads)
-        check_horizon_rows(self.horizon_rows, self.K)
-
-    def _encoder_config(self, n_channels, patch_size=1):
-        return EncoderConfig(
-            n_channels=n_channels, d_model=self.d_model, n_layers=self.n_layers, n_heads=self.n_heads,
-            dim_feedforward=self.dim_feedforward, patch_size=patch_size, dropout=float(self.dropout),
-            norm=self.norm,
-        )
+    def _fitted_state(self, X):
+        return window_attributes(X, self.norm)
 
     def _build_net(self, fitted, device, seed):
         """The untrained net: the subclass's backbone, channel pooling and the matched head."""
         backbone, config, backbone_params = self._backbone(fitted)
-        return make_net(
-            HEPANet,
-            SupervisedSurfaceModel,
-            SurfaceLoss,
-            training=self._training_config(),
-            params={
-                "module__backbone": backbone,
-                "module__config": config,
-                "module__backbone_params": backbone_params,
-                "module__channel_loc": fitted["channel_loc_"],
-                "module__channel_scale": fitted["channel_scale_"],
-                "module__pooling": self.channel_pooling,
-                "module__K": self.K,
-                "module__hidden": self.hidden,
-                "module__horizon_rows": self.horizon_rows,
-                "criterion__pos_weight": fitted["pos_weight_"],
-                "criterion__kind": self.loss,
-            },
-            device=device,
+        return self._surface_net(
+            SupervisedSurfaceModel, fitted, device, backbone=backbone, config=config, backbone_params=backbone_params,
+            channel_loc=fitted["channel_loc_"], channel_scale=fitted["channel_scale_"], pooling=self.channel_pooling,
+            **self._head_params(),
         )
-
-    @fill_doc
-    def fit(self, X, y, groups=None):
-        """Train encoder and head end to end on windows ``X`` (n, C, L) with survival labels ``y``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_windows, n_channels, n_timepoints)
-            2-D ``X`` is read as single-channel windows. NaN marks missing
-            values and left padding.
-        y : structured ndarray with fields ``event`` and ``time``
-        %(fit_groups)s
-
-        Returns
-        -------
-        self
-        """
-        self._check_hyperparameters()
-        X = check_windows(self, X, reset=True)
-        groups = check_groups(groups, X.shape[0])
-        packed, pos_weight = self._surface_targets(y, X.shape[0])
-        channel_loc, channel_scale = normalisation_statistics(X, self.norm)
-        fitted = {
-            "n_features_in_": X.shape[1],
-            "n_timepoints_in_": X.shape[2],
-            "pos_weight_": pos_weight,
-            "channel_loc_": channel_loc,
-            "channel_scale_": channel_scale,
-        }
-        return self._fit_net(fitted, X, packed, seed=self._torch_seed(), groups=groups)
 
     @property
     def encoder_(self):
@@ -119,14 +55,8 @@ class SupervisedWindowEncoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         n_channels = getattr(self, "n_features_in_", 1)
         return self.d_model * n_channels if self.channel_pooling == "concat" else self.d_model
 
-    def transform(self, X):
-        """Frozen embeddings of windows: per-channel states pooled by ``channel_pooling``, float32."""
-        return self._infer(self._validated_input(X), "transform", forward=lambda module: module.embed)
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.three_d_array = True
         tags.transformer_tags.preserves_dtype = ["float32"]
         return tags
 
@@ -157,37 +87,19 @@ class PatchTSTEncoder(SupervisedWindowEncoder):
 
     Parameters
     ----------
-    d_model : int, default=256
-        Token width (HEPA's, so the encoders have matched capacity).
-    n_layers : int, default=2
-    n_heads : int, default=4
-        Attention heads; must divide ``d_model``.
-    dim_feedforward : int, default=256
+    %(encoder_parameters)s
     patch_size : int, default=16
         Steps per patch (P = 16 in PatchTST and HEPA).
     patch_stride : int, default=8
         Steps between the starts of consecutive patches (PatchTST's S = 8;
         ``patch_stride=patch_size`` gives non-overlapping patches).
-    dropout : float, default=0.1
-    channel_pooling : {"mean", "concat"}, default="mean"
-        How ``transform`` combines the per-channel states.
-    norm : {"revin", "global", "none"}, default="revin"
-        Per-window, per-channel instance normalisation (RevIN, as
-        PatchTST), per-channel statistics learned in ``fit``, or raw values.
-    %(supervised_head_parameters)s
-    %(training_parameters)s
+    %(supervised_encoder_parameters)s
 
     Attributes
     ----------
-    net_ : skorch.NeuralNet
     encoder_ : torch.nn.Module
         The fitted :class:`~hepa_sklearn.nn.baselines.PatchTSTBackbone`.
-    history_ : skorch.History
-    pos_weight_ : float
-    n_epochs_ : int
-    %(window_shape_attributes)s
-    channel_loc_, channel_scale_ : ndarray of shape (n_channels,)
-        Statistics of ``norm="global"`` (0 and 1 for the other modes).
+    %(supervised_encoder_attributes)s
 
     See Also
     --------
@@ -222,29 +134,23 @@ class PatchTSTEncoder(SupervisedWindowEncoder):
     (200, 20)
     """
 
+    _parameter_constraints = {**SupervisedWindowEncoder._parameter_constraints, "patch_stride": [POSITIVE_INT]}
+
     def __init__(
         self,
         *,
         # the encoder (Nie et al. 2023, at HEPA's width)
-        d_model=256, n_layers=2, n_heads=4, dim_feedforward=256, patch_size=16, patch_stride=8, dropout=0.1,
-        channel_pooling="mean", norm="revin",
-        # the end-to-end training head and its loss
-        K=150, hidden=256, horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto",
-        # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
-        max_epochs=50, batch_size=64, lr=3e-4, weight_decay=1e-2,
-        early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
-        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None, distributed="auto",
+        d_model=256, n_layers=2, n_heads=4, patch_size=16, patch_stride=8, dropout=0.1, channel_pooling="mean",
+        norm="revin",
+        # the end-to-end training head and its loss, then training as every torch-backed estimator
+        K=150, hidden=256, horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto", max_epochs=50,
+        batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
+        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
         store_parameters(self, locals())
 
-    _parameter_constraints = {
-        **SupervisedWindowEncoder._parameter_constraints,
-        "patch_size": [POSITIVE_INT],
-        "patch_stride": [POSITIVE_INT],
-    }
-
     def _backbone(self, fitted):
-        config = self._encoder_config(fitted["n_features_in_"], self.patch_size)
+        config = self._encoder_config(fitted["n_features_in_"], patch_size=self.patch_size)
         return "patchtst", config, {"patch_stride": self.patch_stride}
 
 
@@ -283,37 +189,19 @@ class ITransformerEncoder(SupervisedWindowEncoder):
 
     Parameters
     ----------
-    d_model : int, default=256
-        Token width (HEPA's, so the encoders have matched capacity).
-    n_layers : int, default=2
-    n_heads : int, default=4
-        Attention heads; must divide ``d_model``.
-    dim_feedforward : int, default=256
-    dropout : float, default=0.1
-    channel_pooling : {"mean", "concat"}, default="mean"
-        How ``transform`` combines the variate tokens.
-    norm : {"revin", "global", "none"}, default="revin"
-        Per-window, per-channel normalisation (as iTransformer), per-channel
-        statistics learned in ``fit``, or raw values.
-    %(supervised_head_parameters)s
-    %(training_parameters)s
+    %(encoder_parameters)s
+    %(supervised_encoder_parameters)s
 
     Attributes
     ----------
-    net_ : skorch.NeuralNet
     encoder_ : torch.nn.Module
         The fitted :class:`~hepa_sklearn.nn.baselines.VariateTransformer`.
-    history_ : skorch.History
-    pos_weight_ : float
-    n_epochs_ : int
-    %(window_shape_attributes)s
-    channel_loc_, channel_scale_ : ndarray of shape (n_channels,)
-        Statistics of ``norm="global"`` (0 and 1 for the other modes).
+    %(supervised_encoder_attributes)s
 
     See Also
     --------
-    PatchTSTEncoder : channel-independent patches instead.
     MatchedHeadPredictor : the head the paper trains on the frozen embeddings.
+    PatchTSTEncoder : channel-independent patches instead.
 
     References
     ----------
@@ -333,22 +221,26 @@ class ITransformerEncoder(SupervisedWindowEncoder):
     (200, 16)
     """
 
+    # no patches: each variate's whole window is one token
+    _parameter_constraints = {
+        name: constraint for name, constraint in SupervisedWindowEncoder._parameter_constraints.items()
+        if name != "patch_size"
+    }
+
     def __init__(
         self,
         *,
-        # the encoder (Liu et al. 2024, at HEPA's width)
-        d_model=256, n_layers=2, n_heads=4, dim_feedforward=256, dropout=0.1,
-        channel_pooling="mean", norm="revin",
-        # the end-to-end training head and its loss
-        K=150, hidden=256, horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto",
-        # the training parameters every torch-backed estimator shares (see _base.TorchEstimator)
-        max_epochs=50, batch_size=64, lr=3e-4, weight_decay=1e-2,
-        early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
-        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None, distributed="auto",
+        # the encoder (Liu et al. 2024, at HEPA's width), the end-to-end training head and its loss
+        d_model=256, n_layers=2, n_heads=4, dropout=0.1, channel_pooling="mean", norm="revin", K=150, hidden=256,
+        horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto",
+        # training, as every torch-backed estimator (see TorchEstimator)
+        max_epochs=50, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
+        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
         store_parameters(self, locals())
 
     _check_input = check_fixed_length_windows
 
     def _backbone(self, fitted):
-        return "itransformer", self._encoder_config(fitted["n_features_in_"]), {"n_timepoints": fitted["n_timepoints_in_"]}
+        config = self._encoder_config(fitted["n_features_in_"], patch_size=1)
+        return "itransformer", config, {"n_timepoints": fitted["n_timepoints_in_"]}

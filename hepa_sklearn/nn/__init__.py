@@ -1,8 +1,9 @@
 """Torch modules of HEPA: encoder, predictor, hazard head, SIGReg and losses (no scikit-learn)."""
 
 from .baselines import MaskedAutoencoder, MatchedHead, PatchTSTBackbone, VariateTransformer
-from .encoder import AttentionPooling, ChannelPatchEncoder, EncoderConfig, PatchEncoder, last_valid_state, make_encoder
-from .jepa import JEPA
+from .channel import ChannelPatchEncoder, make_encoder
+from .encoder import EncoderConfig, PatchEncoder, last_valid_state, pool_in_groups
+from .jepa import AttentionPooling, JEPA
 from .losses import jepa_loss, surface_bce
 from .predictor import EventModel, HazardHead, HorizonPredictor, event_surface, log_survival
 from .sigreg import EppsPulley, SIGReg
@@ -27,5 +28,6 @@ __all__ = [
     "last_valid_state",
     "log_survival",
     "make_encoder",
+    "pool_in_groups",
     "surface_bce",
 ]

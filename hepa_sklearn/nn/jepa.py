@@ -1,13 +1,66 @@
-"""JEPA wiring: context path, weight-shared bidirectional target path, horizon predictor."""
+"""JEPA wiring: context path, weight-shared bidirectional target path with attention pooling, horizon predictor."""
 
 import copy
 import math
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
-from .encoder import AttentionPooling, PatchEncoder, encode_packed, last_valid_state, make_encoder
+from .channel import make_encoder
+from .encoder import last_valid_state, similar_groups
 from .predictor import HorizonPredictor
+
+# Momentum of the EMA target encoder (``target="ema"``): the paper's value,
+# the one I-JEPA (Assran et al. 2023) starts its momentum schedule from.
+EMA_MOMENTUM = 0.996
+
+
+class AttentionPooling(nn.Module):
+    """One learned query attending over the valid tokens of the target interval."""
+
+    def __init__(self, d_model, n_heads):
+        super().__init__()
+        self.query = nn.Parameter(torch.zeros(1, 1, d_model))
+        nn.init.normal_(self.query, std=0.02)
+        self.attention = nn.MultiheadAttention(d_model, n_heads, batch_first=True)
+
+    def forward_packed(self, states, layout):
+        """The pooled vector of each sequence of packed ``states`` (T, d) -> (B, d), as :meth:`forward`.
+
+        A sequence without any valid token pools to the output bias (the
+        caller gives it zero weight).
+        """
+        attention = self.attention
+        d, heads = states.shape[1], attention.num_heads
+        w_q, w_k, w_v = attention.in_proj_weight.chunk(3)
+        b_q, b_k, b_v = attention.in_proj_bias.chunk(3)
+        q = F.linear(self.query.reshape(1, d), w_q, b_q).view(heads, d // heads)
+        k = F.linear(states, w_k, b_k).view(-1, heads, d // heads)
+        v = F.linear(states, w_v, b_v).view(-1, heads, d // heads)
+        scores = (k * q).sum(-1) / math.sqrt(d // heads)  # (T, heads)
+        sequence, B = layout.sequence, layout.n_sequences
+        # sequences with no valid token attend to all of their tokens, as in forward
+        has_valid = torch.zeros(B, dtype=torch.bool, device=states.device).index_put_(
+            (sequence,), layout.key_valid, accumulate=True)
+        keep = layout.key_valid | ~has_valid[sequence]
+        scores = scores.masked_fill(~keep[:, None], float("-inf"))
+        top = scores.new_full((B, heads), float("-inf")).scatter_reduce_(
+            0, sequence[:, None].expand(-1, heads), scores.detach(), reduce="amax")
+        weights = torch.exp(scores - top[sequence]).masked_fill(~keep[:, None], 0.0)
+        total = weights.new_zeros(B, heads).index_add_(0, sequence, weights)
+        weights = weights / total[sequence]
+        pooled = v.new_zeros(B, heads, d // heads).index_add_(0, sequence, weights[..., None] * v)
+        return attention.out_proj(pooled.reshape(B, d))
+
+    def forward(self, states, valid):
+        # an interval with no observation attends to all of its (filled) tokens;
+        # the caller gives such samples zero weight in the loss
+        empty = ~valid.any(dim=1, keepdim=True)
+        key_padding_mask = ~(valid | empty)
+        query = self.query.expand(states.shape[0], -1, -1)
+        pooled, _ = self.attention(query, states, states, key_padding_mask=key_padding_mask, need_weights=False)
+        return pooled[:, 0]
 
 
 class JEPA(nn.Module):
@@ -16,8 +69,7 @@ class JEPA(nn.Module):
     Parameters
     ----------
     config : EncoderConfig
-    predictor_hidden : int
-        Hidden width of the predictor MLP.
+        The encoder; the predictor MLP's hidden layers are ``d_model`` wide too.
     max_horizon : int
         Largest Δt sampled in pretraining; also the predictor's ``horizon_scale``.
     channel_loc, channel_scale : array-like of shape (n_channels,) or None
@@ -28,21 +80,11 @@ class JEPA(nn.Module):
         runs a copy of the encoder that gets no gradient and follows the
         context encoder by an exponential moving average
         (:meth:`update_target` after each optimiser step).
-    packed : bool, default=False
-        Encode the target intervals with their tokens packed
-        (:meth:`packed_target_state`, no padding token computed) instead of
-        in padded groups of similar length (:meth:`target_state`). The two
-        compute the same function; they differ only in floating-point
-        summation order and in the dropout draws. Only the patch encoder
-        has the packed pass; with channel tokens ``packed`` is ignored.
     """
 
-    def __init__(self, config, predictor_hidden, max_horizon, channel_loc=None, channel_scale=None,
-                 target="shared", packed=False):
+    def __init__(self, config, max_horizon, channel_loc=None, channel_scale=None, target="shared"):
         super().__init__()
         self.encoder = make_encoder(config)
-        # the packed target pass runs the patch encoder's own layers token by token
-        self.packed = packed and type(self.encoder) is PatchEncoder
         if channel_loc is not None:
             self.encoder.channel_loc.copy_(torch.as_tensor(channel_loc, dtype=torch.float32))
             self.encoder.channel_scale.copy_(torch.as_tensor(channel_scale, dtype=torch.float32))
@@ -52,12 +94,17 @@ class JEPA(nn.Module):
         elif target != "shared":
             raise ValueError(f"target must be 'shared' or 'ema', got {target!r}.")
         self.target_pooling = AttentionPooling(config.d_model, config.n_heads)
-        self.predictor = HorizonPredictor(config.d_model, predictor_hidden, horizon_scale=max_horizon)
+        self.predictor = HorizonPredictor(config.d_model, config.d_model, horizon_scale=max_horizon)
         P = config.patch_size
         self.target_length = math.ceil(max_horizon / P) * P
 
+    @property
+    def target_path(self):
+        """The encoder of the target path: the context encoder itself, or its EMA copy."""
+        return self.encoder if self.target == "shared" else self.target_encoder
+
     @torch.no_grad()
-    def update_target(self, momentum):
+    def update_target(self, momentum=EMA_MOMENTUM):
         """EMA step of the target encoder: θ_target <- m θ_target + (1 - m) θ_context."""
         if self.target != "ema":
             return
@@ -94,7 +141,7 @@ class JEPA(nn.Module):
         token = (cut + (-L) % P) // P - 1  # index of the token that ends at the cut
         first_observed = (~torch.isnan(x)).any(dim=1).int().argmax(dim=1)
         h, has_context, order = [], [], []
-        for group in _similar_groups(first_observed):
+        for group in similar_groups(first_observed):
             states, valid, first, *_ = self.encoder(x[group], causal=True)
             steps = torch.arange(valid.shape[1], device=x.device)
             last_seen = torch.where(valid, steps, torch.full_like(steps, -1)).cummax(dim=1).values
@@ -120,26 +167,15 @@ class JEPA(nn.Module):
         future = x.gather(2, index.clamp(max=L - 1)[:, None, :].expand(B, C, -1))
         return future.masked_fill(outside[:, None, :], float("nan"))
 
-    def packed_target_state(self, x, cut, dt, loc, scale):
-        """Same as :meth:`target_state`, with the tokens of all targets packed: no padding token is computed."""
-        encoder = self.encoder if self.target == "shared" else self.target_encoder
-        states, layout = encode_packed(encoder, self._future(x, cut, dt), loc, scale)
-        has_target = torch.zeros(x.shape[0], dtype=torch.bool, device=x.device).index_put_(
-            (layout.sequence,), layout.key_valid, accumulate=True)
-        return self.target_pooling.forward_packed(states, layout), has_target
-
     def target_state(self, x, cut, dt, loc, scale):
-        """Pooled bidirectional representation of ``[cut, cut + dt)``, grouped by target length."""
-        future = self._future(x, cut, dt)
-        encoder = self.encoder if self.target == "shared" else self.target_encoder
-        pooled, has_target, order = [], [], []
-        for group in _similar_groups(dt):
-            states, valid, *_ = encoder(future[group], causal=False, loc=loc[group], scale=scale[group])
-            pooled.append(self.target_pooling(states, valid))
-            has_target.append(valid.any(dim=1))
-            order.append(group)
-        inverse = torch.argsort(torch.cat(order))
-        return torch.cat(pooled)[inverse], torch.cat(has_target)[inverse]
+        """Pooled bidirectional representation of ``[cut, cut + dt)`` (B, d) and whether it holds an observation (B,).
+
+        Runs the target encoder's own pass over intervals
+        (:meth:`~hepa_sklearn.nn.PatchEncoder.pool_intervals`): the tokens
+        of all intervals packed for patch tokens, padded groups of similar
+        length for channel tokens.
+        """
+        return self.target_path.pool_intervals(self._future(x, cut, dt), dt, loc, scale, self.target_pooling)
 
     def forward(self, x, owner, cut, dt, usable):
         """Predicted and target representations for one (cut, Δt) per item.
@@ -156,8 +192,6 @@ class JEPA(nn.Module):
         -------
         predicted, target : tensors (B, d_model)
         weight : tensor (B,), 0 where the sample must not count in the loss
-        context : tensor (B, d_model), the context representations h_t
-        owner : tensor (B,), as given: which items share a window
         """
         if self.encoder.config.norm == "revin":
             h, has_context, loc, scale = self.context_state(x, cut)
@@ -165,21 +199,8 @@ class JEPA(nn.Module):
             distinct = torch.unique(owner)  # sorted
             local = torch.searchsorted(distinct, owner)
             h, has_context, loc, scale = self.shared_context_state(x[distinct], local, cut)
-        target_state = self.packed_target_state if getattr(self, "packed", False) else self.target_state
-        target, has_target = target_state(x, cut, dt, loc, scale)
+        target, has_target = self.target_state(x, cut, dt, loc, scale)
         predicted = self.predictor(h, dt)
         weight = usable * has_target * has_context
-        return predicted, target, weight.to(predicted.dtype), h, owner
+        return predicted, target, weight.to(predicted.dtype)
 
-
-# Below this many rows per group, splitting a batch costs more in small
-# matrix products than it saves in padding: target pass of a 64-cut FD001
-# batch on 2 CPU cores, 26.5 ms with groups of 16, 17.8 ms with 32, 22 ms unsplit.
-MIN_GROUP = 32
-
-
-def _similar_groups(key):
-    """Indices sorted by ``key`` and cut into groups of at least MIN_GROUP rows."""
-    order = torch.argsort(key, stable=True)
-    n_groups = max(1, order.shape[0] // MIN_GROUP)
-    return torch.tensor_split(order, n_groups)

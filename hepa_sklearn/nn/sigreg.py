@@ -3,6 +3,10 @@
 import torch
 from torch import nn
 
+# Random directions per SIGReg evaluation: the paper's 256 (§3.1). 1024 gave
+# no gain on C-MAPSS over five seeds (docs/user_guide.md, "hepa-proj1024").
+SIGREG_PROJECTIONS = 256
+
 
 class EppsPulley(nn.Module):
     """Epps–Pulley test statistic of 1-D samples against N(0, 1).
@@ -43,13 +47,13 @@ class SIGReg(nn.Module):
 
     Parameters
     ----------
-    n_projections : int, default=256
+    n_projections : int, default=SIGREG_PROJECTIONS
         Number of random unit directions per call.
     n_knots : int, default=17
         Trapezoid knots on [-3, 3] (the paper, §3.1).
     """
 
-    def __init__(self, n_projections=256, n_knots=17):
+    def __init__(self, n_projections=SIGREG_PROJECTIONS, n_knots=17):
         super().__init__()
         self.n_projections = n_projections
         self.statistic = EppsPulley(n_knots=n_knots)

@@ -33,8 +33,8 @@ needs_onnx = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def models():
     """A pretrainer with global statistics, an event model on its embeddings, a revin pipeline and a finetuner."""
-    tiny = dict(d_model=16, n_heads=2, n_layers=1, dim_feedforward=16, predictor_hidden=16, max_horizon=16,
-                n_projections=16, max_epochs=1, batch_size=16, random_state=0, device="cpu")
+    tiny = dict(d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0,
+                device="cpu")
     event = dict(K=10, hidden=16, max_epochs=1, batch_size=16, random_state=0, device="cpu")
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*no \\(cut, horizon\\) pair")

@@ -106,7 +106,7 @@ def test_event_predictor_round_trip_gives_identical_surfaces(pretrainer, tmp_pat
 
 def test_event_predictor_from_init_from_keeps_its_horizon_scale(pretrainer, tmp_path):
     E = pretrainer.transform(X)
-    params = {**TINY_EVENT_PREDICTOR, "hidden": TINY_PRETRAINER["predictor_hidden"], "init_from": pretrainer}
+    params = {**TINY_EVENT_PREDICTOR, "hidden": TINY_PRETRAINER["d_model"], "init_from": pretrainer}
     model = HEPAEventPredictor(**params).fit(E, Y)
     assert model.net_.module_.predictor.horizon_scale == TINY_PRETRAINER["max_horizon"] != model.K
     save(model, tmp_path / "event.pt")

@@ -55,7 +55,7 @@ from hepa_sklearn._training.sampling import WindowDataset
 from hepa_sklearn._validation import check_embeddings, check_windows
 from hepa_bench.protocols import protocol_pretrainer
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
-from hepa_sklearn.pretrainer import global_statistics
+from hepa_sklearn._training.statistics import global_statistics
 
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS = 50, 30  # the FD001 protocol (hepa demo)
 

@@ -28,6 +28,7 @@ from hepa_sklearn.metrics import (
 from hepa_sklearn.surface import expected_time_to_event, make_survival_y
 
 from .methods import METHODS
+from .protocols import kept_epoch
 from .registry import BENCHMARKS
 from .results import append_record, command_line, environment, read_results, uninterrupted
 
@@ -94,6 +95,9 @@ class _Encoded:
         self.embed_s, self.embed_cpu_s = time.perf_counter() - start, time.process_time() - cpu
         self.fit_s, self.fit_cpu_s = fit_s, fit_cpu_s
         self.n_epochs = getattr(encoder, "n_epochs_", None)
+        # the epoch whose weights an early-stopping rule kept; None where the epochs were fixed or none ran
+        stopped = getattr(encoder, "early_stopping", False) and self.n_epochs
+        self.kept_epoch = kept_epoch(encoder) if stopped else None
 
 
 def _fit_encoder(method, entry, data, fraction, *, pre_epochs, ft_epochs, device, seed):
@@ -116,6 +120,8 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
     if encoded is not None:
         info.update(pretrain_s=encoded.fit_s, pretrain_cpu_s=encoded.fit_cpu_s, embed_s=encoded.embed_s,
                     embed_cpu_s=encoded.embed_cpu_s, pretrain_epochs_run=encoded.n_epochs)
+        if encoded.kept_epoch is not None:
+            info["pretrain_epoch_kept"] = encoded.kept_epoch
     else:
         info.update(pretrain_s=0.0, pretrain_cpu_s=0.0, embed_s=0.0, embed_cpu_s=0.0)
     start, cpu = time.perf_counter(), time.process_time()

@@ -1,3 +1,5 @@
+"""The speed benchmark beside the authors' implementation, against a stand-in checkout: pinning, pairs, paths."""
+
 import gzip
 import json
 import os
@@ -10,71 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from hepa_sklearn.benchmarks import speed
-from hepa_sklearn.benchmarks.speed import (
+from hepa_bench import speed, speed_reference
+from hepa_bench.speed_reference import (
     REFERENCE_COMMIT,
     _core_plan,
     _pair_ratios,
-    _throughput,
-    _timed_child,
     check_reference,
     compare_with_reference,
     portable_paths,
     prepare_reference_data,
     reference_table,
-    stage_flops,
     summarize_pairs,
 )
-
-
-def test_stage_flops_counts_every_stage_and_orders_like_the_throughput():
-    flops = stage_flops(n_channels=3, context_length=64, history=48, K=10, batch=8)
-    result = {
-        "pretrain_epochs": 2, "cuts_per_window": 4, "n_pretrain_windows": 5, "pretrain_s": 1.0,
-        "finetune_epochs": 3, "n_finetune_windows": 10, "finetune_s": 2.0,
-        "n_embedded_windows": 30, "embed_s": 3.0, "n_test_windows": 8, "predict_s": 4.0,
-    }
-    throughput = _throughput(result)
-    assert [name.split()[0] for name in flops] == [name.split()[0] for name in throughput]
-    assert all(value > 0 for value in flops.values())
-    # backward costs about twice the forward pass
-    assert flops["finetune (fwd+bwd) per window"] == pytest.approx(3 * flops["predict_proba per window"], rel=0.05)
-    assert throughput == {
-        "pretrain cuts/s": 40.0,
-        "finetune windows/s": 15.0,
-        "transform windows/s": 10.0,
-        "predict_proba windows/s": 2.0,
-    }
-
-
-def test_scaling_table_lists_every_stage():
-    from hepa_sklearn.benchmarks.speed import scaling_table
-
-    rows = [("windows", 256, 512, {"pretrain epoch": 1.0, "finetune epoch": 0.5}),
-            ("context", 1024, 128, {"pretrain epoch": 2.25, "finetune epoch": 0.125})]
-    lines = scaling_table(rows)
-    assert lines[3] == "| series | windows | context length | pretrain epoch | finetune epoch |"
-    assert lines[5] == "| windows | 256 | 512 | 1.00 | 0.50 |"
-    assert lines[6] == "| context | 1024 | 128 | 2.25 | 0.12 |"
-
-
-def test_scaling_table_marks_stages_not_timed_at_a_size():
-    from hepa_sklearn.benchmarks.speed import scaling_table
-
-    rows = [("windows", 100000, 512, {"pretrain epoch": None, "transform + predict_proba": 30.5})]
-    assert scaling_table(rows)[5] == "| windows | 100000 | 512 | — | 30.50 |"
-
-
-def test_scaling_times_training_and_inference_at_their_own_sizes():
-    from hepa_sklearn.benchmarks.speed import scaling
-
-    rows = scaling(n_windows=(8, 24), train_windows=(8, 16), context_lengths=(32,), n_channels=2, repeats=1)
-    sizes = [(kind, n, length) for kind, n, length, _ in rows]
-    assert sizes == [("windows", 8, 512), ("windows", 16, 512), ("windows", 24, 512), ("context", 16, 32)]
-    timed = {n: {stage for stage, seconds in row.items() if seconds is not None} for _, n, _, row in rows[:3]}
-    every = {"pretrain epoch", "finetune epoch", "transform + predict_proba"}
-    assert timed == {8: every, 16: every - {"transform + predict_proba"}, 24: {"transform + predict_proba"}}
-
 
 # --- side by side with the authors' implementation, against a stand-in checkout ---
 
@@ -321,11 +270,11 @@ def test_benchmark_speed_reference_command_writes_the_results(fake_reference, fa
         given.update(our_argv=our_argv, **settings)
         return compare_with_reference(reference, fake_ours, **settings)
 
-    monkeypatch.setattr(speed, "compare_with_reference", with_fake_ours)
+    monkeypatch.setattr(speed_reference, "compare_with_reference", with_fake_ours)
     output = tmp_path / "results.json"
     speed.main(["--reference", str(path), "--reference-commit-check", "off", "--sequential", "--repeats", "1",
                 "--seed", "2", "--pretrain-epochs", "1", "--finetune-epochs", "1", "--output", str(output)])
-    assert given["our_argv"][1:4] == ["-m", "hepa_sklearn.benchmarks.speed", "--one-run"]
+    assert given["our_argv"][1:4] == ["-m", "hepa_bench.speed", "--one-run"]
     assert given["our_argv"][-2:] == ["--threads", "1"]
     assert given["expected_commit"] is None and given["side_by_side"] is False and given["seed"] == 2
     results = json.loads(output.read_text())
@@ -365,8 +314,3 @@ def test_portable_paths_keeps_a_relative_reference_as_given(tmp_path):
     assert results["python"] == sys.executable  # the input is left alone
     # outside the working folder only the checkout's own name is kept
     assert portable_paths(results, checkout, cwd=tmp_path / "elsewhere")["reference"]["path"] == "HEPA"
-
-
-def test_timed_child_reports_a_failed_run():
-    with pytest.raises(RuntimeError, match="benchmark run failed with exit code 1: .*\n.*broken"):
-        _timed_child([sys.executable, "-c", "import sys; sys.exit('broken')"])

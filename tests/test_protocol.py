@@ -4,21 +4,17 @@ import numpy as np
 import pytest
 import torch
 
-from hepa_sklearn.benchmarks.protocol import (
-    SubsetSplit, default_pipeline, label_units, protocol_event_predictor, protocol_pretrainer, run_cmapss,
-    split_units,
-)
-from hepa_sklearn.benchmarks.snapshots import kept_epoch
-from hepa_sklearn.benchmarks.sweep import METHODS, Method, fit_calibrators, pretrain, run_cell
+from hepa_sklearn.calibration import SurfaceCalibrator
 from hepa_sklearn.datasets import load_cmapss
-from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS, K
-from hepa_sklearn.event_predictor import HEPAEventPredictor
-from hepa_sklearn.metrics import h_auroc
+from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS
 from hepa_sklearn.pretrainer import HEPAPretrainer
+from hepa_sklearn.protocol import (
+    SubsetSplit, label_units, protocol_event_predictor, protocol_pretrainer, run_cmapss, split_units,
+)
 
 FRACTIONS = (1.0, 0.1, 0.05, 0.02, 0.01)
 # the protocol's pretraining with a small encoder, so one pretraining epoch takes about a second
-SMALL_ENCODER = dict(d_model=32, n_heads=2, dim_feedforward=32, predictor_hidden=32, n_projections=32)
+SMALL_ENCODER = dict(d_model=32, n_heads=2)
 
 
 @pytest.mark.parametrize("subset", SUBSETS)
@@ -30,6 +26,14 @@ def test_unit_split_is_a_disjoint_60_10_30_partition(subset, seed):
     assert not (parts[0] & parts[1] or parts[0] & parts[2] or parts[1] & parts[2])
     assert set.union(*parts) == set(units)
     assert (len(split.train), len(split.valid)) == (round(0.6 * len(units)), round(0.1 * len(units)))
+
+
+@pytest.mark.parametrize("fraction, expected", [(1.0, 60), (0.1, 6), (0.05, 3), (0.02, 2), (0.01, 1), (0.001, 1)])
+def test_label_units_take_the_first_ceil_fraction(fraction, expected):
+    units = np.arange(100, 160)
+    chosen = label_units(units, fraction)
+    assert len(chosen) == expected
+    np.testing.assert_array_equal(chosen, units[:expected])
 
 
 def test_label_subsets_are_nested_prefixes_of_the_training_units():
@@ -77,16 +81,32 @@ def test_run_cmapss_embeds_every_part_and_reports_its_sizes(fd001_split):
     """The demo's pipeline (``hepa demo``), one epoch of each stage."""
     torch.set_num_threads(1)
     messages = []
-    result = run_cmapss("FD001", seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu", log=messages.append,
-                        pretrain_params={"batch_layout": "packed"})
+    result = run_cmapss("FD001", seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu", log=messages.append)
     eager = fd001_split
     assert result["n_finetune_windows"] == len(eager.X_train) and result["n_test_windows"] == len(eager.X_test)
     assert result["n_embedded_windows"] == len(eager.X_train) + len(eager.X_valid) + len(eager.X_test)
-    assert result["batch_layout"] == "packed" and result["n_pretrain_windows"] == len(eager.X_pre)
+    assert result["n_pretrain_windows"] == len(eager.X_pre) and result["cuts_per_window"] == 40
     assert 0 <= result["h_auroc"] <= 1 and 0 <= result["valid_h_auroc"] <= 1
     assert result["total_s"] == pytest.approx(sum(result[k] for k in ("pretrain_s", "embed_s", "finetune_s",
                                                                       "predict_s")))
     assert len(messages) == 3 and f"finetune {len(eager.X_train)}, test {len(eager.X_test)}" in messages[-1]
+
+
+def test_run_cmapss_fits_a_given_pretrainer_in_place_of_the_protocols(monkeypatch):
+    torch.set_num_threads(1)
+    given = protocol_pretrainer(1, device="cpu", seed=0, **SMALL_ENCODER)
+    fitted = []
+    original = HEPAPretrainer.fit
+
+    def recording(self, X, *args, **kwargs):
+        fitted.append(self)
+        return original(self, X, *args, **kwargs)
+
+    monkeypatch.setattr(HEPAPretrainer, "fit", recording)
+    result = run_cmapss("FD001", seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu", log=lambda m: None,
+                        pretrainer=given)
+    assert fitted == [given] and given.n_epochs_ == 1 and given.d_model == 32
+    assert 0 <= result["h_auroc"] <= 1
 
 
 def _perturbed_test_units(subset, seed):
@@ -99,25 +119,25 @@ def _perturbed_test_units(subset, seed):
     return frame
 
 
-@pytest.mark.parametrize("method", ["hepa", "hepa-regime"])
-def test_test_units_change_no_fitted_statistic_weight_or_calibrator(method):
+@pytest.mark.parametrize("subset, regime", [("FD001", False), ("FD002", True)])
+def test_test_units_change_no_fitted_statistic_weight_or_calibrator(subset, regime):
     """Pretraining, normalisation, finetuning and calibration see the same data whatever the test units hold."""
     torch.set_num_threads(1)
-    subset = "FD002" if method == "hepa-regime" else "FD001"
-    spec = Method("hepa", regime=METHODS[method].regime, pretrain=SMALL_ENCODER)
     runs = []
     for frame in (None, _perturbed_test_units(subset, 0)):
-        data = SubsetSplit(subset, 0, regime=spec.regime, frame=frame)
-        pretrainer, _ = pretrain(data, spec, pretrain_epochs=1, device="cpu", seed=0)
+        data = SubsetSplit(subset, 0, regime=regime, frame=frame)
+        pretrainer = protocol_pretrainer(1, device="cpu", seed=0, **SMALL_ENCODER).fit(data.X_pre)
         predictor = protocol_event_predictor(1, device="cpu", seed=0, hidden=32)
         predictor.fit(pretrainer.transform(data.X_train), data.y_train)
         P_valid = predictor.predict_proba(pretrainer.transform(data.X_valid))
-        runs.append((data, pretrainer, predictor, fit_calibrators(P_valid, data.y_valid)))
+        calibrators = {method: SurfaceCalibrator(method=method).fit(P_valid, data.y_valid)
+                       for method in ("isotonic", "sigmoid")}
+        runs.append((data, pretrainer, predictor, calibrators))
     (data_a, pre_a, pred_a, cal_a), (data_b, pre_b, pred_b, cal_b) = runs
     assert not np.array_equal(data_a.X_test, data_b.X_test, equal_nan=True)  # the perturbation reached the test part
     np.testing.assert_array_equal(pre_a.channel_loc_, pre_b.channel_loc_)
     np.testing.assert_array_equal(pre_a.channel_scale_, pre_b.channel_scale_)
-    if spec.regime:
+    if regime:
         for name in ("regime_centers_", "regime_mean_", "regime_std_", "global_mean_", "global_std_"):
             np.testing.assert_array_equal(getattr(data_a.regime_normalizer, name),
                                           getattr(data_b.regime_normalizer, name))
@@ -130,60 +150,11 @@ def test_test_units_change_no_fitted_statistic_weight_or_calibrator(method):
     assert cal_a["sigmoid"].calibrator_.coef_ == pytest.approx(cal_b["sigmoid"].calibrator_.coef_, abs=0)
 
 
-def test_a_cell_scores_validation_and_nasa_units_the_same_whatever_the_test_units_hold():
-    torch.set_num_threads(1)
-    cells = []
-    for frame in (None, _perturbed_test_units("FD001", 0)):
-        data = SubsetSplit("FD001", 0, regime=False, frame=frame)
-        cells.append(run_cell(data, METHODS["gbm"], 0.1, seed=0, pretrain_epochs=1, finetune_epochs=1,
-                              device="cpu", cache_dir=None))
-    assert cells[0]["valid_h_auroc"] == cells[1]["valid_h_auroc"]
-    assert cells[0]["nasa_rmse"] == cells[1]["nasa_rmse"]
-    assert cells[0]["h_auroc"] != cells[1]["h_auroc"]
-
-
-def test_protocol_pretrainer_normalises_globally_unless_a_variant_says_otherwise():
-    assert protocol_pretrainer(2, device="cpu", seed=0).norm == "global"
-    revin = protocol_pretrainer(2, device="cpu", seed=0, norm="revin", batch_layout="packed")
-    assert (revin.norm, revin.batch_layout, revin.max_epochs) == ("revin", "packed", 2)
-    assert METHODS["hepa-revin"].pretrain["norm"] == "revin"
-
-
-@pytest.mark.parametrize("method, changed", [("hepa-default", {}),
-                                             ("hepa-default-rank", {"early_stopping_score": "rank"})])
-def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_windows_alone(method, changed):
-    torch.set_num_threads(1)
-    data = SubsetSplit("FD001", 0, regime=False)
-    cell = run_cell(data, METHODS[method], 0.01, seed=0, pretrain_epochs=50, finetune_epochs=30,
-                    device="cpu", cache_dir=None)
-    mask = data.train_mask(0.01)
-    pipe = default_pipeline(K, seed=0, device="cpu", **changed)
-    # every parameter at its default but the seed and device (and K for the predictor), and the
-    # candidate default's one change
-    assert pipe[0].get_params() == HEPAPretrainer(random_state=0, device="cpu", **changed).get_params()
-    assert pipe[-1].get_params() == HEPAEventPredictor(K=K, random_state=0, device="cpu").get_params()
-    pipe.fit(data.X_train[mask], data.y_train[mask])
-    # the protocol's epoch counts do not apply: the defaults' early stopping decides
-    assert cell["pretrain_epochs_run"] == pipe[0].n_epochs_ and cell["finetune_epochs_run"] == pipe[-1].n_epochs_
-    assert cell["pretrain_epoch_kept"] == kept_epoch(pipe[0]) <= pipe[0].n_epochs_
-    assert cell["n_train_windows"] == mask.sum() and cell["pretrain_s"] == 0.0
-    assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
-
-
-def test_a_cell_pretrained_under_the_rank_rule_records_the_epoch_it_kept():
-    torch.set_num_threads(1)
-    data = SubsetSplit("FD001", 0, regime=False)
-    spec = Method("hepa", pretrain={**METHODS["hepa-rankstop"].pretrain, **SMALL_ENCODER})
-    pretrainer, seconds = pretrain(data, spec, pretrain_epochs=3, device="cpu", seed=0)
-    ranks = pretrainer.history_[:, "valid_rank"]
-    assert len(ranks) == pretrainer.n_epochs_ <= 3
-    cell = run_cell(data, spec, 0.01, seed=0, pretrain_epochs=3, finetune_epochs=1, device="cpu", cache_dir=None,
-                    pretrained=(pretrainer, seconds))
-    assert cell["pretrain_epochs_run"] == pretrainer.n_epochs_
-    kept = dict(pretrainer.net_.callbacks_)["early_stopping"].best_epoch_
-    assert cell["pretrain_epoch_kept"] == kept and 1 <= kept <= pretrainer.n_epochs_
-    assert ranks[kept - 1] >= max(ranks) * (1 - 1e-3)  # the highest rank, up to early stopping's threshold
-    fixed, _ = pretrain(data, Method("hepa", pretrain=SMALL_ENCODER), pretrain_epochs=1, device="cpu", seed=0)
-    cell = run_cell(data, Method("hepa"), 0.01, seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu",
-                    cache_dir=None, pretrained=(fixed, 0.0))
-    assert "pretrain_epoch_kept" not in cell  # the protocol's fixed epochs: nothing was chosen
+def test_protocol_estimators_normalise_globally_and_train_fixed_epochs_unless_told_otherwise():
+    pretrainer = protocol_pretrainer(2, device="cpu", seed=0)
+    assert (pretrainer.norm, pretrainer.early_stopping, pretrainer.max_epochs, pretrainer.cuts_per_window) == (
+        "global", False, 2, 40)
+    revin = protocol_pretrainer(2, device="cpu", seed=0, norm="revin", early_stopping=True)
+    assert (revin.norm, revin.early_stopping) == ("revin", True)
+    predictor = protocol_event_predictor(3, device="cpu", seed=1)
+    assert (predictor.K, predictor.max_epochs, predictor.early_stopping, predictor.random_state) == (150, 3, False, 1)

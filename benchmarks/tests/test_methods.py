@@ -1,0 +1,166 @@
+"""The method table: its entries and families, the encoders, heads and surfaces it calls, the plain default pipeline."""
+
+import functools
+
+import numpy as np
+import pytest
+import torch
+
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
+
+from hepa_bench.methods import (
+    METHODS, PAPER_ABLATIONS, Method, end_to_end, event_head, pretrained_hepa, supervised_encoder, tuned_variants,
+    untrained_hepa,
+)
+from hepa_bench.protocols import default_pipeline, kept_epoch
+from hepa_bench.registry import BENCHMARKS
+from hepa_bench.runner import run_cell
+from hepa_bench.snapshots import EncoderSnapshots
+
+RETIRED = {"hepa-ctxreg": "regularize", "hepa-uniform": "horizons", "hepa-within": "regularize",
+           "hepa-change": "objective", "hepa-proj1024": "n_projections", "hepa-constlr": "lr_schedule"}
+
+
+def test_a_method_needs_an_encoder_or_a_surface_and_an_encoder_a_head():
+    with pytest.raises(ValueError, match="needs an encoder or a surface"):
+        Method("neither")
+    with pytest.raises(ValueError, match="with an encoder and no surface needs a head"):
+        Method("no head", encoder=pretrained_hepa, head=None)
+    assert Method("retired", retired="gone").encoder is None  # a retired method keeps its name alone
+    assert METHODS["hepa"].head is event_head and METHODS["hepa"].encoder is pretrained_hepa
+    assert METHODS["hepa-e2e"].surface is end_to_end
+
+
+def test_the_table_names_each_method_once_with_its_family():
+    assert {"hepa", "hepa-random", "hepa-default", "hepa-default-rank", "mae", "patchtst", "itransformer",
+            "gbm"} <= set(METHODS)
+    assert {m.family for m in METHODS.values()} == {"hepa", "default", "baseline"}
+    assert [m for m, spec in METHODS.items() if spec.family == "default"] == ["hepa-default", "hepa-default-rank"]
+    assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
+        "mae", "patchtst", "itransformer", "gbm", "gbm-regime"}
+    assert PAPER_ABLATIONS == ("hepa-vicreg", "hepa-ema", "hepa-linear", "hepa-e2e", "hepa-nll")
+    assert tuned_variants(["gbm", "hepa", "hepa-default", "nope", "hepa-channel"]) == ["hepa", "hepa-channel"]
+    # methods with the same encoder, pretraining parameters and normalisation share one fitted encoder
+    assert METHODS["hepa"].encoder_key == METHODS["hepa-matched"].encoder_key == METHODS["hepa-nll"].encoder_key
+    assert METHODS["hepa"].encoder_key != METHODS["hepa-random"].encoder_key
+    assert METHODS["hepa"].encoder_key != METHODS["hepa-regime"].encoder_key
+    assert METHODS["gbm"].encoder_key is None
+
+
+def test_retired_methods_name_the_option_that_was_removed():
+    retired = {name: spec.retired for name, spec in METHODS.items() if spec.retired}
+    assert set(retired) == set(RETIRED)
+    for name, option in RETIRED.items():
+        assert f"no longer have {option}" in retired[name]
+        assert METHODS[name].encoder is None and METHODS[name].surface is None
+
+
+def windows(n=24, seed=0):
+    return np.cumsum(np.random.default_rng(seed).normal(size=(n, 3, 64)), axis=2).astype("float32")
+
+
+@pytest.mark.parametrize("name, param, value", [
+    ("hepa-sigreg-high", "sigreg_weight", 1.0), ("hepa-sigreg-low", "sigreg_weight", 0.01),
+    ("hepa-sigreg-mid", "sigreg_weight", 0.5), ("hepa-lowlr", "lr", 3e-5), ("hepa-revin", "norm", "revin"),
+])
+def test_hypothesis_methods_change_one_parameter_of_the_packed_layout(name, param, value, tiny):
+    spec = METHODS[name]
+    assert spec.family == "hepa" and not spec.regime and spec.finetune == {} and spec.encoder is pretrained_hepa
+    assert {k: v for k, v in spec.pretrain.items() if k != param} == METHODS["hepa-packed"].pretrain
+    assert spec.encoder_key != METHODS["hepa-packed"].encoder_key
+    pretrainer = BENCHMARKS["FD001"].make_pretrainer(1, device="cpu", seed=0, max_horizon=16, **tiny["encoder"],
+                                                     **spec.pretrain)
+    assert type(pretrainer) is HEPAPretrainer  # the packed layout is the library's estimator
+    assert pretrainer.get_params()[param] == value and pretrainer.max_epochs == 1
+    assert (pretrainer.norm, pretrainer.early_stopping) == ("revin" if param == "norm" else "global", False)
+    pretrainer.fit(windows())
+    group = pretrainer.net_.optimizer_.param_groups[0]
+    assert group.get("initial_lr", group["lr"]) == (value if param == "lr" else 3e-4)
+    terms = pretrainer.pretraining_loss(windows(8, seed=1))
+    alpha = pretrainer.sigreg_weight  # the objective is (1 - alpha) * L1 + alpha * SIGReg
+    assert terms["loss"] == pytest.approx((1 - alpha) * terms["l1"] + alpha * terms["sigreg"], rel=1e-5)
+
+
+def test_the_rank_stopped_variant_holds_out_a_fifth_of_the_units():
+    pretrainer = BENCHMARKS["FD001"].make_pretrainer(3, device="cpu", seed=0, **METHODS["hepa-rankstop"].pretrain)
+    assert (pretrainer.early_stopping, pretrainer.validation_fraction) == ("rank", 0.2)
+    assert type(pretrainer) is HEPAPretrainer
+
+
+@pytest.mark.parametrize("tokens", ["patch", "channel"])
+def test_the_untrained_controls_keep_their_initial_weights_and_statistics(tokens, data_home, small_registry, tiny):
+    entry = small_registry["VIX"]
+    data = entry.load(0, data_home=data_home)
+    params = {**tiny["encoder"], "tokens": tokens}
+    untrained = untrained_hepa(entry, data, epochs=3, device="cpu", seed=0, **params)
+    assert untrained.tokens == tokens and untrained.n_epochs_ == 0
+    snapshots = ("snapshots", EncoderSnapshots({0}))
+    trained = entry.make_pretrainer(1, device="cpu", seed=0, callbacks=[snapshots], **params).fit(data.X_pre)
+    # the input statistics of a trained encoder and the weights its training started from
+    np.testing.assert_array_equal(untrained.channel_loc_, trained.channel_loc_)
+    start = dict(trained.net_.callbacks_)["snapshots"].states_[0]
+    state = untrained.net_.module_.state_dict()
+    assert all(torch.equal(state[k].cpu(), start[k]) for k in state)
+    X = data.X_pre[:8]
+    assert not np.allclose(untrained.transform(X), trained.transform(X))
+    again = untrained_hepa(entry, data, epochs=3, device="cpu", seed=0, **params)
+    np.testing.assert_array_equal(untrained.transform(X), again.transform(X))
+    assert METHODS[f"hepa{'-channel' if tokens == 'channel' else ''}-random"].encoder is untrained_hepa
+
+
+def test_baselines_and_variants_run_through_the_runner(run_small):
+    methods = ["mae", "hepa-matched", "hepa-channel", "hepa-random-e2e", "gbm"]
+    records = run_small(methods=methods, fractions=[1.0], methods_table=METHODS)
+    assert sorted(r["method"] for r in records) == sorted(methods)
+    for record in records:
+        assert 0 <= record["h_auroc"] <= 1 and record["n_train_windows"] > 0
+    gbm = next(r for r in records if r["method"] == "gbm")
+    # the boosting candidate with the best validation h-AUROC, named in the record
+    assert 0 <= gbm["gbm_candidate"] < 4 and isinstance(gbm["gbm_params"], dict)
+    e2e = next(r for r in records if r["method"] == "hepa-random-e2e")
+    assert e2e["pretrain_epochs_run"] == 0  # end-to-end training from the initial weights
+
+
+@pytest.mark.parametrize("method", ["patchtst", "itransformer"])
+def test_supervised_baselines_on_cmapss_train_the_protocols_fixed_epochs(method, fd001):
+    # C-MAPSS finetunes for fixed epochs (no early stopping): the supervised baselines follow the same rule
+    entry, data = BENCHMARKS["FD001"], fd001
+    mask, n_units = data.train_mask(0.01)
+    assert n_units == 1 and set(data.g_train[mask]) == {data.g_train[0]}  # the first unit of the seed's list
+    build, estimator = METHODS[method].encoder.func, METHODS[method].encoder.args[0]
+    assert build is supervised_encoder
+    small = functools.partial(estimator, d_model=16, n_heads=2, n_layers=1, hidden=16)
+    encoder = build(small, entry, data, mask, epochs=2, device="cpu", seed=0)
+    assert type(encoder) is estimator and encoder.early_stopping is False and encoder.n_epochs_ == 2
+    assert encoder.K == entry.K == 150
+    assert encoder.transform(data.X_valid[:3]).shape == (3, encoder.d_model)
+
+
+@pytest.mark.parametrize("method, changed", [("hepa-default", {}), ("hepa-default-rank", {"early_stopping": "rank"})])
+def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_windows_alone(
+        method, changed, data_home, small_registry, monkeypatch):
+    from hepa_bench import methods
+
+    fitted = []
+
+    def keeping(*args, **kwargs):
+        fitted.append(default_pipeline(*args, **kwargs))
+        return fitted[-1]
+
+    monkeypatch.setattr(methods, "default_pipeline", keeping)
+    entry = small_registry["VIX"]
+    data = entry.load(0, data_home=data_home)
+    cell = run_cell(entry, data, METHODS[method], 0.2, seed=0, finetune_epochs=1, device="cpu")
+    (pipe,) = fitted
+    mask, _ = data.train_mask(0.2)
+    # every parameter at its default but the seed and device (and K for the predictor), and the
+    # candidate default's one change
+    assert pipe[0].get_params() == HEPAPretrainer(random_state=0, device="cpu", **changed).get_params()
+    assert pipe[-1].get_params() == HEPAEventPredictor(K=entry.K, random_state=0, device="cpu").get_params()
+    # fitted on the labelled windows alone; the protocol's epoch counts do not apply: the defaults' early
+    # stopping decides
+    assert pipe[0].n_features_in_ == data.X_train.shape[1] and cell["n_train_windows"] == mask.sum()
+    assert cell["pretrain_epochs_run"] == pipe[0].n_epochs_ and cell["finetune_epochs_run"] == pipe[-1].n_epochs_
+    assert 1 <= cell["pretrain_epoch_kept"] == kept_epoch(pipe[0]) <= pipe[0].n_epochs_
+    assert cell["pretrain_s"] == 0.0  # no encoder of the method's own: the pipeline's fit is the cell's
+    assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)

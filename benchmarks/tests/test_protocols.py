@@ -1,0 +1,55 @@
+"""The harness's protocol estimators: the C-MAPSS pretrainer in either batch layout, one protocol run, fitted state."""
+
+import numpy as np
+import pytest
+import torch
+
+from hepa_sklearn import HEPAPretrainer
+
+from hepa_bench import protocols
+from hepa_bench.protocols import LAYOUTS, kept_epoch, protocol_pretrainer, run_protocol, with_state
+
+
+def test_the_protocol_pretrainer_in_either_layout_has_the_same_parameters():
+    assert LAYOUTS == ("padded", "packed")
+    packed = protocol_pretrainer(50, device="cpu", seed=3, layout="packed", norm="revin")
+    assert type(packed) is HEPAPretrainer
+    assert (packed.norm, packed.early_stopping, packed.max_epochs, packed.cuts_per_window, packed.random_state) == (
+        "revin", False, 50, 40, 3)
+    assert protocol_pretrainer(2, device="cpu", seed=0, layout="packed").norm == "global"
+    padded = protocol_pretrainer(50, device="cpu", seed=3, norm="revin")
+    assert type(padded).__name__ == "PaddedHEPAPretrainer" and padded.get_params() == packed.get_params()
+    with pytest.raises(ValueError, match="unknown batch layout 'strided'"):
+        protocol_pretrainer(2, device="cpu", seed=0, layout="strided")
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_protocol_run_fits_the_pretrainer_of_its_layout(layout, monkeypatch):
+    given = {}
+
+    def run_cmapss(subset, **kwargs):
+        given.update(subset=subset, **kwargs)
+        return {"h_auroc": 0.5}
+
+    monkeypatch.setattr(protocols, "run_cmapss", run_cmapss)
+    result = run_protocol("FD002", layout=layout, seed=4, pretrain_epochs=3, finetune_epochs=2, device="cpu")
+    assert result == {"h_auroc": 0.5, "batch_layout": layout}
+    assert (given["subset"], given["seed"], given["pretrain_epochs"], given["finetune_epochs"]) == ("FD002", 4, 3, 2)
+    if layout == "packed":
+        assert given["pretrainer"] is None  # the library's own run
+    else:
+        assert type(given["pretrainer"]).__name__ == "PaddedHEPAPretrainer"
+        assert (given["pretrainer"].max_epochs, given["pretrainer"].random_state) == (3, 4)
+
+
+def test_kept_epoch_and_a_copy_with_other_weights(tiny):
+    X = np.cumsum(np.random.default_rng(0).normal(size=(24, 3, 64)), axis=2).astype("float32")
+    stopped = HEPAPretrainer(**tiny["encoder"], max_horizon=16, max_epochs=2, random_state=0).fit(X)
+    assert kept_epoch(stopped) == dict(stopped.net_.callbacks_)["early_stopping"].best_epoch_
+    fixed = HEPAPretrainer(**tiny["encoder"], max_horizon=16, max_epochs=2, early_stopping=False,
+                           random_state=0).fit(X)
+    assert kept_epoch(fixed) == 2  # no stopping rule: the last epoch
+    state = {k: torch.zeros_like(v) for k, v in fixed.net_.module_.state_dict().items()}
+    copy = with_state(fixed, state)
+    assert copy is not fixed and all(not v.any() for v in copy.net_.module_.state_dict().values())
+    assert any(v.any() for v in fixed.net_.module_.state_dict().values())  # the original keeps its weights

@@ -1,0 +1,252 @@
+"""The runner: records, resuming, the encoder shared by methods and fractions, call limits, Ctrl-C, scoring."""
+
+import functools
+import time
+import types
+
+import numpy as np
+import pytest
+import torch
+
+from hepa_bench import runner
+from hepa_bench.cli import build_parser
+from hepa_bench.methods import METHODS, Method
+from hepa_bench.protocols import kept_epoch
+from hepa_bench.registry import BENCHMARKS
+from hepa_bench.results import read_results
+from hepa_bench.runner import cell_key, run_benchmark, run_cell
+
+
+def test_runner_writes_records_shares_the_encoder_and_resumes(run_small, tmp_path, monkeypatch):
+    fits = []
+    original = runner._Encoded
+
+    def counting(*args, **kwargs):
+        fits.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "_Encoded", counting)
+    records = run_small(command="hepa-bench run --results results.jsonl")
+    assert len(records) == 6 and len(read_results(tmp_path / "results.jsonl")) == 6
+    assert len(fits) == 1  # one encoder for both encoder methods and both fractions
+    for record in records:
+        assert record["dataset"] == "VIX" and record["K"] == 200
+        for key in ("h_auroc", "valid_h_auroc", "f1", "pa_f1", "event_recall", "fit_s", "cpu_s", "cell_s",
+                    "predict_s", "n_label_blocks", "versions", "finished"):
+            assert key in record
+        assert record["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
+        assert "accelerator" not in record  # ran on the CPU
+        assert 0 <= record["h_auroc"] <= 1
+        # each F1 at its own threshold from the validation windows: no order between them on test windows
+        assert all(np.isnan(record[k]) or 0 <= record[k] <= 1 for k in ("f1", "pa_f1", "event_recall"))
+        assert "nasa_rmse" not in record and "rul_rmse" not in record  # C-MAPSS only
+        assert "/" not in record["command"].split("--results ")[1]
+    encoder_cells = [r for r in records if r["method"] != "gbm"]
+    assert all(r["pretrain_epochs_run"] == 1 and r["pretrain_s"] > 0 for r in encoder_cells)
+    # early stopping ran, so the record names the epoch whose weights were kept
+    assert all(r["pretrain_epoch_kept"] == 1 for r in encoder_cells)
+    partial = [r for r in records if r["fraction"] == 0.2]
+    assert all(r["n_train_windows"] < records[0]["n_train_windows"] for r in partial)
+    assert len({r["n_train_windows"] for r in partial}) == 1  # the same labelled windows for every method
+    # hepa and hepa-head2 are the same recipe on one encoder: equal scores
+    by = {(r["method"], r["fraction"]): r["h_auroc"] for r in records}
+    assert by[("hepa", 1.0)] == by[("hepa-head2", 1.0)]
+    # a rerun computes nothing; other epochs are other cells
+    assert run_small() == [] and len(fits) == 1
+    assert len(run_small(max_cells=2, finetune_epochs=2)) == 2
+    assert len(read_results(tmp_path / "results.jsonl")) == 8
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(run_small, tmp_path, monkeypatch):
+    calls = []
+    original = runner.run_cell
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_cell", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_small()
+    assert len(read_results(tmp_path / "results.jsonl")) == 2
+    monkeypatch.setattr(runner, "run_cell", original)
+    assert len(run_small()) == 4
+    keys = [cell_key(r) for r in read_results(tmp_path / "results.jsonl")]
+    assert len(keys) == len(set(keys)) == 6
+
+
+def test_a_cell_whose_fit_swallowed_ctrl_c_is_not_recorded_and_the_run_stops(run_small, tmp_path, monkeypatch,
+                                                                             swallowed_ctrl_c, tiny):
+    path = tmp_path / "results.jsonl"
+    original, calls = runner.run_cell, []
+
+    def cut_short(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            swallowed_ctrl_c()
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_cell", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        run_small(methods=["gbm"])
+    # the second cell ran to its end, cut short, and was not written; the first stays
+    assert len(calls) == 2 and [(r["method"], r["fraction"]) for r in read_results(path)] == [("gbm", 1.0)]
+    monkeypatch.setattr(runner, "run_cell", original)
+
+    def encoder_cut_short(entry, data, **kwargs):
+        swallowed_ctrl_c()
+        return tiny["encoder_fn"](entry, data, **kwargs)
+
+    methods = {**tiny["methods"], "hepa": Method("cut short", encoder=encoder_cut_short, head=tiny["head_fn"])}
+    with pytest.raises(KeyboardInterrupt):  # an encoder cut short is neither used nor kept
+        run_small(methods=["hepa"], methods_table=methods)
+    assert len(read_results(path)) == 1
+
+
+def test_time_limit_lets_a_fitted_encoder_finish_its_label_fractions(run_small, monkeypatch):
+    shift = [0.0]
+    clock = types.SimpleNamespace(perf_counter=lambda: time.perf_counter() + shift[0], process_time=time.process_time)
+    original = runner.append_record
+
+    def appending(path, record):
+        original(path, record)
+        shift[0] = 3600.0  # the hour is up once the first cell has landed
+
+    monkeypatch.setattr(runner, "time", clock)
+    monkeypatch.setattr(runner, "append_record", appending)
+    records = run_small(methods=["hepa", "gbm"], max_minutes=30)
+    # the second fraction reuses the encoder already in memory; gbm would start fresh, so the call ends there
+    assert [(r["method"], r["fraction"]) for r in records] == [("hepa", 1.0), ("hepa", 0.2)]
+    shift[0] = 0.0
+    assert run_small(methods=["hepa", "gbm"], max_minutes=0) == []
+
+
+@pytest.mark.parametrize("overrides, match", [
+    ({"datasets": ["Nope"]}, r"unknown datasets \['Nope'\]"),
+    ({"methods": ["hepa", "nope"]}, r"unknown methods \['nope'\]; choose from"),
+    ({"fractions": [0.0]}, "label fractions must lie in"),
+    ({"methods": ["hepa-uniform"], "methods_table": METHODS},
+     r"retired methods cannot run: hepa-uniform \(the estimators no longer have horizons"),
+])
+def test_runner_refuses_unknown_names_bad_fractions_and_retired_methods(run_small, overrides, match):
+    with pytest.raises(ValueError, match=match):
+        run_small(**overrides)
+
+
+def test_retired_methods_keep_their_records_as_data():
+    record = {"subset": "FD001", "seed": 0, "fraction": 1.0, "method": "hepa-ctxreg", "pretrain_epochs": 50,
+              "finetune_epochs": 30}
+    assert cell_key(record) == ("FD001", 0, 1.0, "hepa-ctxreg", 50, 30)  # the former sweep's field name
+    assert cell_key({**record, "dataset": "FD001"}) == cell_key(record)
+    assert METHODS["hepa-ctxreg"].retired and METHODS["hepa-ctxreg"].encoder is None
+
+
+def test_the_run_command_parses_and_reports_bad_names(tmp_path):
+    args = build_parser().parse_args(
+        ["run", "--datasets", "ETTm1", "VIX", "--seeds", "0", "1", "--label-fractions", "1", "0.1",
+         "--methods", "hepa", "gbm", "--pretrain-epochs", "1", "--max-minutes", "90"])
+    assert args.datasets == ["ETTm1", "VIX"] and args.label_fractions == [1.0, 0.1]
+    assert args.pretrain_epochs == 1 and args.finetune_epochs is None and args.max_minutes == 90
+    args = build_parser().parse_args(["run", "--datasets", "Nope", "--results", str(tmp_path / "r.jsonl")])
+    with pytest.raises(SystemExit, match="hepa-bench run: unknown datasets"):
+        args.handler(args)
+    args = build_parser().parse_args(["run", "--datasets", "VIX", "--methods", "hepa-constlr",
+                                      "--results", str(tmp_path / "r.jsonl")])
+    with pytest.raises(SystemExit, match="retired methods cannot run"):
+        args.handler(args)
+
+
+def test_supervised_baselines_are_trained_once_per_label_fraction(run_small):
+    from hepa_sklearn.baselines import ITransformerEncoder, PatchTSTEncoder
+
+    from hepa_bench.methods import matched_head, supervised_encoder
+
+    seen = []
+
+    def recording(estimator_class, entry, data, mask, **kwargs):
+        seen.append((estimator_class.__name__, int(mask.sum()), kwargs["epochs"]))
+        small = functools.partial(estimator_class, d_model=16, n_heads=2, n_layers=1, hidden=16)
+        encoder = supervised_encoder(small, entry, data, mask, **kwargs)
+        # trained on the labelled windows plus the validation windows, which early stopping holds out
+        assert encoder.n_features_in_ == data.X_train.shape[1]
+        return encoder
+
+    table = {name: Method(name, family="baseline", encoder=functools.partial(recording, estimator),
+                          head=matched_head, supervised=True)
+             for name, estimator in (("patchtst", PatchTSTEncoder), ("itransformer", ITransformerEncoder))}
+    records = run_small(methods=["patchtst", "itransformer"], methods_table=table, finetune_epochs=2)
+    assert {(r["method"], r["fraction"]) for r in records} == {
+        ("itransformer", 0.2), ("itransformer", 1.0), ("patchtst", 0.2), ("patchtst", 1.0)}
+    full, partial = (records[0]["n_train_windows"], records[1]["n_train_windows"])
+    assert partial < full
+    # one encoder per (method, fraction), each seeing exactly the cell's labelled windows, with the finetuning epochs
+    assert set(seen) == {("ITransformerEncoder", full, 2), ("ITransformerEncoder", partial, 2),
+                         ("PatchTSTEncoder", full, 2), ("PatchTSTEncoder", partial, 2)} and len(seen) == 4
+    for record in records:
+        assert 0 <= record["h_auroc"] <= 1 and 1 <= record["pretrain_epochs_run"] <= 2
+
+
+# -- C-MAPSS through the same runner --------------------------------------------------------------------------------
+
+def test_a_cmapss_cell_adds_calibration_and_the_nasa_test_file(tmp_path, tiny):
+    table = {"gbm": tiny["methods"]["gbm"]}
+    records = run_benchmark(datasets=["FD001"], seeds=[0], fractions=[0.1], methods=["gbm"], device="cpu",
+                            results=str(tmp_path / "r.jsonl"), methods_table=table, log=lambda *a, **k: None)
+    (record,) = records
+    assert (record["dataset"], record["K"], record["pretrain_epochs"], record["finetune_epochs"]) == (
+        "FD001", 150, 50, 30)
+    assert record["n_label_blocks"] == 6  # ceil(0.1 * 60) training units
+    for key in ("nasa_rmse", "ece_isotonic", "ece_sigmoid", "rul_rmse", "h_auroc", "pooled_auroc", "brier"):
+        assert np.isfinite(record[key]), key
+    assert record["nasa_rmse"] > 0 and 0 <= record["ece_isotonic"] <= 1
+
+
+def _perturbed_test_units(subset, seed):
+    """The training file with every test unit's sensors and settings replaced by noise."""
+    from hepa_sklearn.datasets import load_cmapss
+    from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS
+    from hepa_sklearn.protocol import split_units
+
+    frame = load_cmapss(subset, stride=512).frame.copy()
+    test = frame["unit"].isin(split_units(frame["unit"].unique(), seed).test)
+    columns = ["setting1", "setting2", "setting3", *CMAPSS_SENSORS]
+    noise = np.random.default_rng(1).normal(size=(int(test.sum()), len(columns)))
+    frame.loc[test, columns] = frame.loc[test, columns].to_numpy() * 3.0 + 100.0 * noise
+    return frame
+
+
+def test_a_cell_scores_validation_and_nasa_units_the_same_whatever_the_test_units_hold(monkeypatch, tiny):
+    from hepa_sklearn.protocol import SubsetSplit
+
+    from hepa_bench import registry
+
+    entry = BENCHMARKS["FD001"]
+    cells = []
+    for frame in (None, _perturbed_test_units("FD001", 0)):
+        monkeypatch.setattr(registry, "SubsetSplit", functools.partial(SubsetSplit, frame=frame))
+        cells.append(run_cell(entry, entry.load(0), tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1,
+                              device="cpu"))
+    assert cells[0]["valid_h_auroc"] == cells[1]["valid_h_auroc"]
+    assert cells[0]["nasa_rmse"] == cells[1]["nasa_rmse"]
+    assert cells[0]["h_auroc"] != cells[1]["h_auroc"]
+
+
+def test_records_name_the_pretraining_epoch_a_stopping_rule_kept(run_small, data_home, small_registry, tiny):
+    rank_stopped = {"early_stopping": "rank", "validation_fraction": 0.2}
+    table = {"rank": Method("rank-stopped", encoder=tiny["encoder_fn"], head=tiny["head_fn"], pretrain=rank_stopped),
+             "fixed": Method("fixed epochs", encoder=tiny["encoder_fn"], head=tiny["head_fn"],
+                             pretrain={"early_stopping": False})}
+    records = {r["method"]: r for r in run_small(methods=["rank", "fixed"], fractions=[1.0], pretrain_epochs=3,
+                                                 methods_table=table)}
+    assert records["fixed"]["pretrain_epochs_run"] == 3
+    assert "pretrain_epoch_kept" not in records["fixed"]  # fixed epochs: nothing was chosen
+    entry = small_registry["VIX"]
+    encoder = tiny["encoder_fn"](entry, entry.load(0, data_home=data_home), epochs=3, device="cpu", seed=0,
+                                 **rank_stopped)
+    ranks = encoder.history_[:, "valid_rank"]
+    assert records["rank"]["pretrain_epochs_run"] == encoder.n_epochs_ == len(ranks) <= 3
+    kept = records["rank"]["pretrain_epoch_kept"]
+    assert kept == kept_epoch(encoder) and 1 <= kept <= encoder.n_epochs_
+    assert ranks[kept - 1] >= max(ranks) * (1 - 1e-3)  # the highest rank, up to early stopping's threshold

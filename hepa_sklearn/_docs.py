@@ -69,6 +69,18 @@ Returns
 -------
 score : float
     NaN when the known cells hold fewer than two classes.""",
+    # the from_* constructors of the displays
+    "display_name_ax": """\
+name : str, default=None
+    Title of the axes.
+ax : matplotlib Axes, default=None
+    As in :meth:`plot`.""",
+    # the functions of a surface in hepa_sklearn.surface
+    "surface_proba_parameters": """\
+Parameters
+----------
+proba : array-like of shape (n_samples, K)
+    Probabilities in [0, 1], ``proba[i, k-1]`` = P(event within k steps).""",
     "plot_ax": """\
 ax : matplotlib Axes, default=None
     Axes to draw on; None makes a new figure.""",
@@ -116,6 +128,16 @@ n_epochs_ : int
 channel_loc_, channel_scale_ : ndarray of shape (n_channels,)
     Statistics of ``norm="global"`` (0 and 1 for the other modes).""",
     # the frozen foundation-model embedders of hepa_sklearn.baselines
+    "foundation_parameters": """\
+model_path : str or path-like
+    Folder holding the model's ``config.json`` and ``model.safetensors``.
+channel_pooling : {{"mean", "concat"}}, default={channel_pooling!r}
+    ``"mean"``: one embedding per window, the mean over its channels
+    (the paper's protocol, independent of the channel count).
+    ``"concat"``: the channels' embeddings side by side, channel 0
+    first, which keeps which sensor said what at ``n_channels`` times
+    the width.
+%(foundation_runtime_parameters)s""",
     "foundation_runtime_parameters": """\
 batch_size : int, default={batch_size}
     Series (window channels) encoded at once.

@@ -9,6 +9,7 @@ read by position (see :func:`check_survival_y`).
 
 import numpy as np
 
+from ._docs import fill_doc
 from ._validation import POSITIVE_INT, validate_params
 
 __all__ = [
@@ -259,6 +260,7 @@ def survival_function(proba):
     return 1.0 - check_surface(proba, probabilities=True)
 
 
+@fill_doc
 def cumulative_hazard(proba):
     """Cumulative hazard ``H(k) = -log P(T > k)`` for k = 1..K; ``inf`` where the surface reaches 1.
 
@@ -267,10 +269,7 @@ def cumulative_hazard(proba):
     with conditional hazards ``λ_j``, it equals ``Σ_{j<=k} -log(1 - λ_j)``,
     which is at least the sum of the hazards ``Σ_{j<=k} λ_j``.
 
-    Parameters
-    ----------
-    proba : array-like of shape (n_samples, K)
-        Probabilities in [0, 1], ``proba[i, k-1]`` = P(event within k steps).
+    %(surface_proba_parameters)s
 
     Returns
     -------
@@ -287,16 +286,14 @@ def cumulative_hazard(proba):
         return 0.0 - np.log(survival)  # 0.0 - rather than unary minus: H(k) = 0, not -0
 
 
+@fill_doc
 def expected_time_to_event(proba):
     """Expected time to event truncated at K: ``E[min(T, K)] = Σ_{k=0}^{K-1} P(T > k)``.
 
     With ``P(T > 0) = 1`` and ``P(T > k) = 1 - proba[:, k-1]`` this is
     ``1 + Σ_{k=1}^{K-1} (1 - proba[:, k-1])``, in [1, K].
 
-    Parameters
-    ----------
-    proba : array-like of shape (n_samples, K)
-        Probabilities in [0, 1], ``proba[i, k-1]`` = P(event within k steps).
+    %(surface_proba_parameters)s
 
     Returns
     -------
@@ -310,6 +307,7 @@ def expected_time_to_event(proba):
     return 1.0 + np.sum(survival_function(proba)[:, :-1], axis=1)
 
 
+@fill_doc
 def restricted_mean_time_lost(proba):
     """Restricted mean time lost within the horizon, ``E[K - min(T, K)] = Σ_{k=1}^{K-1} P(T <= k)``: a risk score.
 
@@ -318,10 +316,7 @@ def restricted_mean_time_lost(proba):
     scores follow, and the ranking is exactly the reverse of the expected
     time's.
 
-    Parameters
-    ----------
-    proba : array-like of shape (n_samples, K)
-        Probabilities in [0, 1], ``proba[i, k-1]`` = P(event within k steps).
+    %(surface_proba_parameters)s
 
     Returns
     -------

@@ -4,10 +4,9 @@ import numpy as np
 import pandas as pd
 
 from ._validation import POSITIVE_INT, StrOptions, validate_params
-# the survival labels live with the surface; these names stay importable from here
-from .surface import check_surface, check_survival_y, label_surface, make_survival_y
+from .surface import check_surface, make_survival_y
 
-__all__ = ["LAYOUTS", "make_windows", "surface_frame", "label_surface", "make_survival_y", "check_survival_y"]
+__all__ = ["LAYOUTS", "make_windows", "surface_frame"]
 
 
 LAYOUTS = ("long", "pd-multiindex", "np-list", "time-first-list")

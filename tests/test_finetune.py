@@ -7,7 +7,7 @@ import pytest
 
 from hepa_sklearn import HEPAPretrainer
 from hepa_sklearn.finetune import HEPAFinetuner
-from hepa_sklearn.windows import make_survival_y
+from hepa_sklearn.surface import make_survival_y
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn._training import autocast_dtype, resolve_device
-from hepa_sklearn.windows import make_survival_y
+from hepa_sklearn.surface import make_survival_y
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from skorch.history import History
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn import TrainingDivergedError
 from hepa_sklearn._training import CollapseMonitor, prediction_spread
-from hepa_sklearn.windows import make_survival_y
+from hepa_sklearn.surface import make_survival_y
 
 
 def embeddings(n=60, d=8, seed=0):

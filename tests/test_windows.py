@@ -6,13 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn.windows import (
-    check_survival_y,
-    label_surface,
-    make_survival_y,
-    make_windows,
-    surface_frame,
-)
+from hepa_sklearn.surface import check_survival_y, label_surface, make_survival_y
+from hepa_sklearn.windows import make_windows, surface_frame
 
 nan = np.nan
 

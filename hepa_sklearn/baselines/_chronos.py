@@ -53,15 +53,7 @@ class ChronosEmbedder(FoundationEmbedder):
 
     Parameters
     ----------
-    model_path : str or path-like
-        Folder holding the model's ``config.json`` and ``model.safetensors``.
-    channel_pooling : {"mean", "concat"}, default="mean"
-        ``"mean"``: one embedding per window, the mean over its channels
-        (the paper's protocol, independent of the channel count).
-        ``"concat"``: the channels' embeddings side by side, channel 0
-        first, which keeps which sensor said what at ``n_channels`` times
-        the width.
-    %(foundation_runtime_parameters)s
+    %(foundation_parameters)s
 
     Attributes
     ----------

@@ -111,16 +111,12 @@ class MomentEmbedder(FoundationEmbedder):
     a machine with internet access and copy the folder here (the user
     guide's "Foundation-model baselines").
 
+    With ``channel_pooling="concat"``, a channel with no fully observed patch
+    embeds as zeros.
+
     Parameters
     ----------
-    model_path : str or path-like
-        Folder holding the model's ``config.json`` and ``model.safetensors``.
-    channel_pooling : {"mean", "concat"}, default="mean"
-        ``"mean"``: one embedding per window, the mean over its channels
-        (the paper's protocol). ``"concat"``: the channels' embeddings side
-        by side, channel 0 first (zeros for a channel with no fully
-        observed patch).
-    %(foundation_runtime_parameters)s
+    %(foundation_parameters)s
 
     Attributes
     ----------

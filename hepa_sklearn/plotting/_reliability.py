@@ -6,6 +6,7 @@ from .._validation import POSITIVE_INT, validate_params
 from ..metrics._calibration import CALIBRATION_BINS, binned_forecasts
 from ..surface import label_surface
 from .._base import store_parameters
+from .._docs import fill_doc
 from ._common import TitledDisplay, check_horizons, check_labelled_surface, predict_surface
 
 # The quarter points of 1..K: short, middle and long horizons in one diagram.
@@ -119,6 +120,7 @@ class SurfaceReliabilityDisplay(TitledDisplay):
 
     @classmethod
     @validate_params({"n_bins": [POSITIVE_INT]}, prefer_skip_nested_validation=True)
+    @fill_doc
     def from_predictions(
         cls, y, proba, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None
     ):
@@ -135,10 +137,7 @@ class SurfaceReliabilityDisplay(TitledDisplay):
             ``ceil(K/4), ceil(K/2), ceil(3K/4), K`` (fewer when they coincide).
         n_bins : int, default=10
             Number of equal-width bins on [0, 1].
-        name : str, default=None
-            Title of the axes.
-        ax : matplotlib Axes, default=None
-            As in :meth:`plot`.
+        %(display_name_ax)s
 
         Returns
         -------

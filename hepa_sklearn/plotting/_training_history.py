@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.exceptions import NotFittedError
 
 from .._base import store_parameters
+from .._docs import fill_doc
 from ._common import TitledDisplay
 
 
@@ -103,6 +104,7 @@ class TrainingHistoryDisplay(TitledDisplay):
         ax.set_ylabel("loss")
 
     @classmethod
+    @fill_doc
     def from_history(cls, history, *, name=None, ax=None):
         """Draw a history given as a list of per-epoch dicts (or a skorch ``History``).
 
@@ -111,10 +113,7 @@ class TrainingHistoryDisplay(TitledDisplay):
         history : sequence of dict
             One dict per epoch with ``train_loss`` and optionally
             ``valid_loss``, ``collapse`` and ``epoch``.
-        name : str, default=None
-            Title of the axes.
-        ax : matplotlib Axes, default=None
-            As in :meth:`plot`.
+        %(display_name_ax)s
 
         Returns
         -------

@@ -50,9 +50,6 @@ def build_parser():
 
 
 def main(argv=None):
+    """Run the ``hepa-bench`` command line ``argv`` (default: this process's arguments); its exit status."""
     args = build_parser().parse_args(argv)
     return args.handler(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

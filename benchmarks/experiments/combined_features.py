@@ -22,18 +22,18 @@ validation and test h-AUROC; only the validation figures may choose.
 Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/combined_features.py --seed 0
 """
 
-import argparse
 import json
 
 import numpy as np
-import torch
 from sklearn.preprocessing import StandardScaler
 
 from hepa_sklearn.baselines import summary_features
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
+from hepa_sklearn.protocol import protocol_event_predictor
 from hepa_bench.protocols import with_state
 from hepa_bench.snapshots import pretrain_with_snapshots
 from hepa_sklearn.metrics import h_auroc
+
+from _common import cmapss_split, subset_seed_parser
 
 EPOCHS = (0, 1, 8)
 PRETRAIN_EPOCHS = 50
@@ -58,12 +58,9 @@ def score(subset, seed, epoch, features, parts, data):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--subset", default="FD001")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = subset_seed_parser(__doc__)
     args = parser.parse_args(argv)
-    torch.set_num_threads(1)
-    data = SubsetSplit(args.subset, args.seed, regime=False)
+    data = cmapss_split(args)
     windows = (data.X_train, data.X_valid, data.X_test)
     raw = standardised(*(summary_features(X) for X in windows))
     print(json.dumps(score(args.subset, args.seed, None, "raw", raw, data)), flush=True)

@@ -11,27 +11,24 @@ encoder after the last epoch (and, with --all-epochs, at epochs 0 and 25).
 Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/standardised_embeddings.py --seed 0
 """
 
-import argparse
 import json
 
 import numpy as np
-import torch
 from sklearn.preprocessing import StandardScaler
 
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
+from hepa_sklearn.protocol import protocol_event_predictor
 from hepa_bench.protocols import with_state
 from hepa_bench.snapshots import pretrain_with_snapshots
 from hepa_sklearn.metrics import h_auroc
 
+from _common import cmapss_split, subset_seed_parser
+
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--subset", default="FD001")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = subset_seed_parser(__doc__)
     parser.add_argument("--all-epochs", action="store_true", help="also the encoders of epochs 0 and 25")
     args = parser.parse_args(argv)
-    torch.set_num_threads(1)
-    data = SubsetSplit(args.subset, args.seed, regime=False)
+    data = cmapss_split(args)
     pretrainer, states = pretrain_with_snapshots(data.X_pre, epochs=[0, 25], pretrain_epochs=50, device="cpu",
                                                  seed=args.seed)
     for epoch in (50, 0, 25) if args.all_epochs else (50,):

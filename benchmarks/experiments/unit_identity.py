@@ -27,19 +27,19 @@ Its printed output also holds the ``hepa-within`` runs, a method whose
 estimator option has since been removed (it is retired in the method table).
 """
 
-import argparse
 import json
 
 import numpy as np
-import torch
 from sklearn.linear_model import RidgeCV
 
-from hepa_sklearn.protocol import TRAIN_STRIDE, SubsetSplit, protocol_event_predictor
+from hepa_sklearn.protocol import TRAIN_STRIDE, protocol_event_predictor
 from hepa_bench.protocols import with_state
 from hepa_bench.snapshots import pretrain_with_snapshots
 from hepa_bench.methods import METHODS
 from hepa_sklearn.datasets._cmapss import RUL_CAP
 from hepa_sklearn.metrics import h_auroc
+
+from _common import cmapss_split, subset_seed_parser
 
 
 def between_unit_share(E, groups):
@@ -67,13 +67,10 @@ def _pretraining(name):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--subset", default="FD001")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = subset_seed_parser(__doc__)
     parser.add_argument("--method", default="hepa", help="a pretraining variant of the method table (not retired)")
     args = parser.parse_args(argv)
-    torch.set_num_threads(1)
-    data = SubsetSplit(args.subset, args.seed, regime=False)
+    data = cmapss_split(args)
     _, _, g_valid = data._windows(data.split.valid, stride=TRAIN_STRIDE)
     pretrainer, states = pretrain_with_snapshots(data.X_pre, epochs=[0, 1, 8], pretrain_epochs=50, device="cpu",
                                                  seed=args.seed, **_pretraining(args.method))

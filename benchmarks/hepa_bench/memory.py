@@ -28,9 +28,9 @@ own high-water mark (``VmHWM``); the two agree to within the parent's few MB.
 
 Usage::
 
-    OMP_NUM_THREADS=1 hepa benchmark memory --sizes 20000 200000 > benchmarks/memory_cpu.txt
+    OMP_NUM_THREADS=1 hepa-bench memory --sizes 20000 200000 > benchmarks/memory_cpu.txt
 
-(``hepa benchmark memory`` replaces itself with ``python`` running this file, so the
+(``hepa-bench memory`` replaces itself with ``python`` running this file, so the
 parent holds no torch.)
 """
 
@@ -145,7 +145,7 @@ def main(argv=None):
     parser.add_argument("--chunk", type=int, default=4096, help="windows per chunk in the chunks mode")
     args = parser.parse_args(argv)
 
-    print(f"# OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} hepa benchmark memory "
+    print(f"# OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} hepa-bench memory "
           + " ".join(argv), flush=True)
     directory = Path(tempfile.mkdtemp(prefix="hepa_memory_"))
     try:

@@ -9,6 +9,7 @@ correction they share are :mod:`hepa_bench.stats`.
 from .report_cmapss import render
 from .report_events import render_events
 from .results import read_results
+from .snapshots_report import markdown
 
 __all__ = ["render", "render_events", "render_report"]
 
@@ -18,8 +19,6 @@ def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, f
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections."""
     text = render(read_results(results), pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
     if snapshots:
-        from .snapshots_report import markdown
-
         text = text.rstrip("\n") + "\n\n" + "\n".join(markdown(read_results(snapshots))) + "\n"
     if events:
         text = text.rstrip("\n") + "\n\n" + render_events(
@@ -34,13 +33,13 @@ def add_arguments(parser):
     parser.add_argument("--pretrain-epochs", type=int, default=50)
     parser.add_argument("--finetune-epochs", type=int, default=30)
     parser.add_argument("--events", default=None,
-                        help="results of `hepa benchmark events` to add as a section (optional)")
+                        help="results of `hepa-bench run` on the event benchmarks to add as a section (optional)")
     parser.add_argument("--events-pretrain-epochs", type=int, default=None,
                         help="event records' pretraining epochs (default: each dataset's own)")
     parser.add_argument("--events-finetune-epochs", type=int, default=None,
                         help="event records' finetuning epochs (default: each dataset's own)")
     parser.add_argument("--snapshots", default=None,
-                        help="results of `hepa benchmark snapshots` to add as a section (optional)")
+                        help="results of `hepa-bench snapshots` to add as a section (optional)")
 
 
 def run(args):

@@ -117,7 +117,7 @@ def event_cpu_table(records, datasets, methods):
 
 
 def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
-    """Markdown section of ``hepa benchmark events`` results: ours beside the paper's Table 1.
+    """Markdown section of ``hepa-bench run`` results on the event benchmarks: ours beside the paper's Table 1.
 
     One row per dataset and label fraction: our h-AUROC per method (mean ±
     std over seeds, marked ``>m`` where it beats method ``m`` by the paired

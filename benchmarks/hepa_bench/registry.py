@@ -233,8 +233,8 @@ class BenchmarkEntry:
 
 
 _CMAPSS_TEXT = (
-    "C-MAPSS {subset}: exactly the protocol of `hepa benchmark cmapss` (the authors' reference "
-    "implementation), so its h-AUROC is comparable with those results: training units split 60/10/30 "
+    "C-MAPSS {subset}: the paper's reference protocol (hepa_sklearn.protocol, the authors' reference "
+    "implementation's), so its h-AUROC is comparable with theirs: training units split 60/10/30 "
     "by a seeded permutation; one whole-history window per training unit pretrains (40 cuts per "
     "epoch, global z-score, no RevIN, fixed epochs); finetuning windows of up to 512 cycles with at "
     "least 128 of history, stride 4 (train, validation) and 1 (test); K = 150; the event predictor "

@@ -5,6 +5,7 @@ import logging
 from ._training import TrainingDivergedError
 from ._version import __version__
 from .baselines import (
+    ElapsedTimeEventPredictor,
     GradientBoostingEventPredictor,
     ITransformerEncoder,
     MAEPretrainer,
@@ -49,6 +50,7 @@ from .windows import make_windows, surface_frame
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
+    "ElapsedTimeEventPredictor",
     "GradientBoostingEventPredictor",
     "HEPAEventPredictor",
     "HEPAFinetuner",

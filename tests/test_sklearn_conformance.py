@@ -14,6 +14,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from threadpoolctl import threadpool_limits
 
 from hepa_sklearn import (
+    ElapsedTimeEventPredictor,
     GradientBoostingEventPredictor,
     HEPAEventPredictor,
     HEPAPretrainer,
@@ -66,6 +67,10 @@ class EventTimesFromLabels(LabelsAsEventTimes, HEPAEventPredictor):
 
 class BoostingEventTimesFromLabels(LabelsAsEventTimes, GradientBoostingEventPredictor):
     """GradientBoostingEventPredictor reading the checks' numeric targets as event times."""
+
+
+class ElapsedEventTimesFromLabels(LabelsAsEventTimes, ElapsedTimeEventPredictor):
+    """ElapsedTimeEventPredictor reading the checks' numeric targets as event times."""
 
 
 class MatchedHeadEventTimesFromLabels(LabelsAsEventTimes, MatchedHeadPredictor):
@@ -258,9 +263,9 @@ def expected_failed_checks(estimator):
         return MAE_FAILURES
     if isinstance(estimator, (EventTimesFromLabels, MatchedHeadEventTimesFromLabels)):
         return ADAPTER_FAILURES
-    if isinstance(estimator, BoostingEventTimesFromLabels):
+    if isinstance(estimator, (BoostingEventTimesFromLabels, ElapsedEventTimesFromLabels)):
         return BOOSTING_ADAPTER_FAILURES
-    if isinstance(estimator, (HEPAEventPredictor, GradientBoostingEventPredictor)):
+    if isinstance(estimator, (HEPAEventPredictor, GradientBoostingEventPredictor, ElapsedTimeEventPredictor)):
         return EVENT_PREDICTOR_FAILURES
     if isinstance(estimator, RegimeNormalizer):
         return REGIME_ADAPTER_FAILURES
@@ -274,6 +279,8 @@ def expected_failed_checks(estimator):
         EventTimesFromLabels(**TINY_EVENT_PREDICTOR),
         GradientBoostingEventPredictor(**TINY_BOOSTING),
         BoostingEventTimesFromLabels(**TINY_BOOSTING),
+        ElapsedTimeEventPredictor(K=10),
+        ElapsedEventTimesFromLabels(K=10),
         RegimeNormalizerOnSteps([0], **TINY_REGIMES),
         HEPAPretrainer(**TINY_PRETRAINER, patch_size=1, tokens="channel"),
         MAEPretrainer(**TINY_BASELINE_ENCODER, patch_size=1),

@@ -5,13 +5,15 @@ common downstream head, :class:`MatchedHeadPredictor`:
 :class:`MAEPretrainer` (masked-patch reconstruction, self-supervised),
 :class:`PatchTSTEncoder` and :class:`ITransformerEncoder` (supervised end to
 end, then frozen). :class:`GradientBoostingEventPredictor` is a non-neural
-baseline on summary features. :class:`ChronosEmbedder` and
+baseline on summary features, and :class:`ElapsedTimeEventPredictor` the
+reliability baseline that reads only how long a unit has been observed. :class:`ChronosEmbedder` and
 :class:`MomentEmbedder` turn pretrained foundation models into frozen
 embeddings for the same head.
 """
 
 from ._boosting import GradientBoostingEventPredictor
 from ._chronos import ChronosEmbedder
+from ._elapsed import ElapsedTimeEventPredictor, window_age
 from ._features import summary_feature_names, summary_features
 from ._mae import MAEPretrainer
 from ._matched_head import MatchedHeadPredictor, matched_head_parameter_count
@@ -20,6 +22,7 @@ from ._supervised import ITransformerEncoder, PatchTSTEncoder
 
 __all__ = [
     "ChronosEmbedder",
+    "ElapsedTimeEventPredictor",
     "GradientBoostingEventPredictor",
     "ITransformerEncoder",
     "MAEPretrainer",
@@ -29,4 +32,5 @@ __all__ = [
     "matched_head_parameter_count",
     "summary_feature_names",
     "summary_features",
+    "window_age",
 ]

@@ -17,16 +17,17 @@ import numpy as np
 
 from hepa_sklearn import HEPAFinetuner
 from hepa_sklearn.baselines import (
-    GradientBoostingEventPredictor, ITransformerEncoder, MAEPretrainer, MatchedHeadPredictor, PatchTSTEncoder,
+    ElapsedTimeEventPredictor, GradientBoostingEventPredictor, ITransformerEncoder, MAEPretrainer, MatchedHeadPredictor, PatchTSTEncoder,
 )
 from hepa_sklearn.baselines._boosting import SEARCH_GRID
 from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT
 from hepa_sklearn.metrics import h_auroc
 
+from .position import PositionOnlyPredictor
 from .protocols import default_pipeline, kept_epoch
 from .registry import PATIENCE
 
-__all__ = ["METHODS", "Method", "PAPER_ABLATIONS", "tuned_variants"]
+__all__ = ["METHODS", "Method", "PAPER_ABLATIONS", "baselines", "headline_variants", "references", "tuned_variants"]
 
 
 # -- encoders: encoder(entry, data, *, epochs, device, seed, **pretrain) -> fitted transformer -----------------
@@ -127,6 +128,16 @@ def plain_pipeline(entry, data, mask, *, epochs, device, seed, encoder=None, **p
                   "finetune_epochs_run": pipe[-1].n_epochs_}
 
 
+def elapsed_time(entry, data, mask, *, epochs, device, seed, encoder=None):
+    """ElapsedTimeEventPredictor: the event-time distribution given the unit's visible age, nothing else."""
+    return ElapsedTimeEventPredictor(K=entry.K).fit(data.X_train[mask], data.y_train[mask]), {}
+
+
+def position_only(entry, data, mask, *, epochs, device, seed, encoder=None):
+    """The position-only score (:class:`~hepa_bench.position.PositionOnlyPredictor`): the leakage guard of a row."""
+    return PositionOnlyPredictor(K=entry.K).fit(data.X_train[mask], data.y_train[mask]), {}
+
+
 def end_to_end(entry, data, mask, *, epochs, device, seed, encoder, **params):
     """HEPAFinetuner: the method's encoder and a fresh event head trained together, stopped as the entry says."""
     model = HEPAFinetuner(encoder, K=entry.K, max_epochs=epochs, early_stopping=entry.finetune_stop != "fixed",
@@ -142,10 +153,14 @@ class Method:
     Attributes
     ----------
     description : str
-    family : {"hepa", "default", "baseline"}
+    family : {"hepa", "default", "candidate", "baseline", "reference"}
         ``"hepa"``: a HEPA recipe a user would tune (pretrained or untrained
-        encoder, any head); ``"default"``: the plain pipeline with (candidate)
-        defaults; ``"baseline"``: another method.
+        encoder, any head); ``"default"``: the plain pipeline with the
+        defaults; ``"candidate"``: the plain pipeline with a candidate
+        default; ``"baseline"``: another method; ``"reference"``: a
+        reference point that learns nothing from the sensor values (the
+        unit's age, the window's position), shown beside every row and
+        compared only with the row's best method.
     encoder : callable or None
         ``encoder(entry, data, *, epochs, device, seed, **pretrain)``: a
         fitted object whose ``transform(X)`` gives embeddings; ``epochs``
@@ -191,6 +206,11 @@ class Method:
             raise ValueError("a Method needs an encoder or a surface.")
         if self.surface is None and self.encoder is not None and self.head is None:
             raise ValueError("a Method with an encoder and no surface needs a head.")
+
+    @property
+    def control(self):
+        """An untrained-encoder control: the recipe's encoder never trained (``max_epochs=0``)."""
+        return self.encoder is untrained_hepa
 
     @property
     def encoder_key(self):
@@ -289,18 +309,43 @@ METHODS = {
         "fitted on the labelled training windows alone", family="default", surface=plain_pipeline),
     "hepa-default-rank": Method(
         "candidate default: hepa-default with HEPAPretrainer(early_stopping=\"rank\"), pretraining stopped on the "
-        "effective rank of the held-out windows' embeddings", family="default",
+        "effective rank of the held-out windows' embeddings", family="candidate",
         surface=functools.partial(plain_pipeline, early_stopping="rank")),
     "gbm": Method("HistGradientBoostingRegressor on summary features of the last 30 steps", family="baseline",
                   surface=gradient_boosting),
     "gbm-regime": Method("the same baseline on per-operating-condition z-scores", family="baseline",
                          surface=gradient_boosting, regime=True),
+    "elapsed": Method("reference: ElapsedTimeEventPredictor, the event-time distribution given the unit's visible "
+                      "age (left-truncated Kaplan-Meier on the training windows), no sensor value",
+                      family="reference", surface=elapsed_time),
+    "position": Method("reference: the position-only score, per bin of the window's visible age the training "
+                       "windows' event share per horizon; a row it is not significantly below is solved by position",
+                       family="reference", surface=position_only),
 }
 
 #: the paper's ablations (§4.4), compared with ``hepa`` on FD001 and FD003
 PAPER_ABLATIONS = tuple(name for name, method in METHODS.items() if method.ablation)
 
 
+def _of(methods, keep):
+    return [m for m in methods if m in METHODS and keep(METHODS[m])]
+
+
 def tuned_variants(methods):
     """The HEPA recipes among ``methods`` a user would tune, against which the plain default pipeline is judged."""
-    return [m for m in methods if m in METHODS and METHODS[m].family == "hepa"]
+    return _of(methods, lambda method: method.family == "hepa")
+
+
+def headline_variants(methods):
+    """HEPA's recipes and the default pipeline among ``methods``, without the untrained controls: the win counts' rows."""
+    return _of(methods, lambda method: method.family in ("hepa", "default") and not method.control)
+
+
+def baselines(methods):
+    """The baselines among ``methods``: the win counts' columns."""
+    return _of(methods, lambda method: method.family == "baseline")
+
+
+def references(methods):
+    """The reference points among ``methods``: shown beside each row, compared only with its best method."""
+    return _of(methods, lambda method: method.family == "reference")

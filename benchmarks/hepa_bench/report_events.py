@@ -5,11 +5,12 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from .methods import METHODS, tuned_variants
+from .methods import METHODS, baselines, headline_variants, references, tuned_variants
 from .registry import BENCHMARKS, PAPER_COLUMNS
 from .stats import (
     ALPHA, DEFAULT_TOLERANCE, ahead_of_every_baseline, beaten_by, cells_by, compare, comparisons_table,
-    default_against_tuned, family_note, leaders, markdown_table, marked, mean_std, scores_of, win_tie_loss,
+    default_against_tuned, family_note, holm, leaders, markdown_table, marked, mean_std, paired_by_seed, paired_tests,
+    scores_of, win_tie_loss,
 )
 
 __all__ = ["render_events"]
@@ -33,23 +34,83 @@ def _best_baseline(paper, fraction):
                      for column, (mean, _) in baselines.items() if mean == best)
 
 
-# columns of the event report that are baselines (the paper's Table 1 and the package's boosting), and HEPA's variants
-EVENT_BASELINES = ("mae", "patchtst", "itransformer", "gbm")
-HEPA_VARIANTS = ("hepa", "hepa-channel", "hepa-matched", "hepa-default")
-
-
 def win_tie_loss_table(comparisons, methods):
     """Markdown lines: each HEPA variant that ran against each baseline that ran, and rows ahead of all of them."""
-    variants = [m for m in HEPA_VARIANTS if m in methods]
-    baselines = [b for b in EVENT_BASELINES if b in methods]
-    if not variants or not baselines:
+    variants, columns = headline_variants(methods), baselines(methods)
+    if not variants or not columns:
         return ["No HEPA variant and baseline ran side by side."]
     rows = []
     for variant in variants:
-        counts = win_tie_loss(comparisons, variant, baselines)
-        ahead, n_rows = ahead_of_every_baseline(comparisons, variant, baselines)
-        rows.append([variant] + ["{}/{}/{}".format(*counts[b]) for b in baselines] + [f"{ahead} of {n_rows}"])
-    return markdown_table(["method"] + [f"vs {b}" for b in baselines] + ["ahead of every baseline"], rows)
+        counts = win_tie_loss(comparisons, variant, columns)
+        ahead, n_rows = ahead_of_every_baseline(comparisons, variant, columns)
+        rows.append([variant] + ["{}/{}/{}".format(*counts[b]) for b in columns] + [f"{ahead} of {n_rows}"])
+    return markdown_table(["method"] + [f"vs {b}" for b in columns] + ["ahead of every baseline"], rows)
+
+
+def position_guard(cells, rows, methods):
+    """``(markdown lines, rows solved by position)``: the position-only score against each row's best method.
+
+    The best method of a row is the one of ``methods`` with the highest mean
+    h-AUROC on 2+ seeds; the position-only score is compared with it by the
+    paired t-test over their shared seeds, Holm-adjusted over the rows (a
+    family of its own, apart from the table's). A row where the position
+    score is not significantly below the best method is solved by position.
+    """
+    tests = []
+    for name, fraction, _ in rows:
+        position = cells.get((name, fraction, "position"), [])
+        means = {m: scores_of(cells[(name, fraction, m)], "h_auroc") for m in methods
+                 if (name, fraction, m) in cells}
+        means = {m: v[np.isfinite(v)].mean() for m, v in means.items() if np.isfinite(v).sum() >= 2}
+        if not position or not means:
+            continue
+        best = max(means, key=means.get)
+        seeds, score_position, score_best = paired_by_seed(position, cells[(name, fraction, best)])
+        t_p, _ = paired_tests(score_position, score_best)
+        gap = float(np.mean(score_position - score_best)) if seeds else np.nan
+        tests.append([name, fraction, best, len(seeds), gap, t_p])
+    if not tests:
+        return ["The position-only score has not run."], set()
+    lines, solved = [], set()
+    for test, adjusted in zip(tests, holm([t[-1] for t in tests])):
+        name, fraction, best, n_seeds, gap, _ = test
+        below = np.isfinite(adjusted) and adjusted < ALPHA and gap < 0
+        if not below:
+            solved.add((name, fraction))
+        lines.append([name, f"{fraction * 100:g}%",
+                      mean_std(scores_of(cells.get((name, fraction, "elapsed"), []), "h_auroc")),
+                      mean_std(scores_of(cells[(name, fraction, "position")], "h_auroc")),
+                      f"{best} ({means_text(cells, name, fraction, best)})", str(n_seeds), f"{gap:+.3f}",
+                      f"{adjusted:.3g}", "no" if below else "**yes**"])
+    header = ["dataset", "labels", "elapsed", "position", "best method", "seeds", "position − best", "Holm p",
+              "solved by position"]
+    return markdown_table(header, lines), solved
+
+
+def _reference_section(guard, shown):
+    """The reference points' subsection, when any ran."""
+    if not shown:
+        return []
+    return [
+        "### Reference points: the unit's age and the window's position",
+        "",
+        "Two scores that read no sensor value, in the table above without marks: `elapsed`, the event-time "
+        "distribution given the unit's visible age (`ElapsedTimeEventPredictor`), and `position`, per bin of "
+        "the visible age the training windows' event share per horizon. Each row's position score is "
+        "compared with its best method (highest mean on 2+ seeds) by the paired t-test over shared seeds, "
+        f"Holm-adjusted over the rows of this table (a family of its own). Where it is not significantly "
+        f"below (Holm p ≥ {ALPHA}, or above the best), the row is solved by where a window sits rather than "
+        "what it holds, and it counts for no method in the win counts below.",
+        "",
+        *guard,
+        "",
+    ]
+
+
+def means_text(cells, name, fraction, method):
+    """Mean h-AUROC of ``method`` in a row, three decimals."""
+    values = scores_of(cells[(name, fraction, method)], "h_auroc")
+    return f"{values[np.isfinite(values)].mean():.3f}"
 
 
 SPREAD_FLOOR = 0.005  # the paper prints two decimals: a quoted std of 0.00 is below 0.005
@@ -142,13 +203,16 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     datasets = [name for name in BENCHMARKS if any(r["dataset"] == name for r in records)]
     methods = [m for m in METHODS if any(r["method"] == m for r in records)]
     methods += sorted({r["method"] for r in records} - set(methods))
+    shown_references = references(methods)
+    methods = [m for m in methods if m not in shown_references]
     # a row for each label fraction a dataset ran with (C-MAPSS also runs 5, 2 and 1 %)
     fractions = sorted({float(r["fraction"]) for r in records}, reverse=True)
     ran = {(r["dataset"], float(r["fraction"])) for r in records}
     rows = [(name, fraction, methods) for name in datasets for fraction in fractions if (name, fraction) in ran]
     comparisons = compare(cells, rows)
     beaten = beaten_by(comparisons)
-    header = ["dataset", "labels"] + methods + ["paper HEPA (quoted)", "paper best baseline (quoted)"]
+    header = (["dataset", "labels"] + methods + shown_references
+              + ["paper HEPA (quoted)", "paper best baseline (quoted)"])
     table = []
     for name, fraction, _ in rows:
         paper = BENCHMARKS[name].paper
@@ -156,17 +220,19 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         for m in methods:
             row.append(marked(mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")),
                                beaten[(name, fraction, m)], methods))
+        row += [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in shown_references]
         row += [_quoted(paper.get("hepa"), fraction), _best_baseline(paper, fraction)]
         table.append(row)
+    guard, solved = position_guard(cells, rows, methods)
     metric_rows = []
     for name in datasets:
-        for m in methods:
+        for m in methods + shown_references:
             rs = cells.get((name, 1.0, m), [])
             if rs:
                 metric_rows.append([name, m] + [mean_std(scores_of(rs, key)).rsplit(" (", 1)[0]
                                                 for key in ("f1", "pa_f1", "event_recall")])
     lines += [
-        "h-AUROC on the test part of each dataset (registry in `hepa_sklearn.benchmarks.registry`; every "
+        "h-AUROC on the test part of each dataset (registry in `hepa_bench.registry`; every "
         "choice made on training and validation windows). Ours: mean ± sample std (number of seeds). "
         "`>m` marks a mean higher than method `m`'s where the two-sided paired t-test over the seeds both "
         f"ran has a Holm-adjusted p < {ALPHA}. The paper's figures are quoted from its Table 1 (mean ± std "
@@ -176,6 +242,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         family_note(comparisons),
         "",
+        *_reference_section(guard, shown_references),
         "### Thresholded metrics, 100% labels",
         "",
         "F1 and point-adjusted F1 (PA-F1) of p(t, Δt=1) against the condition at the next step, each at "
@@ -218,9 +285,11 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         "Wins/ties/losses over the dataset × label rows above where both ran on at least 2 shared seeds: a "
         f"win or a loss is a Holm-adjusted paired-t p < {ALPHA} in the comparisons below, anything else a "
-        "tie. \"Ahead of every baseline\": rows where the method beats every baseline that ran in that row.",
+        "tie. \"Ahead of every baseline\": rows where the method beats every baseline that ran in that row."
+        + (" Rows solved by position (" + ", ".join(f"{n} {f * 100:g}%" for n, f in sorted(solved))
+           + ") count for nobody." if solved else ""),
         "",
-        *win_tie_loss_table(comparisons, methods),
+        *win_tie_loss_table([c for c in comparisons if (c.subset, c.fraction) not in solved], methods),
         "",
         "### Pairwise comparisons",
         "",
@@ -232,7 +301,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "Cells run with each label fraction, both fractions of a seed summed; cells run on a GPU are "
         "left out.",
         "",
-        *event_cpu_table(records, datasets, methods),
+        *event_cpu_table(records, datasets, methods + shown_references),
         "",
         f"CPU kernels of the cells (torch's `cpu_capability`): {kernel_counts(records)}. Under other kernels "
         "a cell with early stopping can stop at another epoch (`benchmarks/cpu_kernel_check.md`).",

@@ -9,8 +9,8 @@ import torch
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 
 from hepa_bench.methods import (
-    METHODS, PAPER_ABLATIONS, Method, end_to_end, event_head, pretrained_hepa, supervised_encoder, tuned_variants,
-    untrained_hepa,
+    METHODS, PAPER_ABLATIONS, Method, baselines, end_to_end, event_head, headline_variants, pretrained_hepa,
+    references, supervised_encoder, tuned_variants, untrained_hepa,
 )
 from hepa_bench.protocols import default_pipeline, kept_epoch
 from hepa_bench.registry import BENCHMARKS
@@ -34,12 +34,19 @@ def test_a_method_needs_an_encoder_or_a_surface_and_an_encoder_a_head():
 def test_the_table_names_each_method_once_with_its_family():
     assert {"hepa", "hepa-random", "hepa-default", "hepa-default-rank", "mae", "patchtst", "itransformer",
             "gbm"} <= set(METHODS)
-    assert {m.family for m in METHODS.values()} == {"hepa", "default", "baseline"}
-    assert [m for m, spec in METHODS.items() if spec.family == "default"] == ["hepa-default", "hepa-default-rank"]
+    assert {m.family for m in METHODS.values()} == {"hepa", "default", "candidate", "baseline", "reference"}
+    assert [m for m, spec in METHODS.items() if spec.family == "default"] == ["hepa-default"]
+    assert [m for m, spec in METHODS.items() if spec.family == "candidate"] == ["hepa-default-rank"]
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
         "mae", "patchtst", "itransformer", "gbm", "gbm-regime"}
+    assert references(list(METHODS)) == ["elapsed", "position"]
+    assert {m for m, spec in METHODS.items() if spec.control} == {
+        "hepa-random", "hepa-random-regime", "hepa-random-e2e", "hepa-channel-random"}
     assert PAPER_ABLATIONS == ("hepa-vicreg", "hepa-ema", "hepa-linear", "hepa-e2e", "hepa-nll")
     assert tuned_variants(["gbm", "hepa", "hepa-default", "nope", "hepa-channel"]) == ["hepa", "hepa-channel"]
+    listed = ["gbm", "hepa", "hepa-random", "hepa-default", "hepa-default-rank", "elapsed", "mae", "hepa-channel"]
+    assert headline_variants(listed) == ["hepa", "hepa-default", "hepa-channel"]
+    assert baselines(listed) == ["gbm", "mae"]
     # methods with the same encoder, pretraining parameters and normalisation share one fitted encoder
     assert METHODS["hepa"].encoder_key == METHODS["hepa-matched"].encoder_key == METHODS["hepa-nll"].encoder_key
     assert METHODS["hepa"].encoder_key != METHODS["hepa-random"].encoder_key

@@ -5,7 +5,7 @@ from collections import Counter
 
 import numpy as np
 
-from .methods import METHODS, PAPER_ABLATIONS, tuned_variants
+from .methods import METHODS, PAPER_ABLATIONS, references, tuned_variants
 from .stats import (
     ALPHA, beaten_by, cells_by, compare, comparisons_table, default_against_tuned, family_note, markdown_table,
     marked, mean_std, scores_of,
@@ -39,21 +39,28 @@ def label_units_of(record):
     return record.get("n_label_units", record.get("n_label_blocks"))
 
 
-def h_auroc_table(cells, subsets, methods, fraction, *, with_reference=False, key="h_auroc"):
+def _unmarked(cells, subset, fraction, shown, key="h_auroc"):
+    """Mean ± std of each reference point in ``shown``: beside the methods, compared with none of them."""
+    return [mean_std(scores_of(cells.get((subset, fraction, m), []), key)) for m in shown]
+
+
+def h_auroc_table(cells, subsets, methods, fraction, *, with_reference=False, key="h_auroc", shown=()):
     """One row per subset: h-AUROC of each method, marked ``>m`` where it beats method ``m``.
 
-    ``key`` picks the score: ``"h_auroc"`` on the test units, ``"valid_h_auroc"`` on the validation units.
+    ``key`` picks the score: ``"h_auroc"`` on the test units, ``"valid_h_auroc"`` on the validation units;
+    ``shown`` are reference points, in columns of their own and in no comparison.
     Returns the table's lines and its comparisons (see :func:`compare`).
     """
     comparisons = compare(cells, [(subset, fraction, methods) for subset in subsets], key=key)
     beaten = beaten_by(comparisons)
-    header = ["subset"] + methods + (["authors' implementation", "target"] if with_reference else [])
+    header = ["subset"] + methods + list(shown) + (["authors' implementation", "target"] if with_reference else [])
     rows = []
     for subset in subsets:
         row = [subset]
         for m in methods:
             scores = scores_of(cells.get((subset, fraction, m), []), key)
             row.append(marked(mean_std(scores), beaten[(subset, fraction, m)], methods))
+        row += _unmarked(cells, subset, fraction, shown, key)
         if with_reference:
             mean, std = REFERENCE[subset]
             row += [f"{mean:.3f} ± {std:.3f} (5)", f"≥ {TARGET[subset]}"]
@@ -61,14 +68,15 @@ def h_auroc_table(cells, subsets, methods, fraction, *, with_reference=False, ke
     return markdown_table(header, rows) + ["", family_note(comparisons)], comparisons
 
 
-def label_efficiency_table(cells, subset, methods, fractions):
+def label_efficiency_table(cells, subset, methods, fractions, *, shown=()):
     """One row per label fraction; retention = mean h-AUROC at the fraction / at 100% labels.
 
+    ``shown`` are reference points, in columns of their own and in no comparison.
     Returns the table's lines and its comparisons (see :func:`compare`).
     """
     comparisons = compare(cells, [(subset, fraction, methods) for fraction in fractions])
     beaten = beaten_by(comparisons)
-    header = ["labels", "label units"] + methods + [f"{m} retention" for m in methods]
+    header = ["labels", "label units"] + methods + list(shown) + [f"{m} retention" for m in methods]
     rows = []
     full = {m: scores_of(cells.get((subset, 1.0, m), []), "h_auroc") for m in methods}
     for fraction in fractions:
@@ -78,6 +86,7 @@ def label_efficiency_table(cells, subset, methods, fractions):
         row = [f"{fraction * 100:g}%", "/".join(map(str, units)) or "—"]
         for m in methods:
             row.append(marked(mean_std(scores[m]), beaten[(subset, fraction, m)], methods))
+        row += _unmarked(cells, subset, fraction, shown)
         for m in methods:
             ok = full[m][np.isfinite(full[m])]
             now = scores[m][np.isfinite(scores[m])]
@@ -126,7 +135,8 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     cells = cells_by(records)
     subsets = sorted({r["subset"] for r in records})
     present = [m for m in METHODS if any(r["method"] == m for r in records)]
-    methods = [m for m in present if m not in PAPER_ABLATIONS]
+    shown = references(present)  # reference points: beside the methods, in no comparison
+    methods = [m for m in present if m not in PAPER_ABLATIONS and m not in shown]
     ablations = ["hepa"] + [m for m in present if m in PAPER_ABLATIONS]
     # the ablation tables compare the variants and hepa on the seeds every variant ran, per subset
     ablation_seeds = {}
@@ -174,15 +184,16 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
         "",
     ]
     families = []
-    table, comparisons = h_auroc_table(cells, subsets, methods, 1.0, with_reference=True)
+    table, comparisons = h_auroc_table(cells, subsets, methods, 1.0, with_reference=True, shown=shown)
     lines += table
     families.append(("h-AUROC, 100% labels", comparisons))
     lines += ["", "## Label efficiency"]
     for subset in subsets:
         # the main methods run on this subset, and any variant also run with fewer labels
-        shown = [m for m in present if (m not in PAPER_ABLATIONS and any(k[0] == subset and k[2] == m for k in cells))
-                 or any(k[0] == subset and k[2] == m and k[1] < 1.0 for k in cells)]
-        table, comparisons = label_efficiency_table(cells, subset, shown, fractions)
+        ran = [m for m in present if m not in shown and (
+            (m not in PAPER_ABLATIONS and any(k[0] == subset and k[2] == m for k in cells))
+            or any(k[0] == subset and k[2] == m and k[1] < 1.0 for k in cells))]
+        table, comparisons = label_efficiency_table(cells, subset, ran, fractions, shown=shown)
         lines += ["", f"### {subset}", "", *table]
         families.append((f"Label efficiency, {subset}", comparisons))
     if ablation_subsets:
@@ -239,7 +250,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
         "",
         "```bash",
         *commands,
-        "hepa report",
+        "hepa-bench report",
         "```",
         "",
     ]

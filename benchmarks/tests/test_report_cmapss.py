@@ -68,3 +68,17 @@ def test_report_judges_the_default_pipeline_against_the_best_tuned_variant():
     assert "| FD001 | 10% | 0.520 ± 0.028 (2) | hepa-random (0.560) | -0.040 | no |" in section
     no_default = [r for r in records if r["method"] != "hepa-default"]
     assert "## The default pipeline" not in render(no_default, pretrain_epochs=2, finetune_epochs=1)
+
+
+def test_reference_points_are_shown_beside_the_methods_and_compared_with_none():
+    records = runner_records({"hepa": lambda seed, fraction: 0.5 + fraction / 10,
+                              "gbm": lambda seed, fraction: 0.3 + fraction / 10 - 0.01 * seed,
+                              "elapsed": lambda seed, fraction: 0.61 + 0.01 * seed,
+                              "position": lambda seed, fraction: 0.55})
+    text = render(records, pretrain_epochs=2, finetune_epochs=1)
+    # after the methods, unmarked, before the authors' figure
+    assert "| subset | hepa | gbm | elapsed | position | authors' implementation | target |" in text
+    assert "| FD001 | 0.600 ± 0.000 (2) >gbm | 0.395 ± 0.007 (2) | 0.615 ± 0.007 (2) | 0.550 ± 0.000 (2) |" in text
+    comparisons = text.split("## Pairwise comparisons")[1].split("## Wall time")[0]
+    assert "elapsed" not in comparisons and "position" not in comparisons
+    assert "| labels | label units | hepa | gbm | elapsed | position | hepa retention | gbm retention |" in text

@@ -66,9 +66,9 @@ def test_report_marks_a_row_solved_by_position_and_leaves_it_out_of_the_win_coun
     guard = text.split("### Reference points")[1].split("###")[0]
     tep = next(line for line in guard.splitlines() if line.startswith("| TEP"))
     ettm1 = next(line for line in guard.splitlines() if line.startswith("| ETTm1"))
-    assert tep.endswith("| **yes** |") and ettm1.endswith("| no |")
+    assert tep.endswith("| **solved by position** |") and ettm1.endswith("| ruled out |")
     wins = text.split("### HEPA against each baseline")[1].split("###")[0]
-    assert "Rows solved by position (TEP 100%) count for nobody." in wins
+    assert "Rows where position is not ruled out (TEP 100%) count for nobody." in wins
     assert "| hepa | 1/0/0 | 1 of 1 |" in wins  # only the ETTm1 row is counted
     # the reference points are shown in the table, but never compared with the methods there
     comparisons = text.split("### Pairwise comparisons")[1].split("### CPU time")[0]

@@ -14,10 +14,11 @@ from sklearn.utils.validation import check_is_fitted
 from ._docs import fill_doc
 from ._training import (
     PRECISIONS, HEPANet, SurfaceLoss, TailSplit, TrainingConfig, check_finite_output, infer_in_chunks, make_net,
-    report_interruption, resolve_device, seeded_torch,
+    resolve_device, seeded_torch,
 )
-from ._training.callbacks import user_callbacks
+from ._training.callbacks import raise_if_interrupted, user_callbacks
 from ._training.distributed import join_net, join_world
+from ._training.net import completed_epochs
 from ._training.runtime import release_freed_memory
 from ._validation import (
     NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions, check_embeddings, check_groups,
@@ -121,7 +122,8 @@ class TorchEstimator(BaseEstimator):
         ``prepare(net)`` runs on the initialised net before training (for
         example to load starting weights). ``groups`` (checked, one label
         per item of ``X``) makes early stopping hold out whole units. A
-        failure in training leaves the estimator as it was before ``fit``.
+        failure in training, or an interruption (Ctrl-C), raises and leaves
+        the estimator as it was before ``fit``.
 
         Inside an initialised process group of several processes every
         process trains the same model on its share of each global batch, and
@@ -156,16 +158,16 @@ class TorchEstimator(BaseEstimator):
         finally:
             net.__dict__.pop("world_", None)
             release_freed_memory()
-        n_epochs = report_interruption(self, net)
+        n_epochs = completed_epochs(net)
+        raise_if_interrupted(self, net, n_epochs)
         if log:
             logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)
         self._set_fitted({"n_epochs_": n_epochs, **fitted}, net)
         return self
 
     def _set_fitted(self, fitted, net):
-        for name, value in fitted.items():
-            setattr(self, name, value)
-        self.net_ = net
+        # one dict update, which no signal handler can split: all fitted attributes or none
+        vars(self).update({**fitted, "net_": net})
 
     # -- inference ---------------------------------------------------------------
 
@@ -357,6 +359,8 @@ class EmbeddingSurfaceEstimator(SurfaceNetEstimator):
         -------
         self : object
             The fitted estimator.
+
+        %(fit_interruption)s
         """
         return self._fit_surface(E, y, groups)
 
@@ -383,6 +387,8 @@ class WindowSurfaceEstimator(SurfaceNetEstimator):
         -------
         self : object
             The fitted estimator.
+
+        %(fit_interruption)s
         """
         return self._fit_surface(X, y, groups)
 

@@ -236,6 +236,17 @@ groups : array-like of shape (n_samples,), default=None
     of the samples in input order. Inside a pipeline pass it as
     ``pipe.fit(X, y, <step>__groups=groups)``; with metadata routing
     enabled, request it with ``set_fit_request(groups=True)``.""",
+    "fit_interruption": """\
+Raises
+------
+KeyboardInterrupt
+    When ``fit`` is interrupted (Ctrl-C, or a ``SIGINT`` sent to the
+    process): nothing is fitted, and the estimator keeps the state it had
+    before ``fit`` (a fresh one stays unfitted: ``check_is_fitted``
+    raises), rather than keeping half-trained weights. The message names
+    the epochs that completed. Any other exception raised during training,
+    for example ``SystemExit`` from a ``SIGTERM`` handler, leaves the
+    estimator alike; without a handler, ``SIGTERM`` ends the process.""",
     # The event-benchmark loaders and fetchers: their ``{field}`` names are
     # filled from each dataset's spec by ``datasets._event_dataset.dataset_doc``.
     "event_loader_parameters": """\

@@ -1,15 +1,22 @@
-"""The file format of :mod:`hepa_sklearn.persistence`: header, checks on reading, skops parts.
+"""The file format of :mod:`hepa_sklearn.persistence`: header, digest, atomic writing, checks on reading, skops parts.
 
 A file is one ``torch.save`` dict read back with ``weights_only=True``: the
 header (``format``, ``format_version``, ``versions``) beside the stored
 estimator, a node with a ``kind``: ``"torch"`` (parameters, fitted
 attributes and network of a torch-backed estimator), ``"pipeline"``
 (parameters and steps, each a node or ``"passthrough"``) or ``"skops"``
-(the bytes of a ``skops.io`` file as a uint8 tensor).
+(the bytes of a ``skops.io`` file as a uint8 tensor); and ``digest``, the
+SHA-256 of everything else (every key, value and tensor byte), so that a
+damaged file is refused rather than loaded with other weights.
 """
 
+import contextlib
+import hashlib
+import io
+import os
 import pickle
 import re
+import secrets
 
 import numpy as np
 import sklearn
@@ -20,7 +27,8 @@ from ._version import __version__
 
 FORMAT = "hepa_sklearn.persistence"
 # the only layout written and read; a file of any other number is refused
-FORMAT_VERSION = 3
+# (4: the content's digest, ``digest``, was added)
+FORMAT_VERSION = 4
 
 # a file written by another major.minor of these may give other outputs
 CHECKED_VERSIONS = ("hepa_sklearn", "torch")
@@ -100,26 +108,122 @@ def plain(value, where):
     )
 
 
+# -- digest and writing --------------------------------------------------------
+
+
+def _feed(digest, value):
+    """Add ``value`` (nested dicts, lists, tensors and plain values) to ``digest``, its structure included."""
+    if isinstance(value, torch.Tensor):
+        data = value.detach().cpu().contiguous().reshape(-1)
+        digest.update(f"tensor {data.dtype} {tuple(value.shape)} ".encode())
+        digest.update(data.view(torch.uint8).numpy().tobytes())
+    elif isinstance(value, dict):
+        digest.update(f"dict {len(value)} ".encode())
+        for key, item in value.items():
+            _feed(digest, key)
+            _feed(digest, item)
+    elif isinstance(value, list):
+        digest.update(f"list {len(value)} ".encode())
+        for item in value:
+            _feed(digest, item)
+    elif value is None or type(value) in (bool, int, float, str):
+        text = repr(value)  # exact for floats, NaN and infinities included
+        digest.update(f"{type(value).__name__} {len(text)} {text} ".encode())
+    else:
+        raise TypeError(f"a {type(value).__name__} is not part of a saved file's content.")
+
+
+def content_digest(content):
+    """SHA-256 (hex) of a file's content, every entry but ``digest`` itself."""
+    digest = hashlib.sha256()
+    _feed(digest, {key: value for key, value in content.items() if key != "digest"})
+    return digest.hexdigest()
+
+
+@contextlib.contextmanager
+def replacing(path, what="save"):
+    """Yield a temporary file name beside ``path``; on leaving the block, put that file in place of ``path``.
+
+    What the block writes there is flushed to disk and renamed over
+    ``path`` in one step (``os.replace``), so ``path`` always holds a whole
+    file, the old or the new: a write that fails or is killed halfway leaves
+    ``path`` as it was (and, when killed, the temporary
+    ``.<name>.<random>.part`` file beside it). ``what`` names the writer in
+    messages.
+    """
+    try:
+        path = os.fspath(path)
+    except TypeError:
+        raise TypeError(
+            f"path must be a file name (str or path-like), got {type(path).__name__}: {what} writes a new file "
+            "beside it and renames it over path, so that a write cut short never leaves half a file."
+        ) from None
+    folder, name = os.path.split(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"{what} cannot write {path}: the folder {folder} does not exist.")
+    temporary = os.path.join(folder, f".{name}.{secrets.token_hex(8)}.part")
+    # created as open() would create it (the umask applies), unlike tempfile's private 0o600
+    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        yield temporary
+        with open(temporary, "rb+") as file:
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise
+    if hasattr(os, "O_DIRECTORY"):  # the rename itself reaches the disk with the folder's entry
+        folder_handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(folder_handle)
+        finally:
+            os.close(folder_handle)
+
+
 # -- checks on reading ---------------------------------------------------------
 
 
+def _not_complete(path, why):
+    return ValueError(
+        f"{path} is not a complete file written by hepa_sklearn.persistence.save: {why}. It was not loaded; "
+        "save the estimator again, or restore the file from a copy."
+    )
+
+
 def read(path):
-    """The checked content of a file written by :func:`~hepa_sklearn.persistence.save` (no version warning)."""
+    """The checked content of a file written by :func:`~hepa_sklearn.persistence.save` (no version warning).
+
+    OSError when the file cannot be opened; ValueError for a file that is
+    truncated or damaged, holds other objects or was written otherwise.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read()
     try:
-        content = torch.load(path, map_location="cpu", weights_only=True)
+        content = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as exc:
         raise ValueError(
-            f"{path} holds objects other than tensors and plain values, so it was not written "
-            "by hepa_sklearn.persistence.save; it was not opened (weights_only=True)."
+            f"{path} holds objects other than tensors and plain values (or is damaged), so it is not a "
+            "complete file written by hepa_sklearn.persistence.save; it was not opened (weights_only=True)."
         ) from exc
+    except Exception as exc:  # torch's zip reader and unpickler on cut or altered bytes
+        raise _not_complete(path, f"it is truncated or damaged ({type(exc).__name__}: {str(exc)[:200]})") from exc
     if not isinstance(content, dict) or content.get("format") != FORMAT:
-        raise ValueError(f"{path} was not written by hepa_sklearn.persistence.save.")
-    if content.get("format_version") != FORMAT_VERSION:
+        raise ValueError(f"{path} was not written by hepa_sklearn.persistence.save (or is damaged).")
+    if type(content.get("format_version")) is not int:
+        raise _not_complete(path, "it has no format version")
+    if content["format_version"] != FORMAT_VERSION:
         raise ValueError(
             f"{path} has format version {content.get('format_version')!r}; this version of "
             f"hepa_sklearn writes and reads format version {FORMAT_VERSION} only, so this is not "
             "a file it writes and it was not loaded."
         )
+    try:
+        intact = content.get("digest") == content_digest(content)
+    except (TypeError, ValueError, RuntimeError):  # a value no saved file holds
+        intact = False
+    if not intact:
+        raise _not_complete(path, "its content differs from the digest it was saved with, so it is damaged")
     return content
 
 

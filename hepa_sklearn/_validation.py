@@ -35,7 +35,10 @@ __all__ = [
     "check_embeddings",
     "check_groups",
     "check_heads",
+    "check_event_indicator",
+    "real_numbers",
     "row_chunks",
+    "some_values",
 ]
 
 class Count(Interval):
@@ -116,6 +119,78 @@ def refuse_frame_as_windows(X):
     )
 
 
+# kinds of values (``pandas.api.types.infer_dtype``) that are plain real numbers
+NUMBER_KINDS = ("integer", "floating", "mixed-integer-float", "decimal")
+# how messages name the other kinds
+KIND_NAMES = {
+    "string": "strings", "bytes": "bytes", "mixed": "values of mixed types", "mixed-integer": "values of mixed types",
+    "categorical": "categories", "datetime64": "datetimes", "datetime": "datetimes", "date": "dates",
+    "timedelta64": "time spans", "timedelta": "time spans", "complex": "complex numbers", "period": "periods",
+}
+
+
+def some_values(values, limit=5):
+    """Up to ``limit`` distinct values of ``values`` as text, in order of appearance, for messages."""
+    array = np.asarray(values, dtype=object).ravel()
+    try:
+        distinct = pd.unique(array[: 100 * limit])
+    except TypeError:  # unhashable items
+        distinct = array[: 100 * limit]
+    shown = list(dict.fromkeys(repr(v.item() if isinstance(v, np.generic) else v) for v in distinct))
+    return ", ".join(shown[:limit]) + (", ..." if len(shown) > limit else "")
+
+
+def real_numbers(values, name):
+    """``values`` as a float64 ndarray; TypeError unless they hold real numbers (text is not parsed, nor booleans)."""
+    values = np.asarray(values)
+    numeric = values.dtype.kind in "iuf" or (
+        values.dtype == object and pd.api.types.infer_dtype(values.ravel(), skipna=True) in NUMBER_KINDS
+    )
+    if not numeric:
+        raise TypeError(
+            f"{name} must be numeric, got dtype {values.dtype} ({some_values(values)}); text is not parsed "
+            "as numbers: convert it first, e.g. with pandas.to_numeric."
+        )
+    return values.astype(float)
+
+
+def check_event_indicator(values, what):
+    """An event indicator as a bool ndarray: booleans, or numbers that are exactly 0 and 1.
+
+    Nothing is read by truthiness: strings ("no" would be an event), other
+    objects, mixed types and other numbers are refused, as are missing
+    values, with a message naming ``what`` and the values found.
+    """
+    if isinstance(getattr(values, "dtype", None), pd.CategoricalDtype):
+        values = np.asarray(values, dtype=object)
+    missing = np.asarray(pd.isna(values))
+    if missing.any():
+        raise ValueError(
+            f"{what} has {int(missing.sum())} missing value(s) (first at position {int(np.argmax(missing))}); "
+            "an event indicator marks every step: True (or 1) where an event happens, False (or 0) elsewhere."
+        )
+    if len(values) == 0:
+        return np.zeros(0, dtype=bool)
+    kind = pd.api.types.infer_dtype(values, skipna=False)
+    if kind == "boolean":
+        return np.asarray(values, dtype=bool)
+    if kind in NUMBER_KINDS:
+        numbers = np.asarray(values, dtype=float)
+        wrong = (numbers != 0) & (numbers != 1)
+        if wrong.any():
+            raise ValueError(
+                f"{what} must hold 0 and 1 only (or False and True), found {some_values(np.asarray(values)[wrong])}. "
+                "Mark each event with 1 and every other step with 0; for counts, pass (counts > 0)."
+            )
+        return numbers == 1
+    raise TypeError(
+        f"{what} must hold booleans or the numbers 0 and 1, found {KIND_NAMES.get(kind, kind)} "
+        f"({some_values(values)}). They are not read by truthiness, which would count every non-empty "
+        "string, 'no' and 'False' among them, as an event: pass the comparison that marks an event, "
+        "e.g. column == 'yes', or 0/1 integers."
+    )
+
+
 def _as_float32(X, name, inf_hint):
     if isinstance(X, torch.Tensor):
         X = X.detach().cpu().numpy()
@@ -127,6 +202,13 @@ def _as_float32(X, name, inf_hint):
         raise ValueError(f"{name} must be a rectangular array: {exc}") from exc
     if array.dtype.kind == "c":
         raise ValueError(f"Complex data not supported: {name} has dtype {array.dtype}.")
+    if array.dtype.kind in "US" or (
+        array.dtype.kind == "O" and pd.api.types.infer_dtype(array.ravel(), skipna=True) not in NUMBER_KINDS + ("boolean",)
+    ):
+        raise TypeError(
+            f"{name} must hold numbers, got dtype {array.dtype} holding {some_values(array)}; text and other "
+            "objects are not parsed as numbers. Convert them first, e.g. with pandas.to_numeric."
+        )
     if array.dtype.kind not in "biuf":
         try:
             array = array.astype(np.float32)
@@ -134,10 +216,13 @@ def _as_float32(X, name, inf_hint):
             raise TypeError(
                 f"{name} must hold numbers, got dtype {array.dtype} that cannot be cast to float."
             ) from exc
-    array = array.astype(np.float32, copy=False)
     if any(np.isinf(part).any() for part in row_chunks(array)):
         raise ValueError(f"{name} contains infinite values; {inf_hint}.")
-    return np.ascontiguousarray(array)
+    if array.dtype.itemsize > 4 and array.dtype.kind == "f" and any(
+        (np.abs(part) > np.finfo(np.float32).max).any() for part in row_chunks(array)
+    ):
+        raise ValueError(f"{name} holds values beyond float32's range (about 3.4e38), in which it is read; rescale it.")
+    return np.ascontiguousarray(array.astype(np.float32, copy=False))
 
 
 # Checks over large inputs read this many rows at a time, so their temporary

@@ -9,6 +9,24 @@ import sys
 
 import torch
 
+from ._training.runtime import resolve_device
+
+
+def _count(minimum):
+    """An argparse type: an integer of at least ``minimum``, with a message naming the bound otherwise."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {minimum}"
+    return parse
+
 
 def _demo(args):
     from .protocol import run_cmapss
@@ -39,18 +57,22 @@ def build_parser():
         "demo", help="pretrain and finetune on embedded C-MAPSS data, print held-out h-AUROC"
     )
     demo.add_argument("--subset", default="FD001", choices=["FD001", "FD002", "FD003", "FD004"])
-    demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--pretrain-epochs", type=int, default=50)
-    demo.add_argument("--finetune-epochs", type=int, default=30)
-    demo.add_argument("--device", default="auto")
-    demo.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
-    demo.add_argument("--verbose", type=int, default=0, help="1: progress bars, 2: per-epoch tables")
-    demo.set_defaults(handler=_demo)
+    demo.add_argument("--seed", type=_count(0), default=0)
+    demo.add_argument("--pretrain-epochs", type=_count(1), default=50)
+    demo.add_argument("--finetune-epochs", type=_count(1), default=30)
+    demo.add_argument("--device", default="auto", help="'auto', 'cpu', 'cuda' or a torch device string")
+    demo.add_argument("--threads", type=_count(0), default=0, help="torch threads (0: torch's default)")
+    demo.add_argument("--verbose", type=_count(0), default=0, help="1: progress bars, 2: per-epoch tables")
+    demo.set_defaults(handler=_demo, command_parser=demo)
     return parser
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    try:  # checked before any work starts, not after minutes of pretraining
+        resolve_device(args.device)
+    except ValueError as exc:
+        args.command_parser.error(f"argument --device: {exc}")
     return args.handler(args)
 
 

@@ -62,6 +62,7 @@ from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
 from ._docs import fill_doc
+from ._persistence_format import replacing
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .nn.encoder import last_valid_state
@@ -153,24 +154,28 @@ def export_torchscript(estimator, path, example):
     estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
         Fitted; see the module description for what each exports.
     path : str or path-like
-        The file to write (conventionally ``*.pt``).
+        The file to write (conventionally ``*.pt``), whose folder must
+        exist; it is written under a temporary name and renamed over
+        ``path`` once complete, so an export cut short leaves no half file.
     %(export_example)s
 
     Raises
     ------
     %(export_errors)s
+    FileNotFoundError
+        When the folder of ``path`` does not exist.
     sklearn.exceptions.NotFittedError
         For an unfitted estimator.
     """
     graph, example, _ = _inference_graph(estimator, example)
-    with torch.no_grad(), warnings.catch_warnings():
+    with replacing(path, "export_torchscript") as temporary, torch.no_grad(), warnings.catch_warnings():
         # tracing fixes the Python values read from the input's shape (its padding to
         # whole patches); the channels and steps are fixed by design, the batch is not
         warnings.filterwarnings("ignore", category=torch.jit.TracerWarning)
         # torch deprecates torch.jit (2.13 with a DeprecationWarning, 2.14 with a
         # FutureWarning); the module description says so once
         warnings.filterwarnings("ignore", message=r"`torch\.jit\.\w+` is deprecated")
-        torch.jit.save(torch.jit.trace(graph, example), path)
+        torch.jit.save(torch.jit.trace(graph, example), temporary)
 
 
 @fill_doc
@@ -186,8 +191,9 @@ def export_onnx(estimator, path, example):
     estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
         Fitted; see the module description for what each exports.
     path : str or path-like
-        The file to write (conventionally ``*.onnx``); the weights are
-        inside it.
+        The file to write (conventionally ``*.onnx``), whose folder must
+        exist; the weights are inside it. It is written under a temporary
+        name and renamed over ``path`` once complete.
     %(export_example)s
 
     Raises
@@ -195,6 +201,8 @@ def export_onnx(estimator, path, example):
     %(export_errors)s
     ImportError
         When onnx or onnxscript is not installed.
+    FileNotFoundError
+        When the folder of ``path`` does not exist.
     sklearn.exceptions.NotFittedError
         For an unfitted estimator.
     """
@@ -204,7 +212,7 @@ def export_onnx(estimator, path, example):
     except ImportError as exc:
         raise ImportError(_EXPORT_MISSING) from exc
     graph, example, (input_name, output_name) = _inference_graph(estimator, example)
-    with torch.no_grad(), warnings.catch_warnings():
+    with replacing(path, "export_onnx") as temporary, torch.no_grad(), warnings.catch_warnings():
         # raised by torch's own exporter code in torch 2.13, about its internals
         warnings.filterwarnings("ignore", message=r"`isinstance\(treespec, LeafSpec\)`", category=FutureWarning)
         program = torch.onnx.export(
@@ -216,4 +224,4 @@ def export_onnx(estimator, path, example):
             dynamo=True,
             verbose=False,
         )
-    program.save(str(path), external_data=False)
+        program.save(temporary, external_data=False)

@@ -34,6 +34,15 @@ The skops parts need the optional dependency skops
 (``pip install "hepa-sklearn[persist]"``); files of torch-backed estimators
 alone do not.
 
+Writing and damage
+------------------
+:func:`save` writes the file under a temporary name in the same folder,
+flushes it to disk and renames it over the target in one step, so the
+target always holds a whole file, the previous one or the new one, even
+when the process is killed halfway. Each file holds the SHA-256 of its
+content; :func:`load` refuses a truncated or damaged file with a
+``ValueError`` saying it is not a complete file written by :func:`save`.
+
 Versions
 --------
 Each file records the format version and the versions of hepa_sklearn,
@@ -74,6 +83,7 @@ from sklearn.pipeline import Pipeline
 from ._base import TorchEstimator, registered_estimator
 from ._persistence_format import (
     checked_trusted,
+    content_digest,
     header,
     plain,
     read,
@@ -81,6 +91,7 @@ from ._persistence_format import (
     skops_bytes,
     skops_io,
     skops_parts,
+    replacing,
     version_mismatches,
 )
 
@@ -126,12 +137,17 @@ def save(estimator, path):
         None; or another scikit-learn estimator. Estimators without a torch
         network are stored with ``skops.io`` (the ``persist`` extra).
     path : str or path-like
-        The file to write (conventionally ``*.pt``).
+        The file to write (conventionally ``*.pt``). It is written under a
+        temporary name in the same folder, flushed to disk and then renamed
+        over ``path`` in one step, so ``path`` always holds a whole file: a
+        save that fails or is killed halfway leaves the previous file (or
+        none) in place, never half a file.
 
     Raises
     ------
     TypeError
-        For an object that is not a scikit-learn estimator, a torch-backed
+        For a ``path`` that is not a file name (an open file object, for
+        example), an object that is not a scikit-learn estimator, a torch-backed
         estimator nested inside another estimator (other than as a Pipeline
         step), or a parameter that is not a plain value (for example a
         ``RandomState`` instance as ``random_state``).
@@ -143,7 +159,9 @@ def save(estimator, path):
     """
     node = _node(estimator, type(estimator).__name__)
     with_skops = any(True for _ in skops_parts(node))
-    torch.save({**header(with_skops), **node}, path)
+    content = {**header(with_skops), **node}
+    with replacing(path) as temporary:
+        torch.save({**content, "digest": content_digest(content)}, temporary)
 
 
 def _fitted_value(value):
@@ -285,9 +303,14 @@ def load(path, *, device="cpu", trusted=None):
     Raises
     ------
     ValueError
-        When the file holds anything but tensors and plain values, was not
-        written by :func:`save`, or has another format version than the one
-        this version of hepa_sklearn writes.
+        When the file is not a complete file written by :func:`save`
+        (truncated or damaged: every file holds the SHA-256 of its content,
+        checked on reading), holds anything but tensors and plain values,
+        was not written by :func:`save`, or has another format version than
+        the one this version of hepa_sklearn writes.
+    OSError
+        When the file cannot be opened (``FileNotFoundError`` for a path
+        that does not exist).
     TypeError
         When a skops part holds a type that is neither trusted by default
         nor named in ``trusted`` (checked before anything is built), or when

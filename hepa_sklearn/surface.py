@@ -8,9 +8,10 @@ read by position (see :func:`check_survival_y`).
 """
 
 import numpy as np
+import pandas as pd
 
 from ._docs import fill_doc
-from ._validation import POSITIVE_INT, validate_params
+from ._validation import POSITIVE_INT, check_event_indicator, real_numbers, validate_params
 
 __all__ = [
     "SURVIVAL_DTYPE",
@@ -34,16 +35,30 @@ def make_survival_y(event, time):
     Parameters
     ----------
     event : array-like of bool, shape (n_samples,)
-        True where the event was observed ``time`` steps after the window's end.
+        True where the event was observed ``time`` steps after the window's
+        end: booleans, or numbers that are exactly 0 and 1. Strings and
+        other values are refused, never read by truthiness.
     time : array-like of float, shape (n_samples,)
-        Steps to the event, or to the end of observation when ``event`` is False.
+        Steps to the event, or to the end of observation when ``event`` is
+        False: numbers (text is refused, not parsed); the estimators and
+        metrics refuse negative and non-finite times
+        (:func:`check_survival_y`).
 
     Returns
     -------
     y : structured ndarray of shape (n_samples,)
+
+    Raises
+    ------
+    TypeError
+        When ``event`` holds other than booleans or numbers, or ``time``
+        other than numbers.
+    ValueError
+        When ``event`` holds missing values or numbers other than 0 and 1,
+        or the lengths differ.
     """
-    event = np.asarray(event, dtype=bool).ravel()
-    time = np.asarray(time, dtype=float).ravel()
+    event = check_event_indicator(np.asarray(event).ravel(), "event")
+    time = real_numbers(np.asarray(time).ravel(), "time")
     if event.shape != time.shape:
         raise ValueError(
             f"event and time must have the same length, got {event.shape[0]} and {time.shape[0]}."
@@ -52,6 +67,14 @@ def make_survival_y(event, time):
     y["event"] = event
     y["time"] = time
     return y
+
+
+def _check_times(time, name):
+    """ValueError unless every time is finite and non-negative."""
+    if not np.all(np.isfinite(time)):
+        raise ValueError(f"{name} contains NaN or infinite values.")
+    if np.any(time < 0):
+        raise ValueError(f"{name} must be non-negative, found minimum {time.min()}.")
 
 
 def _survival_fields(names):
@@ -67,7 +90,7 @@ def _survival_fields(names):
 
 
 def _event_indicator(values, name, by_position):
-    """The event field as bool: a bool field, or an integer field of 0 and 1 when named ``event``."""
+    """The event field as bool: a bool field, or when named ``event`` also numbers that are exactly 0 and 1."""
     if values.dtype == bool:
         return values.astype(bool, copy=False)
     if by_position:
@@ -77,31 +100,41 @@ def _event_indicator(values, name, by_position):
             "name the fields 'event' and 'time' to give them in another order, or build y with "
             "hepa_sklearn.make_survival_y(event, time)."
         )
-    if not np.issubdtype(values.dtype, np.integer):
-        raise TypeError(f"y['event'] must be boolean (or integer 0/1), got dtype {values.dtype}.")
-    if values.size and not np.isin(values, (0, 1)).all():
+    return check_event_indicator(values, "y['event']")
+
+
+def _frame_records(y):
+    """A two-column DataFrame as a structured array of its columns (pandas' nullable columns as numpy's)."""
+    if y.shape[1] != 2:
         raise ValueError(
-            f"y['event'] must hold 0 and 1 only, found {sorted(set(np.unique(values).tolist()) - {0, 1})[:5]}."
+            f"y must have exactly two columns, the event indicator and the time, got {y.shape[1]}: "
+            f"{list(y.columns)}. Build y with hepa_sklearn.make_survival_y(event, time)."
         )
-    return values.astype(bool)
-
-
-def _time_values(values, name):
-    """The time field as float64; TypeError unless it holds real numbers."""
-    if values.dtype == bool or not (
-        np.issubdtype(values.dtype, np.integer) or np.issubdtype(values.dtype, np.floating)
-    ):
-        raise TypeError(f"y[{name!r}] (the time) must be numeric, got dtype {values.dtype}.")
-    return values.astype(float)
+    columns = []
+    for label in y.columns:
+        column = y[label]
+        if pd.api.types.is_bool_dtype(column.dtype) and not column.isna().any():
+            values = column.to_numpy(dtype=bool)
+        elif pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype):
+            values = column.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            values = column.to_numpy()
+        columns.append((str(label), values))
+    records = np.empty(len(y), dtype=[(name, values.dtype) for name, values in columns])
+    for name, values in columns:
+        records[name] = values
+    return records
 
 
 def check_survival_y(y, n_samples=None):
     """Validate a survival target and return it as ``(event, time)`` arrays.
 
     ``y`` is a 1-D structured array of two fields, the event indicator and
-    the time to the event or to censoring. Fields named ``event`` and
-    ``time`` are read by name, in either order, and ``event`` may then also
-    be an integer field of 0 and 1. Any other two fields are read by
+    the time to the event or to censoring, or a DataFrame of two columns,
+    read as the same fields. Fields named ``event`` and ``time`` are read
+    by name, in either order, and ``event`` may then also hold numbers that
+    are exactly 0 and 1 (strings and other values are refused, never read
+    by truthiness). Any other two fields are read by
     position, as scikit-survival reads them: the first must be boolean (the
     event indicator) and the second numeric (the time), so scikit-survival's
     ``Surv`` arrays and the targets of its datasets (``("Status",
@@ -109,7 +142,7 @@ def check_survival_y(y, n_samples=None):
 
     Parameters
     ----------
-    y : structured ndarray of shape (n_samples,)
+    y : structured ndarray of shape (n_samples,) or DataFrame of two columns
     n_samples : int, default=None
         The number of samples ``y`` must have; None checks nothing.
 
@@ -121,7 +154,8 @@ def check_survival_y(y, n_samples=None):
     Raises
     ------
     TypeError
-        When ``y`` is not structured or a field has the wrong dtype.
+        When ``y`` is not structured (a plain array, a list, a Series) or a
+        field has the wrong dtype.
     ValueError
         When ``y`` has other than two fields, is not 1-D, or holds times that
         are negative or not finite, or the wrong number of samples.
@@ -138,7 +172,13 @@ def check_survival_y(y, n_samples=None):
         raise ValueError(
             "y is required: a structured array with fields ('event', bool) and ('time', float)."
         )
-    y = np.asarray(y)
+    if isinstance(y, pd.Series):
+        raise TypeError(
+            f"y is a pandas Series{f' named {y.name!r}' if y.name is not None else ''}: one column, but y needs "
+            "two, the event indicator and the time. Build it with hepa_sklearn.make_survival_y(event, time), or "
+            "pass a DataFrame with the columns 'event' and 'time'."
+        )
+    y = _frame_records(y) if isinstance(y, pd.DataFrame) else np.asarray(y)
     names = y.dtype.names
     if names is None:
         raise TypeError(
@@ -154,11 +194,8 @@ def check_survival_y(y, n_samples=None):
                 f"y's field {name!r} must hold one value per sample, got shape {y[name].shape[1:]} per sample."
             )
     event = _event_indicator(np.asarray(y[event_name]), event_name, by_position)
-    time = _time_values(np.asarray(y[time_name]), time_name)
-    if not np.all(np.isfinite(time)):
-        raise ValueError(f"y[{time_name!r}] contains NaN or infinite values.")
-    if np.any(time < 0):
-        raise ValueError(f"y[{time_name!r}] must be non-negative, found minimum {time.min()}.")
+    time = real_numbers(np.asarray(y[time_name]), f"y[{time_name!r}] (the time)")
+    _check_times(time, f"y[{time_name!r}]")
     if n_samples is not None and time.shape[0] != n_samples:
         raise ValueError(
             f"y has {time.shape[0]} samples but X has {n_samples}; they must match."
@@ -208,7 +245,10 @@ def check_surface(proba, n_samples=None, *, probabilities=False):
 
     With ``probabilities`` the values must also lie in [0, 1].
     """
-    proba = np.asarray(proba, dtype=float)
+    proba = np.asarray(proba)
+    if proba.dtype.kind != "b":
+        proba = real_numbers(proba, "proba")
+    proba = proba.astype(float)
     if proba.ndim != 2:
         raise ValueError(f"proba must be 2-D (n_samples, K), got shape {proba.shape}.")
     if proba.shape[1] < 1:

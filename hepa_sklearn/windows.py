@@ -3,122 +3,11 @@
 import numpy as np
 import pandas as pd
 
+from ._series import LAYOUTS, check_columns, checked_columns, series_units, unit_arrays
 from ._validation import POSITIVE_INT, StrOptions, validate_params
 from .surface import check_surface, make_survival_y
 
 __all__ = ["LAYOUTS", "make_windows", "surface_frame"]
-
-
-LAYOUTS = ("long", "pd-multiindex", "np-list", "time-first-list")
-
-# what each layout reads, for the messages that point from one layout to another
-_LAYOUT_HELP = {
-    "long": "a DataFrame with one row per (unit, step)",
-    "pd-multiindex": "a DataFrame indexed by (instance, time) as in sktime and aeon",
-    "np-list": "a list of (n_channels, n_timepoints) arrays as in aeon",
-    "time-first-list": "a list of (n_timepoints, n_columns) arrays",
-}
-
-
-def _layout_hint(*layouts):
-    return "; ".join(f"pass layout={name!r} for {_LAYOUT_HELP[name]}" for name in layouts)
-
-
-def _check_columns(frame, columns, what, noun="column"):
-    absent = [c for c in columns if c is not None and c not in frame.columns]
-    if absent:
-        raise ValueError(f"{what} has no {noun}(s) {absent}.")
-
-
-def _long_units(frame, *, columns, unit_col, time_col):
-    """``(unit, part, time, row)`` per unit of a long DataFrame."""
-    if isinstance(frame.index, pd.MultiIndex):
-        raise ValueError(
-            f"frame has a {frame.index.nlevels}-level MultiIndex, which layout='long' does not read: "
-            f"{_layout_hint('pd-multiindex')}; for a long frame, move the levels to columns with "
-            "frame.reset_index()."
-        )
-    _check_columns(frame, columns + [unit_col, time_col], "frame")
-    if unit_col is None:
-        units = [(0, frame)]
-    else:
-        if frame[unit_col].isna().any():
-            raise ValueError(f"unit column {unit_col!r} has missing values.")
-        units = list(frame.groupby(unit_col, sort=False))
-    for uid, part in units:
-        if time_col is not None:
-            part = part.sort_values(time_col, kind="stable")
-        time = part[time_col].to_numpy() if time_col is not None else None
-        yield uid, part, time, part.index.to_numpy()
-
-
-def _multiindex_units(frame, *, columns):
-    """``(unit, part, time, None)`` per instance of a DataFrame indexed by (instance, time)."""
-    index = frame.index
-    if not isinstance(index, pd.MultiIndex) or index.nlevels != 2:
-        found = f"a {index.nlevels}-level MultiIndex" if isinstance(index, pd.MultiIndex) else f"a {type(index).__name__}"
-        raise ValueError(
-            "layout='pd-multiindex' reads a DataFrame indexed by a 2-level MultiIndex (instance, time), "
-            f"one column per variable; frame has {found}. For {_LAYOUT_HELP['long']}, with unit and "
-            "time columns, pass layout='long' with unit_col and time_col."
-        )
-    _check_columns(frame, columns, "frame")
-    if index.get_level_values(0).isna().any():
-        raise ValueError("the instance level (level 0) of frame's index has missing values.")
-    for uid, part in frame.groupby(level=0, sort=False):
-        time = part.index.get_level_values(1).to_numpy()
-        order = np.argsort(time, kind="stable")
-        yield uid, part.iloc[order], time[order], None
-
-
-def _list_units(frame, *, columns, layout):
-    """``(unit, part, None, None)`` per array of a list: columns of ``part`` are variables."""
-    for uid, array in enumerate(frame):
-        array = np.asarray(array)
-        if array.ndim != 2:
-            shape = "(n_channels, n_timepoints)" if layout == "np-list" else "(n_timepoints, n_columns)"
-            raise ValueError(
-                f"with layout={layout!r} each array in the list must be 2-D {shape}; item {uid} has "
-                f"shape {array.shape}."
-            )
-        part = pd.DataFrame(array.T if layout == "np-list" else array)
-        noun = "channel" if layout == "np-list" else "column"
-        _check_columns(part, columns, f"array {uid} (shape {array.shape})", noun)
-        yield uid, part, None, None
-
-
-def _series_units(frame, *, layout, columns, unit_col, time_col):
-    """Read ``frame`` in ``layout`` as ``(unit, part, time, row)`` per unit, in order of first appearance.
-
-    ``part`` is a DataFrame of the unit's steps in time order whose columns
-    include ``columns``; ``time`` holds each step's time value (None: the
-    step position) and ``row`` the frame's index labels (None: no labels).
-    Input that does not match ``layout`` is refused, never reinterpreted.
-    """
-    if layout in ("long", "pd-multiindex"):
-        if not isinstance(frame, pd.DataFrame):
-            raise TypeError(
-                f"layout={layout!r} reads {_LAYOUT_HELP[layout]}, got {type(frame).__name__}"
-                + ("; " + _layout_hint("np-list", "time-first-list") if isinstance(frame, (list, tuple)) else "")
-                + "."
-            )
-        if layout == "long":
-            return list(_long_units(frame, columns=columns, unit_col=unit_col, time_col=time_col))
-        if unit_col is not None or time_col is not None:
-            raise ValueError(
-                "unit_col and time_col must be None with layout='pd-multiindex': the index levels "
-                "(instance, time) give the unit and the time."
-            )
-        return list(_multiindex_units(frame, columns=columns))
-    if not isinstance(frame, (list, tuple)):
-        hint = "; " + _layout_hint("long", "pd-multiindex") if isinstance(frame, pd.DataFrame) else ""
-        raise TypeError(f"layout={layout!r} reads {_LAYOUT_HELP[layout]}, got {type(frame).__name__}{hint}.")
-    if unit_col is not None or time_col is not None:
-        raise ValueError(
-            f"unit_col and time_col apply to a DataFrame; with layout={layout!r} each array is one "
-            "unit, already in time order."
-        )
-    return list(_list_units(frame, columns=columns, layout=layout))
 
 
 def _next_event_distance(events):
@@ -170,16 +59,25 @@ def make_windows(
         The series, in the layout named by ``layout``.
     feature_cols : list of column labels (or positions)
         Variables to put in ``X`` as channels, in this order: column labels
-        of a DataFrame, positions of a variable in an array. NaN values are
-        kept (missing).
+        of a DataFrame, positions of a variable in an array. They must hold
+        numbers or booleans; NaN (or pandas' ``NA``) values are kept
+        (missing), infinite values and text are refused.
     event_col : column label (or position)
-        The variable that is truthy at steps where an event occurs.
+        The event indicator: True or 1 at steps where an event occurs,
+        False or 0 elsewhere (booleans, or integers or floats that are
+        exactly 0 and 1). Strings, other objects, other numbers and missing
+        values are refused, never read by truthiness: for a column of
+        ``"yes"``/``"no"`` pass ``frame[col] == "yes"`` as the column.
     unit_col : column label, default=None
         Unit identifier (``layout="long"`` only); windows never cross
-        units. None means a single unit.
+        units. None means a single unit. Labels must not be missing or of
+        mixed types (``1`` and ``"1"``).
     time_col : column label, default=None
-        Sort key within each unit (``layout="long"`` only). None keeps the
-        row order.
+        Sort key within each unit (``layout="long"`` only): numbers or
+        datetimes, none missing; rows given in any order are sorted by it.
+        A (unit, time) pair that labels two rows is refused (the series
+        would hold that step twice), as is text, which sorts as text
+        (``"10"`` before ``"9"``). None keeps the row order.
     context_length : int
         Number of steps per window.
     stride : int, default=1
@@ -196,7 +94,8 @@ def make_windows(
         - ``"pd-multiindex"``: a DataFrame indexed by a 2-level MultiIndex
           (instance, time), one column per variable: the ``pd-multiindex``
           layout of sktime and aeon. Each instance is a unit; rows are
-          sorted by time within it.
+          sorted by time within it, and the time level is checked as
+          ``time_col`` is.
         - ``"np-list"``: a list of arrays of shape (n_channels, n_timepoints),
           one per unit, as aeon's ``np-list``; ``feature_cols`` and
           ``event_col`` are channel positions.
@@ -206,6 +105,8 @@ def make_windows(
 
         Input that does not match the layout raises an error naming the
         layout that reads it; nothing is transposed or reinterpreted.
+        Arrays of a list may hold as few as zero steps (a unit shorter than
+        ``min_history`` gives no window).
     return_index : bool, default=False
         Also return ``index``, which maps each window back to its unit and
         end time.
@@ -252,20 +153,14 @@ def make_windows(
     2     1     2     2
     3     1     5     5
     """
-    feature_cols = list(feature_cols)
-    if not feature_cols:
-        raise ValueError("feature_cols must name at least one column.")
-    units = _series_units(
-        frame, layout=layout, columns=feature_cols + [event_col], unit_col=unit_col, time_col=time_col
+    feature_cols = checked_columns(feature_cols, event_col)
+    units = series_units(
+        frame, layout=layout, feature_cols=feature_cols, event_col=event_col, unit_col=unit_col, time_col=time_col
     )
     n_channels = len(feature_cols)
     X_parts, event_parts, time_parts, group_parts, index_parts = [], [], [], [], []
-    for uid, part, step_time, row in units:
-        values = part[feature_cols].to_numpy(dtype=np.float32)
-        raw_events = part[event_col].to_numpy()
-        if pd.isna(raw_events).any():
-            raise ValueError(f"event column {event_col!r} has missing values in unit {uid!r}.")
-        events = raw_events.astype(bool)
+    for uid, part, step_time, row, event_name in units:
+        values, events = unit_arrays(part, feature_cols, event_col, event_name)
         n_steps = values.shape[0]
         if n_steps < min_history:
             continue
@@ -281,6 +176,8 @@ def make_windows(
             if row is not None:
                 columns["row"] = row[ends]
             index_parts.append(pd.DataFrame(columns))
+    if not units:
+        raise ValueError("frame holds no series: it has no rows (or, as a list, no arrays).")
     if not X_parts:
         raise ValueError(
             f"no unit has at least min_history={min_history} steps; no window could be made."
@@ -355,7 +252,7 @@ def surface_frame(P, index, *, form="wide"):
     2                0.5
     """
     if isinstance(index, pd.DataFrame):
-        _check_columns(index, ["unit", "time"], "index")
+        check_columns(index, ["unit", "time"], "index")
         keys = pd.MultiIndex.from_frame(index[["unit", "time"]])
     elif isinstance(index, pd.MultiIndex) and index.nlevels == 2:
         keys = index.set_names(["unit", "time"])
@@ -363,6 +260,14 @@ def surface_frame(P, index, *, form="wide"):
         raise TypeError(
             "index must be the DataFrame make_windows returns with return_index=True, or a 2-level "
             f"MultiIndex (unit, time); got {type(index).__name__}."
+        )
+    repeated = keys.duplicated()
+    if repeated.any():
+        raise ValueError(
+            f"index holds {int(repeated.sum())} repeated (unit, time) key(s), the first "
+            f"{tuple(v.item() if isinstance(v, np.generic) else v for v in keys[np.argmax(repeated)])}, "
+            "so a row of the surface could not be told from another by its key. Pass the index of one "
+            "make_windows call, whose keys are unique."
         )
     P = check_surface(P)
     if P.shape[0] != keys.shape[0]:

@@ -28,7 +28,7 @@ from hepa_sklearn import (
     make_survival_y,
 )
 from hepa_sklearn._base import TorchEstimator
-from hepa_sklearn._persistence_format import FORMAT_VERSION
+from hepa_sklearn._persistence_format import FORMAT_VERSION, content_digest
 from hepa_sklearn.finetune import HEPAFinetuner
 from hepa_sklearn.persistence import (
     VersionMismatchWarning,
@@ -131,6 +131,11 @@ def test_load_leaves_torch_global_rng_alone(event_predictor, tmp_path):
     assert torch.equal(torch.get_rng_state(), before)
 
 
+def resave(content, path):
+    """Write ``content``, edited by a test, with the digest of what it now holds."""
+    torch.save({**content, "digest": content_digest(content)}, path)
+
+
 def rewrite_as_if_from_a_gpu(path, monkeypatch):
     """Record device "cuda" and tag every tensor's storage "cuda:0", as a file saved on a GPU is."""
     content = torch.load(path, weights_only=True)
@@ -138,7 +143,7 @@ def rewrite_as_if_from_a_gpu(path, monkeypatch):
     content["network"]["device"] = "cuda:0"
     with monkeypatch.context() as patch:
         patch.setattr(torch.serialization, "location_tag", lambda storage: "cuda:0")
-        torch.save(content, path)
+        resave(content, path)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without a GPU")
@@ -235,7 +240,7 @@ def test_finetuner_file_from_a_gpu_loads_on_the_cpu(finetuner, tmp_path, monkeyp
     save(finetuner, path)
     content = torch.load(path, weights_only=True)
     content["nested"]["pretrainer"]["params"]["device"] = "cuda"
-    torch.save(content, path)
+    resave(content, path)
     rewrite_as_if_from_a_gpu(path, monkeypatch)
     loaded = load(path)
     assert loaded.device == loaded.pretrainer.device == "cpu"
@@ -407,7 +412,7 @@ def test_files_record_the_versions_that_wrote_them(pretrainer, pipeline, tmp_pat
 def rewrite_versions(path, **versions):
     content = torch.load(path, weights_only=True)
     content["versions"].update(versions)
-    torch.save(content, path)
+    resave(content, path)
 
 
 def other_minor(version):

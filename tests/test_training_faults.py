@@ -1,4 +1,4 @@
-"""Training faults: divergence stops with a clear error, collapse is flagged, interruptions keep weights."""
+"""Training faults: divergence stops with a clear error, collapse is flagged, an interrupted fit fits nothing."""
 
 import warnings
 
@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from skorch.callbacks import LRScheduler
 from skorch.history import History
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn import TrainingDivergedError
@@ -98,21 +100,32 @@ def interrupt_at_epoch(monkeypatch, epoch):
     monkeypatch.setattr(LRScheduler, "on_epoch_end", on_epoch_end)
 
 
-def test_interrupted_pretraining_keeps_weights_and_says_how_far_it_got(windows, tiny_pretrainer_params, monkeypatch):
+def test_interrupted_pretraining_raises_and_leaves_the_estimator_unfitted(windows, tiny_pretrainer_params,
+                                                                          monkeypatch):
     interrupt_at_epoch(monkeypatch, 2)
     pre = HEPAPretrainer(**dict(tiny_pretrainer_params, max_epochs=5))
-    with pytest.warns(UserWarning, match=r"interrupted after 2 complete epoch\(s\) of 5"):
+    with pytest.raises(KeyboardInterrupt, match=r"interrupted after 2 complete epoch\(s\) of 5; nothing was fitted"):
         pre.fit(windows)
-    assert pre.n_epochs_ == 2
-    assert np.isfinite(pre.transform(windows)).all()
+    assert [name for name in vars(pre) if name.endswith("_")] == []
+    with pytest.raises(NotFittedError):
+        check_is_fitted(pre)
 
 
-def test_interrupted_finetuning_keeps_the_best_weights(tiny_event_params, monkeypatch):
+def test_interrupted_refit_keeps_the_previous_fit(tiny_event_params, monkeypatch):
     E, y = embeddings()
+    model = HEPAEventPredictor(**dict(tiny_event_params, max_epochs=2, early_stopping=True)).fit(E, y)
+    before, net = model.predict_proba(E), model.net_
     interrupt_at_epoch(monkeypatch, 3)
-    model = HEPAEventPredictor(**dict(tiny_event_params, max_epochs=8, early_stopping=True))
-    with pytest.warns(UserWarning, match=r"interrupted after 3 complete epoch\(s\) of 8"):
+    with pytest.raises(KeyboardInterrupt, match=r"interrupted after 3 complete epoch\(s\) of 8"):
+        model.set_params(max_epochs=8).fit(E, y)
+    assert model.net_ is net and model.n_epochs_ == 2
+    np.testing.assert_array_equal(model.predict_proba(E), before)
+
+
+def test_early_stopping_is_not_an_interruption(tiny_event_params):
+    E, y = embeddings()
+    model = HEPAEventPredictor(**dict(tiny_event_params, max_epochs=50, early_stopping=True, n_iter_no_change=1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         model.fit(E, y)
-    assert model.n_epochs_ == 3
-    P = model.predict_proba(E)
-    assert np.isfinite(P).all() and np.all(np.diff(P, axis=1) >= 0)
+    assert model.n_epochs_ < 50

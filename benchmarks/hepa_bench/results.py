@@ -1,6 +1,15 @@
-"""Results files of the benchmark sweeps: JSON lines appended cell by cell, read back tolerant of a torn last line."""
+"""Results files of the benchmark sweeps: JSON lines appended whole, cell by cell, read back tolerant of a torn line.
+
+Several processes may append to one file at once (sweeps on the same
+machine sharing a results file): each record is written under an exclusive
+``fcntl.flock`` in one ``write`` of its whole line, then flushed to disk, so
+lines never interleave. A sweep killed while writing leaves at most one
+torn line, without its newline; readers skip it, and the next append starts
+on a new line so that the torn piece is never glued to a whole record.
+"""
 
 import contextlib
+import fcntl
 import json
 import os
 import platform
@@ -21,17 +30,33 @@ __all__ = ["append_record", "command_line", "environment", "noting_interrupts", 
 PATH_OPTIONS = ("--results", "--data-home", "--cache-dir", "--output", "--snapshots", "--events")
 
 
+@contextlib.contextmanager
+def _locked(descriptor, kind):
+    """Hold ``fcntl.flock`` of ``kind`` on the open file ``descriptor`` inside the block."""
+    fcntl.flock(descriptor, kind)
+    try:
+        yield
+    finally:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+
+
 def read_results(path):
-    """Records of a results file (an absent file has none); a torn last line is ignored."""
+    """Records of a results file (an absent file has none); a torn line (not a JSON object) is skipped.
+
+    The file is read under a shared lock, so a record being appended is
+    read whole or not at all.
+    """
     if not os.path.exists(path):
         return []
     records = []
-    with open(path) as handle:
+    with open(path, "rb") as handle, _locked(handle.fileno(), fcntl.LOCK_SH):
         for line in handle:
             try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
+                record = json.loads(line)
+            except (json.JSONDecodeError, UnicodeDecodeError):
                 continue
+            if isinstance(record, dict):
+                records.append(record)
     return records
 
 
@@ -68,22 +93,44 @@ def uninterrupted(what=None, log=print):
     A fit that caught the Ctrl-C ended early, so what the block produced is
     not the protocol's: ``what`` (if given) is logged as not recorded and
     ``KeyboardInterrupt`` is raised, so the caller neither writes nor caches it.
+    A ``KeyboardInterrupt`` raised in the block (the library's own fits
+    raise one when interrupted) is logged alike and passes through.
     """
     with noting_interrupts() as caught:
-        yield
+        try:
+            yield
+        except KeyboardInterrupt:
+            caught.append(None)
+            raise
+        finally:
+            if caught and what is not None:
+                log(f"interrupted during {what}; it is not recorded", flush=True)
     if caught:
-        if what is not None:
-            log(f"interrupted during {what}; it is not recorded", flush=True)
         raise KeyboardInterrupt
 
 
 def append_record(path, record):
-    """Append one record as a line and flush it to disk, so an interrupted sweep loses at most the running cell."""
+    """Append one record as one whole line and flush it to disk; safe when several processes append at once.
+
+    Under an exclusive lock, the line (preceded by a newline when the file
+    ends in a torn line) goes out in one unbuffered ``write`` and is
+    flushed to disk (``fsync``) before the lock is released, so an interrupted sweep loses at most the
+    running cell and concurrent appends never interleave.
+    """
+    line = json.dumps(record).encode() + b"\n"
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "a") as handle:
-        handle.write(json.dumps(record) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    descriptor = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        with _locked(descriptor, fcntl.LOCK_EX):
+            size = os.fstat(descriptor).st_size
+            if size and os.pread(descriptor, 1, size - 1) != b"\n":
+                line = b"\n" + line  # a record cut short by a kill: end its line, never continue it
+            written = 0
+            while written < len(line):  # one write; a regular file takes it whole, else the rest follows
+                written += os.write(descriptor, line[written:])
+            os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def environment(device="cpu"):

@@ -133,6 +133,22 @@ class PatientEarlyStopping(EarlyStopping):
             raise
 
 
+def raise_if_interrupted(estimator, net, n_epochs):
+    """Raise KeyboardInterrupt when ``net``'s training was interrupted (not stopped early): nothing is fitted.
+
+    skorch ends training on ``KeyboardInterrupt`` (a Ctrl-C) and returns
+    normally with the weights reached so far; ``fit`` calls this before it
+    stores any fitted attribute, so an interrupted fit never leaves a
+    half-trained estimator that looks fitted.
+    """
+    if getattr(net, "interrupted_", False) and not getattr(net, "stopped_early_", False):
+        raise KeyboardInterrupt(
+            f"{type(estimator).__name__}.fit was interrupted after {n_epochs} complete epoch(s) of "
+            f"{net.max_epochs}; nothing was fitted: the estimator keeps the state it had before fit "
+            "(a fresh one stays unfitted)."
+        )
+
+
 class HeldOutRank(Callback):
     """After each epoch, the effective rank of the held-out windows' embeddings, as ``valid_rank``.
 

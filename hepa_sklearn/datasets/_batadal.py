@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
-from ._home import check_columns, dataset_file, read_cached
+from ._home import check_columns, dataset_file, parsed_dates, read_cached
 from ._protocol import unit_frame
 
 __all__ = ["load_batadal", "fetch_batadal"]
@@ -16,6 +16,8 @@ MIN_HISTORY = CONTEXT_LENGTH
 # training_dataset_1.csv starts with the attack-free year (BATADAL "dataset03",
 # 2014-01-06 00 to 2015-01-06 00): its first 8,761 rows (as published).
 NORMAL_ROWS = 8761
+# ATT_FLAG: 1 attack, 0 none, -999 unknown (counted as none)
+ATT_FLAGS = (1, 0, -999)
 
 FEATURES = (
     "L_T1", "L_T2", "L_T3", "L_T4", "L_T5", "L_T6", "L_T7",
@@ -84,8 +86,15 @@ def _unit_frame(data_home, name, unit, n_rows=None):
     raw = read_cached(_read, path)
     check_columns(raw, ("DATETIME", *FEATURES, "ATT_FLAG"), path, "a BATADAL csv")
     raw = raw.iloc[:n_rows]
-    frame = unit_frame(unit, raw[list(FEATURES)], date=pd.to_datetime(raw["DATETIME"], format="%d/%m/%y %H"))
+    frame = unit_frame(unit, raw[list(FEATURES)], date=parsed_dates(raw["DATETIME"], path, "DATETIME", "%d/%m/%y %H"))
     flag = raw["ATT_FLAG"].to_numpy()
+    unknown = ~pd.Series(flag).isin(ATT_FLAGS).to_numpy()
+    if unknown.any():
+        raise ValueError(
+            f"{path}: ATT_FLAG must hold 1 (attack), 0 (none) or -999 (unknown), found "
+            f"{sorted(set(pd.Series(flag[unknown]).astype(str)))[:5]} (first in row {int(unknown.argmax())}); "
+            "is the file damaged, or not the published one?"
+        )
     frame["ATT_FLAG"] = flag
     # -999, BATADAL's "attack status unknown", counts as no attack (the paper's benchmark protocol)
     frame["label"] = flag == 1

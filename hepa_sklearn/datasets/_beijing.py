@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
-from ._home import dataset_file, read_cached
+from ._home import check_columns, dataset_file, parsed_dates, read_cached
 from ._protocol import unit_frame
 
 __all__ = ["load_beijing", "fetch_beijing", "BEIJING_STATIONS"]
@@ -92,12 +92,13 @@ def _station_frame(data_home, station):
     name = f"PRSA_Data_{station}_20130301-20170228.csv.gz"
     path = dataset_file(data_home, DIRECTORY, name, url=FILES[name][0], fetch_name="fetch_beijing")
     raw = read_cached(_read, path)
+    check_columns(raw, ("year", "month", "day", "hour", *MEASUREMENTS, "wd"), path, "a Beijing air-quality csv")
     filled = raw[[*MEASUREMENTS, "wd"]].ffill()
     unknown = sorted(set(filled["wd"].dropna().unique()) - set(COMPASS))
     if unknown:
         raise ValueError(f"{path}: unknown wind directions {unknown}; expected compass points {COMPASS}.")
     angle = np.deg2rad(filled["wd"].map({point: 22.5 * i for i, point in enumerate(COMPASS)}))
-    date = pd.to_datetime(raw[["year", "month", "day", "hour"]])
+    date = parsed_dates(raw[["year", "month", "day", "hour"]], path, "year, month, day, hour")
     frame = unit_frame(station, filled[list(MEASUREMENTS)], date=date)
     frame["wd_sin"] = np.sin(angle).to_numpy(dtype=np.float64)
     frame["wd_cos"] = np.cos(angle).to_numpy(dtype=np.float64)

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, load_dataset
-from ._home import check_columns, dataset_file, read_cached
+from ._home import check_columns, dataset_file, parsed_dates, read_cached
 from ._protocol import unit_frame
 
 __all__ = ["load_gecco"]
@@ -66,7 +66,7 @@ def _frame(data_home):
     path = dataset_file(data_home, DIRECTORY, FILE)
     raw = read_cached(_read, path)
     check_columns(raw, ("Time", *FEATURES, "EVENT"), path, "the GECCO 2018 csv")
-    frame = unit_frame(UNIT, raw[list(FEATURES)], Time=pd.to_datetime(raw["Time"]))
+    frame = unit_frame(UNIT, raw[list(FEATURES)], Time=parsed_dates(raw["Time"], path, "Time"))
     frame["label"] = _as_bool(raw["EVENT"], path)
     return frame
 

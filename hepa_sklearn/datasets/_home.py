@@ -1,4 +1,4 @@
-"""The data home directory, dataset files inside it, and checksummed downloads into it."""
+"""The data home directory, dataset files inside it, checksummed downloads into it, and reading them whole or not at all."""
 
 import gzip
 import hashlib
@@ -10,7 +10,9 @@ from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import urlopen
 
-__all__ = ["get_data_home", "fetch_file"]
+import pandas as pd
+
+__all__ = ["get_data_home", "fetch_file", "parsed_dates", "read_cached", "unreadable"]
 
 #: Environment variable that names the data home when no ``data_home`` is given.
 DATA_HOME_ENV = "HEPA_DATA_HOME"
@@ -193,12 +195,72 @@ def fetch_files(files, directory, *, data_home=None, download_if_missing=True):
     return folder
 
 
+# plain text formats of the published files; each of them ends its last line with a newline
+_TEXT_SUFFIXES = (".csv", ".dat", ".txt")
+
+
+def _check_complete(path):
+    """ValueError for an empty file, or a plain text file whose last line has no newline: a copy cut short."""
+    path = Path(path)
+    with open(path, "rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        if size == 0:
+            raise ValueError(f"{path} is empty: the file is cut short or was never written. Replace it.")
+        if path.suffix in _TEXT_SUFFIXES:
+            handle.seek(size - 1)
+            if handle.read(1) != b"\n":
+                raise ValueError(
+                    f"{path} ends in the middle of a line, so its last row may be cut short (an interrupted "
+                    "download or copy): replace the file. If it is complete, end its last line with a newline."
+                )
+
+
 @lru_cache(maxsize=32)
 def _read_once(reader, path, modified_ns, size):
+    _check_complete(path)
     return reader(path)
 
 
 def read_cached(reader, path):
-    """``reader(path)``, parsed once per version of the file (its time stamp and size)."""
+    """``reader(path)``, parsed once per version of the file (its time stamp and size).
+
+    A file that cannot be parsed (cut short, damaged, another format) raises
+    a ``ValueError`` naming it; an unreadable one (permissions) its OSError.
+    """
     status = os.stat(path)
-    return _read_once(reader, str(path), status.st_mtime_ns, status.st_size).copy()
+    try:
+        content = _read_once(reader, str(path), status.st_mtime_ns, status.st_size)
+    except (ImportError, MemoryError):
+        raise
+    except OSError as exc:
+        if not isinstance(exc, gzip.BadGzipFile):
+            raise
+        raise unreadable(path, exc) from exc
+    except ValueError as exc:
+        if str(path) in str(exc):  # already names the file
+            raise
+        raise unreadable(path, exc) from exc
+    except Exception as exc:  # the parsers' errors on cut or altered bytes: EOFError, zlib.error, BadZipFile ...
+        raise unreadable(path, exc) from exc
+    return content.copy()
+
+
+def unreadable(path, exc):
+    """The ValueError of a data file whose content cannot be read as its format."""
+    return ValueError(
+        f"{path} cannot be read ({type(exc).__name__}: {str(exc)[:200]}): the file is cut short or damaged, "
+        "or is not the published file. Replace it: delete it and call the dataset's fetcher, or download it "
+        "again from its source."
+    )
+
+
+def parsed_dates(values, path, column, date_format=None):
+    """The column ``column`` of ``path`` as datetimes; ValueError naming the file and a value that is no date."""
+    try:
+        return pd.to_datetime(values, format=date_format)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(
+            f"{path}: column {column!r} holds values that are not dates"
+            + (f" in the format {date_format!r}" if date_format else "")
+            + f" ({str(exc)[:200]}); is the file damaged, or not the published one?"
+        ) from exc

@@ -99,8 +99,15 @@ def _frame(data_home):
         )
     n_rows = len(signal)
     frame = unit_frame(UNIT, signal[list(FEATURES)])
-    samples = annotations["Sample"].to_numpy(dtype=np.int64)
-    if samples.min() < 0 or samples.max() >= n_rows:
+    samples = pd.to_numeric(annotations["Sample"], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    whole = np.isfinite(samples) & (samples == np.round(samples))
+    if not whole.all():
+        raise ValueError(
+            f"{label_path}: column 'Sample' must hold the sample number of each beat, found "
+            f"{annotations['Sample'].to_numpy()[~whole][:5].tolist()}; is the file damaged?"
+        )
+    samples = samples.astype(np.int64)
+    if samples.size and (samples.min() < 0 or samples.max() >= n_rows):
         raise ValueError(f"{label_path} annotates samples outside 0..{n_rows - 1} of {signal_path}.")
     annotation = np.full(n_rows, "", dtype=object)
     annotation[samples] = annotations["#"].astype(str).to_numpy()

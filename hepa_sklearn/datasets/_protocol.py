@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 
+from .._validation import some_values
 from ..windows import make_windows
 
 #: The parts every loader can return windows of, in time order.
@@ -51,7 +52,15 @@ def unit_frame(unit, channels, **columns):
     """
     frame = pd.DataFrame({"unit": unit, "step": np.arange(len(channels), dtype=np.int64), **columns})
     for name in channels.columns:
-        frame[name] = channels[name].to_numpy(dtype=np.float64)
+        values = pd.to_numeric(channels[name], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+        text = np.isnan(values) & channels[name].notna().to_numpy()
+        if text.any():
+            raise ValueError(
+                f"column {name!r} of {unit!r} holds values that are not numbers "
+                f"({some_values(channels[name].to_numpy()[text])}, first in row {int(np.argmax(text))}); is the "
+                "file damaged, or not the published one?"
+            )
+        frame[name] = values
     return frame
 
 

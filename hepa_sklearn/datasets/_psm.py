@@ -2,6 +2,8 @@
 
 import pandas as pd
 
+from .._validation import check_event_indicator
+
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, load_dataset
 from ._home import dataset_file, read_cached
 from ._protocol import unit_frame
@@ -84,7 +86,7 @@ def _frame(data_home):
             f"{len(labels)} rows."
         )
     normal["label"] = False
-    labelled["label"] = labels["label"].to_numpy() == 1
+    labelled["label"] = check_event_indicator(labels["label"], f"the 'label' column of {paths[LABEL_FILE]}")
     return pd.concat([normal, labelled], ignore_index=True)
 
 

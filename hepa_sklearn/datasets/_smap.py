@@ -87,6 +87,23 @@ def _series_frame(path, chan, unit, sequences=()):
     return frame
 
 
+def _sequences(text, chan, path):
+    """The ``[start, end]`` pairs of a catalogue row's anomaly_sequences; ValueError naming the row otherwise."""
+    try:
+        sequences = json.loads(text)
+    except (TypeError, ValueError):
+        sequences = None
+    pairs = isinstance(sequences, list) and all(
+        isinstance(pair, list) and len(pair) == 2 and all(type(end) is int for end in pair) for pair in sequences
+    )
+    if not pairs:
+        raise ValueError(
+            f"{path}: anomaly_sequences of {chan!r} must be a list of [start, end] pairs of integers, got "
+            f"{text!r}; is the file damaged, or not telemanom's?"
+        )
+    return sequences
+
+
 def _frame(data_home):
     label_path = dataset_file(data_home, DIRECTORY, LABEL_FILE, url=SOURCE)
     catalogue = read_cached(_read_labels, label_path)
@@ -101,7 +118,7 @@ def _frame(data_home):
         train_path = dataset_file(folder, f"{DIRECTORY}/train", f"{chan}.npy", url=SOURCE)
         test_path = dataset_file(folder, f"{DIRECTORY}/test", f"{chan}.npy", url=SOURCE)
         normal = _series_frame(train_path, chan, f"{chan}/train")
-        frames += [normal, _series_frame(test_path, chan, chan, json.loads(sequences))]
+        frames += [normal, _series_frame(test_path, chan, chan, _sequences(sequences, chan, label_path))]
     return pd.concat(frames, ignore_index=True)
 
 

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
-from ._home import check_columns, dataset_file, read_cached
+from ._home import check_columns, dataset_file, parsed_dates, read_cached
 from ._protocol import unit_frame
 
 __all__ = ["load_vix", "fetch_vix"]
@@ -57,7 +57,7 @@ def _frame(data_home):
     path = dataset_file(data_home, DIRECTORY, FILE, url=URL, fetch_name="fetch_vix")
     raw = read_cached(_read, path)
     check_columns(raw, ("DATE", *FEATURES), path, "VIX_History.csv")
-    frame = unit_frame(UNIT, raw[list(FEATURES)], date=pd.to_datetime(raw["DATE"], format="%m/%d/%Y"))
+    frame = unit_frame(UNIT, raw[list(FEATURES)], date=parsed_dates(raw["DATE"], path, "DATE", "%m/%d/%Y"))
     frame["label"] = (frame["CLOSE"] > REGIME_THRESHOLD).to_numpy()
     return frame
 

@@ -43,13 +43,15 @@ def per_horizon_auroc(y_true, proba, *, horizons=None):
         NaN where the horizon is degenerate (fewer than two classes among the
         known cells, or prevalence outside [0.001, 0.999]).
     """
-    y_true = np.asarray(y_true)
-    proba = check_surface(proba, y_true.shape[0])
+    event, _ = check_survival_y(y_true)
+    proba = check_surface(proba, event.shape[0])
     K = proba.shape[1]
     labels, known = label_surface(y_true, K)
     if horizons is None:
         horizons = np.arange(1, K + 1)
     horizons = np.asarray(horizons).ravel()
+    if horizons.dtype.kind not in "iuf":
+        raise TypeError(f"horizons must be integers, got {horizons.tolist()} (dtype {horizons.dtype}).")
     if horizons.size and not np.all(np.mod(horizons, 1) == 0):
         raise ValueError(f"horizons must be integers, got {horizons.tolist()}.")
     horizons = horizons.astype(int)
@@ -91,6 +93,11 @@ def h_auroc_scorer(estimator, X, y):
 
     Calls ``estimator.predict_proba(X)`` and compares the surface with ``y``.
     """
+    if not hasattr(estimator, "predict_proba"):
+        raise TypeError(
+            f"h_auroc_scorer needs an estimator whose predict_proba returns the surface (n_samples, K); "
+            f"{type(estimator).__name__} has no predict_proba."
+        )
     return h_auroc(y, estimator.predict_proba(X))
 
 

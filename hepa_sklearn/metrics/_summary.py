@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .._validation import NON_NEGATIVE_REAL, POSITIVE_REAL, validate_params
+from .._validation import NON_NEGATIVE_REAL, POSITIVE_REAL, real_numbers, validate_params
 from ..datasets._cmapss import RUL_CAP
 from .._docs import fill_doc
 from ..surface import check_surface, check_survival_y, expected_time_to_event
@@ -73,7 +73,7 @@ def rul_rmse(y_true, predicted_time, *, cap=RUL_CAP):
     3.5355339059327378
     """
     event, time = check_survival_y(y_true)
-    predicted_time = np.asarray(predicted_time, dtype=float)
+    predicted_time = real_numbers(predicted_time, "predicted_time")
     if predicted_time.ndim != 1:
         raise ValueError(
             f"predicted_time must be 1-D (n_samples,), got shape {predicted_time.shape}."

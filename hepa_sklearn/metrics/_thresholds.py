@@ -6,8 +6,11 @@ that picks the threshold (call it on validation data) and one that scores at
 a given threshold (call it on test data).
 """
 
+from numbers import Real
+
 import numpy as np
 
+from .._validation import POSITIVE_INT, Interval, check_event_indicator, real_numbers, validate_params
 from ..surface import check_survival_y
 
 __all__ = [
@@ -19,22 +22,31 @@ __all__ = [
 ]
 
 
-def _labels_scores(labels, scores, groups):
+# the parameters every thresholded metric checks alike
+_THRESHOLD = {"threshold": [Real], "point_adjusted": ["boolean"]}
+_HORIZON = {"horizon": [POSITIVE_INT]}
+
+
+def _checked_groups(groups, shape):
+    if groups is None:
+        return None
+    groups = np.asarray(groups)
+    if groups.shape != shape:
+        raise ValueError(f"groups must hold one label per point, shape {shape}; got {groups.shape}.")
+    return groups
+
+
+def _labels_scores(labels, scores, groups, what="scores"):
     labels = np.asarray(labels)
-    scores = np.asarray(scores, dtype=float)
+    scores = real_numbers(scores, what) if np.asarray(scores).dtype.kind != "b" else np.asarray(scores, dtype=float)
     if labels.ndim != 1 or scores.shape != labels.shape:
         raise ValueError(
-            f"labels and scores must be 1-D of the same length; got shapes {labels.shape} and {scores.shape}."
+            f"labels and {what} must be 1-D of the same length; got shapes {labels.shape} and {scores.shape}."
         )
-    if not np.isin(labels, (0, 1)).all():
-        raise ValueError("labels must be binary (0/1 or False/True).")
+    labels = check_event_indicator(labels, "labels")
     if np.isnan(scores).any():
-        raise ValueError("scores contain NaN.")
-    if groups is not None:
-        groups = np.asarray(groups)
-        if groups.shape != labels.shape:
-            raise ValueError(f"groups must hold one label per point, shape {labels.shape}; got {groups.shape}.")
-    return labels.astype(bool), scores, groups
+        raise ValueError(f"{what} contain NaN.")
+    return labels, scores, _checked_groups(groups, labels.shape)
 
 
 def _segments(labels, groups):
@@ -78,8 +90,8 @@ def point_adjust(labels, predictions, *, groups=None):
     >>> point_adjust([0, 1, 1, 1, 0, 1], [0, 0, 1, 0, 1, 0]).astype(int).tolist()
     [0, 1, 1, 1, 1, 0]
     """
-    labels, predictions, groups = _labels_scores(labels, np.asarray(predictions, dtype=float), groups)
-    predictions = predictions.astype(bool)
+    labels, predictions, groups = _labels_scores(labels, predictions, groups, "predictions")
+    predictions = check_event_indicator(predictions, "predictions")
     segment = _segments(labels, groups)
     hit = np.zeros(segment.max() + 1, dtype=bool)
     np.logical_or.at(hit, segment[labels & predictions], True)
@@ -91,6 +103,7 @@ def _f1(tp, fp, fn):
     return np.where(denominator > 0, 2 * tp / np.maximum(denominator, 1), np.nan)
 
 
+@validate_params(_THRESHOLD, prefer_skip_nested_validation=True)
 def f1_at_threshold(labels, scores, threshold, *, point_adjusted=False, groups=None):
     """F1 of the predictions ``scores >= threshold``, optionally point-adjusted.
 
@@ -131,6 +144,7 @@ def f1_at_threshold(labels, scores, threshold, *, point_adjusted=False, groups=N
     return float(_f1(tp, np.sum(~labels & predictions), np.sum(labels & ~predictions)))
 
 
+@validate_params({"point_adjusted": ["boolean"]}, prefer_skip_nested_validation=True)
 def best_f1_threshold(labels, scores, *, point_adjusted=False, groups=None):
     """The threshold that maximises (point-adjusted) F1 on these points; call it on validation data.
 
@@ -181,6 +195,16 @@ def best_f1_threshold(labels, scores, *, point_adjusted=False, groups=None):
     return float(candidates[len(f1) - 1 - np.nanargmax(f1[::-1])])
 
 
+def _window_scores(scores, shape):
+    """One finite-or-infinite, never NaN, score per window, as float64."""
+    scores = real_numbers(scores, "scores")
+    if scores.shape != shape:
+        raise ValueError(f"scores must hold one score per window, shape {shape}; got {scores.shape}.")
+    if np.isnan(scores).any():
+        raise ValueError("scores contain NaN.")
+    return scores
+
+
 def _horizon_labels(y_true, horizon):
     """Per window: ``event within horizon``, and ``known to be event-free over horizon`` (censored later)."""
     event, time = check_survival_y(y_true)
@@ -189,6 +213,7 @@ def _horizon_labels(y_true, horizon):
     return positive, negative, time
 
 
+@validate_params({"rate": [Interval(Real, 0, 1, closed="both")], **_HORIZON}, prefer_skip_nested_validation=True)
 def false_alarm_threshold(y_true, scores, *, rate, horizon):
     """The lowest threshold at which at most ``rate`` of the event-free windows raise an alarm.
 
@@ -226,12 +251,8 @@ def false_alarm_threshold(y_true, scores, *, rate, horizon):
     >>> bool(0.3 < threshold < 0.3 + 1e-12)  # flags 0.4 (1 of 4 event-free) and the event's 0.35
     True
     """
-    if not 0 <= rate <= 1:
-        raise ValueError(f"rate must lie in [0, 1], got {rate!r}.")
     _, negative, _ = _horizon_labels(y_true, horizon)
-    scores = np.asarray(scores, dtype=float)
-    if scores.shape != negative.shape:
-        raise ValueError(f"scores must hold one score per window, shape {negative.shape}; got {scores.shape}.")
+    scores = _window_scores(scores, negative.shape)
     free = np.sort(scores[negative])[::-1]  # descending
     if free.size == 0:
         return float("nan")
@@ -241,6 +262,7 @@ def false_alarm_threshold(y_true, scores, *, rate, horizon):
     return float(np.nextafter(free[allowed], np.inf))
 
 
+@validate_params({"threshold": [Real], **_HORIZON}, prefer_skip_nested_validation=True)
 def event_recall(y_true, scores, threshold, *, horizon, groups=None):
     """Share of events with at least one alarm in the ``horizon`` steps before they happen.
 
@@ -274,9 +296,8 @@ def event_recall(y_true, scores, threshold, *, horizon, groups=None):
     0.5
     """
     positive, _, time = _horizon_labels(y_true, horizon)
-    scores = np.asarray(scores, dtype=float)
-    if scores.shape != positive.shape:
-        raise ValueError(f"scores must hold one score per window, shape {positive.shape}; got {scores.shape}.")
+    scores = _window_scores(scores, positive.shape)
+    groups = _checked_groups(groups, positive.shape)
     positive &= time >= 1
     if not positive.any():
         return float("nan")
@@ -284,7 +305,6 @@ def event_recall(y_true, scores, threshold, *, horizon, groups=None):
     new = np.ones(index.size, dtype=bool)
     new[1:] = (index[1:] != index[:-1] + 1) | (time[index[1:]] >= time[index[:-1]])
     if groups is not None:
-        groups = np.asarray(groups)
         new[1:] |= groups[index[1:]] != groups[index[:-1]]
     event_id = np.cumsum(new) - 1
     recalled = np.zeros(event_id[-1] + 1, dtype=bool)

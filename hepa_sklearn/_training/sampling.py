@@ -1,9 +1,19 @@
 """What each training step sees: windows repeated per cut, the (cut, horizon) sampler, the validation split."""
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 import torch
 from torch.utils.data import Dataset, Subset
+
+
+class ItemBatch(NamedTuple):
+    """The items of one batch of a :class:`WindowDataset`, fetched together."""
+
+    windows: torch.Tensor  # (B, C, L)
+    items: np.ndarray  # (B,) item indices
+    window_ids: np.ndarray  # (B,) the window of each item
 
 
 class WindowDataset(Dataset):
@@ -11,7 +21,9 @@ class WindowDataset(Dataset):
 
     Item ``i`` is window ``i // repeats``; the collate function draws one
     (cut, horizon) pair per item, so every window yields ``repeats`` pairs
-    per epoch.
+    per epoch. A data loader fetches a batch in one indexing operation
+    (``__getitems__``, an :class:`ItemBatch`), which the collate functions
+    below take as they take a list of items.
     """
 
     def __init__(self, X, repeats=1):
@@ -23,6 +35,20 @@ class WindowDataset(Dataset):
 
     def __getitem__(self, i):
         return self.X[i // self.repeats], i, i // self.repeats
+
+    def __getitems__(self, indices):
+        items = np.asarray(indices, dtype=np.int64)
+        ids = items // self.repeats
+        return ItemBatch(self.X[torch.from_numpy(ids)], items, ids)
+
+
+def item_batch(batch):
+    """A batch as an :class:`ItemBatch`: fetched by ``__getitems__`` already, or a list of items."""
+    if isinstance(batch, ItemBatch):
+        return batch
+    windows = torch.stack([item[0] for item in batch])
+    items = np.array([int(item[1]) for item in batch], dtype=np.int64)
+    return ItemBatch(windows, items, np.array([int(item[2]) for item in batch], dtype=np.int64))
 
 
 def window_ids(dataset):
@@ -96,17 +122,16 @@ class CutSampler:
         return cut, min(max(dt, 1), max_dt), 1.0
 
     def __call__(self, batch):
-        windows = torch.stack([item[0] for item in batch])
+        windows, items, ids = item_batch(batch)
         B, _, L = windows.shape
         # items of the same window point at its first item: one context pass serves them all
-        window_ids = torch.tensor([int(item[2]) for item in batch])
-        same = window_ids[:, None] == window_ids[None, :]
-        owner = same.int().argmax(dim=1)
-        observed = ~torch.isnan(windows).all(dim=1)  # (B, L)
-        first = torch.where(observed.any(dim=1), observed.int().argmax(dim=1), torch.full((B,), L))
+        distinct, first_item, local = np.unique(ids, return_index=True, return_inverse=True)
+        owner = torch.from_numpy(first_item[local])
+        observed = ~torch.isnan(windows[torch.from_numpy(first_item)]).all(dim=1)  # (windows, L)
+        first = torch.where(observed.any(dim=1), observed.int().argmax(dim=1), torch.full((len(distinct),), L))
         draws = []
-        for (_, index, _), first_observed in zip(batch, first.tolist()):
-            rng = np.random.default_rng([self.seed, int(index)]) if self.fixed else self.rng
+        for index, first_observed in zip(items.tolist(), first[torch.from_numpy(local)].tolist()):
+            rng = np.random.default_rng([self.seed, index]) if self.fixed else self.rng
             draws.append(self._draw(rng, first_observed, L))
         cut, dt, usable = (torch.tensor(column) for column in zip(*draws))
         inputs = {"x": windows, "owner": owner, "cut": cut, "dt": dt, "usable": usable.float()}
@@ -132,14 +157,14 @@ class PatchMaskSampler:
         self.rng = np.random.default_rng(seed)
 
     def __call__(self, batch):
-        windows = torch.stack([item[0] for item in batch])
+        windows, items, _ = item_batch(batch)
         B, _, L = windows.shape
         P = self.patch_size
         observed = (~torch.isnan(windows).all(dim=1)).numpy()  # (B, L)
         observed = np.pad(observed, ((0, 0), ((-L) % P, 0)))
         valid = observed.reshape(B, -1, P).any(axis=2)  # (B, N)
         mask = np.zeros_like(valid)
-        for row, (_, index, _) in enumerate(batch):
+        for row, index in enumerate(items.tolist()):
             rng = np.random.default_rng([self.seed, int(index)]) if self.fixed else self.rng
             tokens = np.flatnonzero(valid[row])
             n_masked = min(tokens.size, max(1, int(round(self.mask_ratio * tokens.size))))

@@ -4,7 +4,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .encoder import TOKEN_MODES, PatchEncoder, attention_mask, pool_in_groups, sinusoidal_positions
+from .encoder import (
+    TOKEN_MODES, PatchEncoder, attention_mask, future_intervals, pool_in_groups, sinusoidal_positions,
+)
 
 
 class ChannelPatchEncoder(PatchEncoder):
@@ -62,9 +64,18 @@ class ChannelPatchEncoder(PatchEncoder):
         fused = (h.view(B, C, last - first, -1) * weight).sum(1) / weight.sum(1).clamp(min=1)
         return self.final_norm(fused), valid, first, loc, scale
 
+    def valid_states(self, x):
+        """As :meth:`PatchEncoder.valid_states`; the channel streams have no packed pass, so all tokens."""
+        return self(x, causal=True)
+
     def pool_intervals(self, x, lengths, loc, scale, pooling):
         """As :meth:`PatchEncoder.pool_intervals`; the channel streams have no packed pass, so in padded groups."""
         return pool_in_groups(self, x, lengths, loc, scale, pooling)
+
+    def pool_targets(self, x, cut, dt, loc, scale, pooling, n_columns):
+        """As :meth:`PatchEncoder.pool_targets`, through the padded grid of intervals."""
+        future = future_intervals(x, cut, dt, n_columns * self.config.patch_size)
+        return self.pool_intervals(future, dt, loc, scale, pooling)
 
 
 def make_encoder(config):

@@ -7,6 +7,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .packed import PackedLayout, interval_tokens
+
 NORM_MODES = ("revin", "global", "none")
 TOKEN_MODES = ("patch", "channel")
 
@@ -85,6 +87,12 @@ def forward_fill(values, observed):
     return torch.where(last_seen >= 0, filled, torch.zeros_like(filled))
 
 
+def kept_columns(valid):
+    """``(first, last)``: the token columns from the first to the last that holds an observation in any window."""
+    any_valid = valid.any(dim=0).nonzero()
+    return (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
+
+
 def attention_mask(valid, causal):
     """Boolean mask (B, 1, N, N), True where query i may attend to key j.
 
@@ -135,47 +143,12 @@ class Block(nn.Module):
 
     def forward_packed(self, x, layout):
         """The same block on the tokens of many sequences packed in rows ``x`` (T, d), see :class:`PackedLayout`."""
-        attention = self.attention
+        attention, (expand, gelu, inner, contract) = self.attention, self.feed_forward
         qkv = attention.qkv(self.norm1(x))
         mixed = layout.attend(qkv, attention.n_heads, attention.dropout if attention.training else 0.0)
-        x = x + self.dropout(attention.out(mixed))
-        return x + self.dropout(self.feed_forward(self.norm2(x)))
-
-
-class PackedLayout:
-    """Where the tokens of sequences of different lengths sit when packed without padding.
-
-    Sequence ``i`` holds the first ``lengths[i]`` token columns of a padded
-    batch (B, N), or, when ``present`` (B, N) is given instead, the columns
-    where it is True (in column order); ``valid`` (B, N) says which of them
-    hold an observation. Every token-wise layer (projections, feed-forward,
-    norms) runs once on the packed rows, computing no padding token; only
-    the attention scores, a small part of the work, are formed on the padded
-    (B, N, N) grid, with the mask of :func:`attention_mask` (bidirectional:
-    valid keys and the query itself).
-    """
-
-    def __init__(self, valid, lengths=None, *, present=None):
-        B, N = valid.shape
-        if (lengths is None) == (present is None):
-            raise ValueError("give exactly one of lengths and present.")
-        if present is None:
-            columns = torch.arange(N, device=valid.device)
-            present = columns < lengths[:, None]  # (B, N)
-        self.sequence, self.column = present.nonzero().unbind(1)  # row-major: sequence by sequence
-        self.key_valid = valid[present]  # (T,)
-        self.n_sequences, self.n_columns = B, N
-        self.mask = attention_mask(valid, causal=False)
-
-    def attend(self, qkv, n_heads, dropout):
-        """Multi-head attention of packed ``qkv`` (T, 3d) within each sequence -> (T, d)."""
-        T, three_d = qkv.shape
-        d = three_d // 3
-        grid = qkv.new_zeros(self.n_sequences, self.n_columns, three_d)
-        grid = grid.index_put((self.sequence, self.column), qkv)
-        q, k, v = grid.view(self.n_sequences, self.n_columns, 3, n_heads, d // n_heads).permute(2, 0, 3, 1, 4)
-        y = F.scaled_dot_product_attention(q, k, v, attn_mask=self.mask, dropout_p=dropout)
-        return y.transpose(1, 2)[self.sequence, self.column].reshape(T, d)
+        x = x + layout.dropout(attention.out(mixed), self.dropout.p, self.training)
+        hidden = layout.dropout(gelu(expand(self.norm2(x))), inner.p, inner.training)
+        return x + layout.dropout(contract(hidden), self.dropout.p, self.training)
 
 
 class PatchEncoder(nn.Module):
@@ -264,8 +237,7 @@ class PatchEncoder(nn.Module):
         tokens, valid = self.tokenize(x, loc, scale, align_right=causal)
         first, last = 0, tokens.shape[1]
         if drop_empty:
-            any_valid = valid.any(dim=0).nonzero()
-            first, last = (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
+            first, last = kept_columns(valid)
             tokens, valid = tokens[:, first:last], valid[:, first:last]
         positions = torch.arange(first, last, device=x.device)
         h = self.projection(tokens)
@@ -278,6 +250,28 @@ class PatchEncoder(nn.Module):
         for block in self.blocks:
             h = block(h, mask)
         return self.final_norm(h), valid, first, loc, scale
+
+    def valid_states(self, x):
+        """``forward(x, causal=True)`` computing only the tokens that hold an observation.
+
+        A valid token attends to valid tokens alone, so its state does not
+        depend on the others (the left padding of short histories, gaps):
+        they are left out, and their rows of ``states`` are zero. In
+        training, dropout draws as ``forward`` does on its (B, N', d) grid,
+        so a seeded call gives the valid tokens the same states. Returns
+        what :meth:`forward` returns.
+        """
+        loc, scale = self.statistics(x, ~torch.isnan(x))
+        tokens, valid = self.tokenize(x, loc, scale, align_right=True)
+        first, last = kept_columns(valid)
+        valid = valid[:, first:last]
+        layout = PackedLayout(valid, present=valid, causal=True, grid_dropout=True)
+        columns = layout.column + first
+        h = self.projection(tokens[layout.sequence, columns]) + sinusoidal_positions(columns, self.config.d_model)
+        h = layout.dropout(h, self.input_dropout.p, self.training)
+        for block in self.blocks:
+            h = block.forward_packed(h, layout)
+        return layout.scatter(self.final_norm(h)), valid, first, loc, scale
 
     def pool_intervals(self, x, lengths, loc, scale, pooling):
         """Bidirectional pass over intervals ``x`` (B, C, L) aligned left, each pooled to one vector by ``pooling``.
@@ -292,9 +286,35 @@ class PatchEncoder(nn.Module):
         observed : tensor (B,), bool, intervals that hold an observation
         """
         states, layout = encode_packed(self, x, loc, scale)
-        observed = torch.zeros(x.shape[0], dtype=torch.bool, device=x.device).index_put_(
-            (layout.sequence,), layout.key_valid, accumulate=True)
-        return pooling.forward_packed(states, layout), observed
+        return pool_packed(states, layout, pooling)
+
+    def pool_targets(self, x, cut, dt, loc, scale, pooling, n_columns):
+        """``pool_intervals`` of the intervals ``[cut, cut + dt)`` of windows ``x``, read from ``x`` directly.
+
+        Equals ``pool_intervals(future_intervals(x, cut, dt, n_columns * P), dt, ...)``
+        without forming the (B, C, n_columns * P) grid of intervals and its
+        padding (:func:`~hepa_sklearn.nn.packed.interval_tokens`).
+        """
+        tokens, valid, lengths = interval_tokens(x, cut, dt, loc, scale, self.config.patch_size, n_columns)
+        layout = PackedLayout(valid, lengths)
+        return pool_packed(encode_rows(self, tokens, layout), layout, pooling)
+
+
+def future_intervals(x, cut, dt, length):
+    """The intervals ``[cut, cut + dt)`` of windows ``x`` (B, C, L), left-aligned in (B, C, length), NaN after."""
+    B, C, L = x.shape
+    offsets = torch.arange(length, device=x.device)
+    index = cut[:, None] + offsets  # (B, length)
+    outside = (offsets >= dt[:, None]) | (index >= L)
+    future = x.gather(2, index.clamp(max=L - 1)[:, None, :].expand(B, C, -1))
+    return future.masked_fill(outside[:, None, :], float("nan"))
+
+
+def pool_packed(states, layout, pooling):
+    """Each sequence's pooled vector (B, d) and whether it holds an observation (B,), from packed ``states``."""
+    observed = torch.zeros(layout.n_sequences, dtype=torch.bool, device=states.device).index_put_(
+        (layout.sequence,), layout.key_valid, accumulate=True)
+    return pooling.forward_packed(states, layout), observed
 
 
 def encode_packed(encoder, x, loc, scale):
@@ -314,11 +334,16 @@ def encode_packed(encoder, x, loc, scale):
     columns = torch.arange(n_tokens, device=x.device)
     lengths = torch.where(valid, columns + 1, torch.zeros_like(columns)).max(dim=1).values
     layout = PackedLayout(valid, lengths)
-    h = encoder.projection(tokens[layout.sequence, layout.column])
-    h = encoder.input_dropout(h + sinusoidal_positions(columns, encoder.config.d_model)[layout.column])
+    return encode_rows(encoder, tokens[layout.sequence, layout.column], layout), layout
+
+
+def encode_rows(encoder, tokens, layout):
+    """The bidirectional pass of ``encoder`` over packed ``tokens`` (T, token width) laid out by ``layout``."""
+    positions = sinusoidal_positions(torch.arange(layout.n_columns, device=tokens.device), encoder.config.d_model)
+    h = encoder.input_dropout(encoder.projection(tokens) + positions[layout.column])
     for block in encoder.blocks:
         h = block.forward_packed(h, layout)
-    return encoder.final_norm(h), layout
+    return encoder.final_norm(h)
 
 
 def last_valid_state(states, valid):

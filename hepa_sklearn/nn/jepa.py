@@ -8,7 +8,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .channel import make_encoder
-from .encoder import last_valid_state, similar_groups
+from .encoder import future_intervals, last_valid_state, similar_groups
 from .predictor import HorizonPredictor
 
 # Momentum of the EMA target encoder (``target="ema"``): the paper's value,
@@ -113,7 +113,7 @@ class JEPA(nn.Module):
 
     def embed(self, x):
         """h_t of each window (B, C, L): the state of its last token with an observation."""
-        states, valid, *_ = self.encoder(x, causal=True)
+        states, valid, *_ = self.encoder.valid_states(x)
         return last_valid_state(states, valid)
 
     def context_state(self, x, cut):
@@ -133,8 +133,9 @@ class JEPA(nn.Module):
         Valid when the normalisation does not depend on the cut ("global",
         "none"): the causal encoder's state after the patch that ends at
         ``cut`` is then the state of the context ``[0, cut)``. Windows are
-        encoded in groups of similar history length, so short histories do
-        not pay for the padding of long ones.
+        encoded in groups of similar history length, each group computing
+        only its tokens that hold an observation
+        (:meth:`~hepa_sklearn.nn.PatchEncoder.valid_states`).
         """
         P = self.encoder.config.patch_size
         L = x.shape[-1]
@@ -142,7 +143,7 @@ class JEPA(nn.Module):
         first_observed = (~torch.isnan(x)).any(dim=1).int().argmax(dim=1)
         h, has_context, order = [], [], []
         for group in similar_groups(first_observed):
-            states, valid, first, *_ = self.encoder(x[group], causal=True)
+            states, valid, first, *_ = self.encoder.valid_states(x[group])
             steps = torch.arange(valid.shape[1], device=x.device)
             last_seen = torch.where(valid, steps, torch.full_like(steps, -1)).cummax(dim=1).values
             local = torch.full((x.shape[0],), -1, device=x.device, dtype=torch.long)
@@ -155,27 +156,23 @@ class JEPA(nn.Module):
             has_context.append(seen >= 0)
             order.append(items)
         inverse = torch.argsort(torch.cat(order))
-        loc, scale = self.encoder.statistics(x[owner], None)
+        loc, scale = (statistic[owner] for statistic in self.encoder.statistics(x, None))
         return torch.cat(h)[inverse], torch.cat(has_context)[inverse], loc, scale
 
     def _future(self, x, cut, dt):
         """The target intervals ``[cut, cut + dt)`` of ``x``, left-aligned in (B, C, target_length), NaN after."""
-        B, C, L = x.shape
-        offsets = torch.arange(self.target_length, device=x.device)
-        index = cut[:, None] + offsets  # (B, target_length)
-        outside = (offsets >= dt[:, None]) | (index >= L)
-        future = x.gather(2, index.clamp(max=L - 1)[:, None, :].expand(B, C, -1))
-        return future.masked_fill(outside[:, None, :], float("nan"))
+        return future_intervals(x, cut, dt, self.target_length)
 
     def target_state(self, x, cut, dt, loc, scale):
         """Pooled bidirectional representation of ``[cut, cut + dt)`` (B, d) and whether it holds an observation (B,).
 
         Runs the target encoder's own pass over intervals
-        (:meth:`~hepa_sklearn.nn.PatchEncoder.pool_intervals`): the tokens
+        (:meth:`~hepa_sklearn.nn.PatchEncoder.pool_targets`): the tokens
         of all intervals packed for patch tokens, padded groups of similar
         length for channel tokens.
         """
-        return self.target_path.pool_intervals(self._future(x, cut, dt), dt, loc, scale, self.target_pooling)
+        n_columns = self.target_length // self.encoder.config.patch_size
+        return self.target_path.pool_targets(x, cut, dt, loc, scale, self.target_pooling, n_columns)
 
     def forward(self, x, owner, cut, dt, usable):
         """Predicted and target representations for one (cut, Δt) per item.

@@ -30,13 +30,20 @@ class EppsPulley(nn.Module):
         self.register_buffer("knots", knots)
         self.register_buffer("gaussian_cf", torch.exp(-knots.square() / 2))
         self.register_buffer("weights", trapezoid * torch.exp(-knots.square() / 2))
+        # The integrand is even in t (cos is even, sin odd, the knots and weights symmetric
+        # about 0), and it is 0 at t = 0: the knots t > 0 with twice their weight give the
+        # same sum with half the cosines and sines.
+        positive = knots > 0
+        self.register_buffer("positive_knots", knots[positive], persistent=False)
+        self.register_buffer("positive_cf", self.gaussian_cf[positive], persistent=False)
+        self.register_buffer("positive_weights", 2 * self.weights[positive], persistent=False)
 
     def forward(self, z):
         N = z.shape[0]
-        angles = z[..., None] * self.knots  # (N, M, knots)
-        real = torch.cos(angles).mean(0) - self.gaussian_cf  # (M, knots)
+        angles = z[..., None] * self.positive_knots  # (N, M, knots > 0)
+        real = torch.cos(angles).mean(0) - self.positive_cf  # (M, knots > 0)
         imaginary = torch.sin(angles).mean(0)
-        return N * ((real.square() + imaginary.square()) * self.weights).sum(-1)  # (M,)
+        return N * ((real.square() + imaginary.square()) * self.positive_weights).sum(-1)  # (M,)
 
 
 class SIGReg(nn.Module):

@@ -22,7 +22,7 @@ from hepa_sklearn._training import net as net_module
 from hepa_sklearn._training.net import denormals_flushed, flushed_denormals, retained_heap
 from hepa_sklearn._training.sampling import ItemBatch
 from hepa_sklearn.nn import JEPA, EncoderConfig, EppsPulley, HazardHead
-from hepa_sklearn.nn.encoder import attention_mask, last_valid_state, similar_groups
+from hepa_sklearn.nn.encoder import attention_mask, similar_groups
 from hepa_sklearn.nn.packed import PackedLayout, interval_tokens
 
 REFERENCE = Path(__file__).parent / "data" / "training_reference.npz"
@@ -54,20 +54,19 @@ def assert_close_grads(a, b, atol=1e-4):
 # -- attention of packed tokens: dense blocks against scaled_dot_product_attention on the padded grid ----------
 
 
-def reference_attend(qkv, sequence, column, valid, n_heads, dropout, causal):
+def reference_attend(qkv, sequence, column, valid, n_heads, dropout):
     """Packed ``qkv`` laid out on the padded grid, through ``scaled_dot_product_attention``, and back."""
     (B, N), (T, three_d) = valid.shape, qkv.shape
     d = three_d // 3
     grid = qkv.new_zeros(B, N, three_d).index_put((sequence, column), qkv)
     q, k, v = grid.view(B, N, 3, n_heads, d // n_heads).permute(2, 0, 3, 1, 4)
-    y = F.scaled_dot_product_attention(q, k, v, attn_mask=attention_mask(valid, causal), dropout_p=dropout)
+    y = F.scaled_dot_product_attention(q, k, v, attn_mask=attention_mask(valid, causal=False), dropout_p=dropout)
     return y.transpose(1, 2)[sequence, column].reshape(T, d)
 
 
 @pytest.mark.parametrize("block", [4, 128])
-@pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("dropout", [0.0, 0.2])
-def test_packed_attention_equals_attention_on_the_padded_grid(monkeypatch, block, causal, dropout):
+def test_packed_attention_equals_attention_on_the_padded_grid(monkeypatch, block, dropout):
     import hepa_sklearn.nn.packed as packed
 
     monkeypatch.setattr(packed, "ATTENTION_BLOCK", block)
@@ -75,10 +74,10 @@ def test_packed_attention_equals_attention_on_the_padded_grid(monkeypatch, block
     B, N = 30, 7
     lengths = torch.randint(1, N + 1, (B,), generator=generator)
     valid = (torch.rand(B, N, generator=generator) > 0.2) & (torch.arange(N) < lengths[:, None])
-    layout = PackedLayout(valid, lengths, causal=causal)
+    layout = PackedLayout(valid, lengths)
     qkv = torch.randn(int(lengths.sum()), 3 * 32, generator=generator, requires_grad=True)
     torch.manual_seed(1)
-    expected = reference_attend(qkv, layout.sequence, layout.column, valid, 4, dropout, causal)
+    expected = reference_attend(qkv, layout.sequence, layout.column, valid, 4, dropout)
     expected_grad, = torch.autograd.grad(expected.square().sum(), qkv)
     after_reference = torch.rand(3)
     torch.manual_seed(1)
@@ -89,42 +88,11 @@ def test_packed_attention_equals_attention_on_the_padded_grid(monkeypatch, block
     assert torch.equal(torch.rand(3), after_reference)  # the same random numbers were drawn
 
 
-def test_grid_dropout_of_packed_rows_equals_dropout_of_the_grid():
-    valid = torch.tensor([[False, True, True, False], [True, True, True, True], [False, False, True, False]])
-    layout = PackedLayout(valid, present=valid, grid_dropout=True)
-    grid = torch.randn(3, 4, 8)
-    torch.manual_seed(2)
-    expected = F.dropout(grid, 0.3, True)[layout.sequence, layout.column]
-    torch.manual_seed(2)
-    assert torch.equal(layout.dropout(grid[layout.sequence, layout.column], 0.3, True), expected)
-    rows = torch.randn(len(layout.sequence), 8)
-    assert torch.equal(layout.scatter(rows)[layout.sequence, layout.column], rows)
-    assert layout.scatter(rows)[~valid].abs().sum() == 0
-
-
-# -- the causal context pass over valid tokens only --------------------------------------------------------------
-
-
-@pytest.mark.parametrize("training", [False, True])
-def test_valid_token_pass_equals_padded_pass_at_valid_tokens(training):
-    torch.manual_seed(0)
-    encoder = JEPA(EncoderConfig(**CONFIG), max_horizon=20).encoder.train(training)
-    X = gapped_windows()
-    torch.manual_seed(5)
-    padded, valid, first, *_ = encoder(X, causal=True)
-    padded_grads = grads((padded[valid] ** 2).sum(), encoder)
-    after_padded = torch.rand(3)
-    torch.manual_seed(5)
-    packed, packed_valid, packed_first, *_ = encoder.valid_states(X)
-    packed_grads = grads((packed[packed_valid] ** 2).sum(), encoder)
-    assert packed_first == first and torch.equal(packed_valid, valid)
-    torch.testing.assert_close(packed[valid], padded[valid], rtol=1e-5, atol=1e-5)
-    assert_close_grads(packed_grads, padded_grads, atol=1e-3)
-    assert torch.equal(torch.rand(3), after_padded)
+# -- the shared context pass --------------------------------------------------------------------------------------
 
 
 def reference_shared_context_state(model, x, owner, cut):
-    """``JEPA.shared_context_state`` as it was: each group of windows through the padded causal pass."""
+    """``JEPA.shared_context_state`` as it was, with the statistics of every item's copy of its window."""
     P, L = model.encoder.config.patch_size, x.shape[-1]
     token = (cut + (-L) % P) // P - 1
     first_observed = (~torch.isnan(x)).any(dim=1).int().argmax(dim=1)
@@ -163,17 +131,6 @@ def test_shared_context_state_equals_the_padded_reference(training):
     assert torch.equal(has, has_ref) and torch.equal(loc, loc_ref) and torch.equal(scale, scale_ref)
     torch.testing.assert_close(h[has], h_ref[has_ref], rtol=1e-5, atol=1e-5)
     assert_close_grads(new_grads, ref_grads, atol=1e-3)
-
-
-def test_embedding_is_the_last_valid_state_of_the_valid_token_pass():
-    torch.manual_seed(0)
-    encoder = JEPA(EncoderConfig(**CONFIG), max_horizon=20).encoder.eval()
-    X = gapped_windows()
-    with torch.no_grad():
-        states, valid, *_ = encoder.valid_states(X)
-        padded, padded_valid, *_ = encoder(X, causal=True)
-    torch.testing.assert_close(last_valid_state(states, valid), last_valid_state(padded, padded_valid),
-                               rtol=1e-5, atol=1e-5)
 
 
 # -- target intervals tokenised from the windows ------------------------------------------------------------------

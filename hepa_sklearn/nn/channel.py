@@ -64,10 +64,6 @@ class ChannelPatchEncoder(PatchEncoder):
         fused = (h.view(B, C, last - first, -1) * weight).sum(1) / weight.sum(1).clamp(min=1)
         return self.final_norm(fused), valid, first, loc, scale
 
-    def valid_states(self, x):
-        """As :meth:`PatchEncoder.valid_states`; the channel streams have no packed pass, so all tokens."""
-        return self(x, causal=True)
-
     def pool_intervals(self, x, lengths, loc, scale, pooling):
         """As :meth:`PatchEncoder.pool_intervals`; the channel streams have no packed pass, so in padded groups."""
         return pool_in_groups(self, x, lengths, loc, scale, pooling)

@@ -87,12 +87,6 @@ def forward_fill(values, observed):
     return torch.where(last_seen >= 0, filled, torch.zeros_like(filled))
 
 
-def kept_columns(valid):
-    """``(first, last)``: the token columns from the first to the last that holds an observation in any window."""
-    any_valid = valid.any(dim=0).nonzero()
-    return (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
-
-
 def attention_mask(valid, causal):
     """Boolean mask (B, 1, N, N), True where query i may attend to key j.
 
@@ -143,12 +137,11 @@ class Block(nn.Module):
 
     def forward_packed(self, x, layout):
         """The same block on the tokens of many sequences packed in rows ``x`` (T, d), see :class:`PackedLayout`."""
-        attention, (expand, gelu, inner, contract) = self.attention, self.feed_forward
+        attention = self.attention
         qkv = attention.qkv(self.norm1(x))
         mixed = layout.attend(qkv, attention.n_heads, attention.dropout if attention.training else 0.0)
-        x = x + layout.dropout(attention.out(mixed), self.dropout.p, self.training)
-        hidden = layout.dropout(gelu(expand(self.norm2(x))), inner.p, inner.training)
-        return x + layout.dropout(contract(hidden), self.dropout.p, self.training)
+        x = x + self.dropout(attention.out(mixed))
+        return x + self.dropout(self.feed_forward(self.norm2(x)))
 
 
 class PatchEncoder(nn.Module):
@@ -237,7 +230,8 @@ class PatchEncoder(nn.Module):
         tokens, valid = self.tokenize(x, loc, scale, align_right=causal)
         first, last = 0, tokens.shape[1]
         if drop_empty:
-            first, last = kept_columns(valid)
+            any_valid = valid.any(dim=0).nonzero()
+            first, last = (int(any_valid[0]), int(any_valid[-1]) + 1) if any_valid.numel() else (0, 1)
             tokens, valid = tokens[:, first:last], valid[:, first:last]
         positions = torch.arange(first, last, device=x.device)
         h = self.projection(tokens)
@@ -250,28 +244,6 @@ class PatchEncoder(nn.Module):
         for block in self.blocks:
             h = block(h, mask)
         return self.final_norm(h), valid, first, loc, scale
-
-    def valid_states(self, x):
-        """``forward(x, causal=True)`` computing only the tokens that hold an observation.
-
-        A valid token attends to valid tokens alone, so its state does not
-        depend on the others (the left padding of short histories, gaps):
-        they are left out, and their rows of ``states`` are zero. In
-        training, dropout draws as ``forward`` does on its (B, N', d) grid,
-        so a seeded call gives the valid tokens the same states. Returns
-        what :meth:`forward` returns.
-        """
-        loc, scale = self.statistics(x, ~torch.isnan(x))
-        tokens, valid = self.tokenize(x, loc, scale, align_right=True)
-        first, last = kept_columns(valid)
-        valid = valid[:, first:last]
-        layout = PackedLayout(valid, present=valid, causal=True, grid_dropout=True)
-        columns = layout.column + first
-        h = self.projection(tokens[layout.sequence, columns]) + sinusoidal_positions(columns, self.config.d_model)
-        h = layout.dropout(h, self.input_dropout.p, self.training)
-        for block in self.blocks:
-            h = block.forward_packed(h, layout)
-        return layout.scatter(self.final_norm(h)), valid, first, loc, scale
 
     def pool_intervals(self, x, lengths, loc, scale, pooling):
         """Bidirectional pass over intervals ``x`` (B, C, L) aligned left, each pooled to one vector by ``pooling``.

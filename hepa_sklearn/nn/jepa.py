@@ -113,7 +113,7 @@ class JEPA(nn.Module):
 
     def embed(self, x):
         """h_t of each window (B, C, L): the state of its last token with an observation."""
-        states, valid, *_ = self.encoder.valid_states(x)
+        states, valid, *_ = self.encoder(x, causal=True)
         return last_valid_state(states, valid)
 
     def context_state(self, x, cut):
@@ -133,9 +133,8 @@ class JEPA(nn.Module):
         Valid when the normalisation does not depend on the cut ("global",
         "none"): the causal encoder's state after the patch that ends at
         ``cut`` is then the state of the context ``[0, cut)``. Windows are
-        encoded in groups of similar history length, each group computing
-        only its tokens that hold an observation
-        (:meth:`~hepa_sklearn.nn.PatchEncoder.valid_states`).
+        encoded in groups of similar history length, so short histories do
+        not pay for the padding of long ones.
         """
         P = self.encoder.config.patch_size
         L = x.shape[-1]
@@ -143,7 +142,7 @@ class JEPA(nn.Module):
         first_observed = (~torch.isnan(x)).any(dim=1).int().argmax(dim=1)
         h, has_context, order = [], [], []
         for group in similar_groups(first_observed):
-            states, valid, first, *_ = self.encoder.valid_states(x[group])
+            states, valid, first, *_ = self.encoder(x[group], causal=True)
             steps = torch.arange(valid.shape[1], device=x.device)
             last_seen = torch.where(valid, steps, torch.full_like(steps, -1)).cummax(dim=1).values
             local = torch.full((x.shape[0],), -1, device=x.device, dtype=torch.long)

@@ -1,7 +1,6 @@
-"""Tokens of many sequences packed in rows without padding: their layout, attention within each sequence, dropout."""
+"""Tokens of many sequences packed in rows without padding: their layout, attention within each sequence, interval tokens."""
 
 import torch
-import torch.nn.functional as F
 
 # Packed rows per attention block (whole sequences, padded to a multiple of KEY_ALIGN):
 # the scores of a block are one (rows x rows) matrix per head
@@ -20,24 +19,19 @@ class PackedLayout:
     hold an observation. Every token-wise layer (projections, feed-forward,
     norms) runs once on the packed rows, computing no padding token.
 
-    Attention (:meth:`attend`) stays within each sequence: a token attends
-    to the tokens of its sequence that hold an observation (with
-    ``causal``, those of its own column or an earlier one) and always to
-    itself, as under :func:`~hepa_sklearn.nn.encoder.attention_mask` on the
-    padded grid. The rows are cut into blocks of whole sequences of about
-    ``ATTENTION_BLOCK`` rows, and each block's attention is one dense matrix
-    per head, masked to its sequences: a few matrix products of a hundred
-    rows instead of one tiny product per sequence and head.
-
-    Dropout draws as the padded pass would: attention dropout one variable
-    per (sequence, head, query column, key column) of the (B, N) grid; with
-    ``grid_dropout``, every token-wise dropout (:meth:`dropout`) one
-    variable per entry of the (B, N, width) grid too, of which the packed
-    rows keep theirs. A seeded run then draws the same masks as the padded
-    pass over the same grid, and gives the same tokens the same values.
+    Attention (:meth:`attend`) is bidirectional within each sequence: a
+    token attends to the tokens of its sequence that hold an observation
+    and always to itself, as under
+    :func:`~hepa_sklearn.nn.encoder.attention_mask` on the padded grid. The
+    rows are cut into blocks of whole sequences of about ``ATTENTION_BLOCK``
+    rows, and each block's attention is one dense matrix per head, masked
+    to its sequences: a few matrix products of a hundred rows instead of
+    one tiny product per sequence and head (the CPU multiplies each matrix
+    of a batched product separately). Its dropout draws what attention on
+    the padded grid draws, so a seeded run gets the same masks.
     """
 
-    def __init__(self, valid, lengths=None, *, present=None, causal=False, grid_dropout=False):
+    def __init__(self, valid, lengths=None, *, present=None):
         B, N = valid.shape
         if (lengths is None) == (present is None):
             raise ValueError("give exactly one of lengths and present.")
@@ -47,10 +41,9 @@ class PackedLayout:
         self.sequence, self.column = present.nonzero().unbind(1)  # row-major: sequence by sequence
         self.key_valid = valid[present]  # (T,)
         self.n_sequences, self.n_columns = B, N
-        self.grid_dropout = grid_dropout
-        self._blocks(present.sum(1), causal)
+        self._blocks(present.sum(1))
 
-    def _blocks(self, counts, causal):
+    def _blocks(self, counts):
         """Each row's place in the grid of blocks, the blocks' additive attention mask and dropout pairs."""
         device = counts.device
         starts = torch.cumsum(counts, 0) - counts  # first row of each sequence
@@ -69,10 +62,7 @@ class PackedLayout:
 
         sequence, column = in_blocks(self.sequence, -1), in_blocks(self.column, 0)
         key = in_blocks(self.key_valid, False).transpose(1, 2)
-        allowed = (sequence == sequence.transpose(1, 2)) & key
-        if causal:
-            allowed &= column.transpose(1, 2) <= column
-        allowed |= torch.eye(size, dtype=torch.bool, device=device)
+        allowed = (sequence == sequence.transpose(1, 2)) & key | torch.eye(size, dtype=torch.bool, device=device)
         self.bias = torch.zeros(allowed.shape, device=device).masked_fill_(~allowed, float("-inf"))[:, None]
         # the entry of the (B, N, N) grid whose dropout draw each (query, key) pair of a block takes
         N = self.n_columns
@@ -101,20 +91,6 @@ class PackedLayout:
             weights = weights * keep.transpose(0, 1)
         y = torch.matmul(weights, v).transpose(1, 2).reshape(n_blocks * size, d)
         return y[self.slot]
-
-    def dropout(self, h, p, training):
-        """Dropout of packed rows ``h`` (T, width): ``F.dropout``, or with ``grid_dropout`` the padded grid's draws."""
-        if not (training and p > 0 and self.grid_dropout):
-            return F.dropout(h, p, training)
-        # as F.dropout of the (B, N, width) grid: one Bernoulli draw per entry, scaled by 1 / (1 - p)
-        keep = torch.empty(self.n_sequences, self.n_columns, h.shape[1], dtype=h.dtype, device=h.device)
-        keep = keep.bernoulli_(1 - p).div_(1 - p)
-        return h * keep[self.sequence, self.column]
-
-    def scatter(self, rows):
-        """Packed ``rows`` (T, width) laid out on the (B, N, width) grid, zero where no row sits."""
-        grid = rows.new_zeros(self.n_sequences, self.n_columns, rows.shape[1])
-        return grid.index_put((self.sequence, self.column), rows)
 
 
 def interval_tokens(x, cut, dt, loc, scale, patch_size, n_columns):
@@ -156,6 +132,6 @@ def interval_tokens(x, cut, dt, loc, scale, patch_size, n_columns):
     tokens = filled.view(-1, P, C).transpose(1, 2).reshape(-1, C * P)
     token_valid = observed.any(dim=2).any(dim=1)  # (S,)
     valid = torch.zeros(B, n_columns, dtype=torch.bool, device=device).index_put((item, column), token_valid)
-    lengths = torch.zeros(B, dtype=torch.long, device=device).index_reduce(
-        0, item, torch.where(token_valid, column + 1, 0), "amax")
+    columns = torch.arange(1, n_columns + 1, device=device)
+    lengths = torch.where(valid, columns, torch.zeros_like(columns)).max(dim=1).values
     return tokens[column < lengths[item]], valid, lengths

@@ -62,13 +62,15 @@ def checked_columns(feature_cols, event_col):
     feature_cols = list(feature_cols)
     if not feature_cols:
         raise ValueError("feature_cols must name at least one column.")
+    for what, labels in (("feature_cols must hold column labels (or positions)", feature_cols),
+                         ("event_col must be one column label (or position)", event_col)):
+        try:
+            hash(tuple(labels) if labels is feature_cols else labels)
+        except TypeError:
+            raise TypeError(f"{what}, got {labels!r}.") from None
     repeated = [c for c in dict.fromkeys(feature_cols) if feature_cols.count(c) > 1]
     if repeated:
         raise ValueError(f"feature_cols names {repeated} more than once; name each channel once.")
-    try:
-        hash(event_col)
-    except TypeError:
-        raise TypeError(f"event_col must be one column label (or position), got {event_col!r}.") from None
     return feature_cols
 
 

@@ -190,7 +190,8 @@ def test_missing_features_of_any_kind_are_nan():
         (dict(feature_cols="x"), TypeError, r"got 'x'; for a single column pass \['x'\]"),
         (dict(feature_cols=3), TypeError, "list of column labels"),
         (dict(feature_cols=["x", "x"]), ValueError, r"names \['x'\] more than once"),
-        (dict(event_col=["event"]), TypeError, "one column label"),
+        (dict(event_col=["event"]), TypeError, r"event_col must be one column label \(or position\), got \['event'\]"),
+        (dict(feature_cols=[["x"]]), TypeError, "feature_cols must hold column labels"),
     ],
 )
 def test_column_arguments_are_checked(params, error, match):
@@ -227,6 +228,11 @@ def test_list_layouts_check_positions_values_and_shapes():
     # empty and one-step units are units like any other
     X, y, groups = make_windows([np.zeros((2, 0)), np.zeros((2, 1)), unit], **params)
     assert groups.tolist() == [1, 2, 2, 2, 2]
+    time_first = {**params, "layout": "time-first-list"}
+    with pytest.raises(ValueError, match="event column 1 of array 0 must hold 0 and 1 only.*found 2"):
+        make_windows([unit.T * [1, 2]], **time_first)
+    with pytest.raises(ValueError, match="feature column 0 of array 0 .* infinite"):
+        make_windows([np.where(unit.T == 3, np.inf, unit.T)], **time_first)
 
 
 # -- y --------------------------------------------------------------------------------
@@ -309,8 +315,16 @@ def test_event_models_take_a_dataframe_y_and_refuse_a_text_one(pretrainer):
     text = pd.DataFrame({"event": np.where(Y_FIT["event"], "yes", "no"), "time": Y_FIT["time"]})
     with pytest.raises(TypeError, match="strings"):
         HEPAEventPredictor(**TINY_EVENT_PREDICTOR).fit(E, text)
-    with pytest.raises(TypeError, match="E must hold numbers"):
-        model.predict_proba(E.astype(str))
+    for method in (model.predict_proba, model.predict, model.predict_risk, model.predict_survival_function):
+        with pytest.raises(TypeError, match="E must hold numbers"):
+            method(E.astype(str))
+
+
+def test_windows_beyond_float32_are_refused_not_made_infinite(pretrainer):
+    X64 = X.astype(np.float64)
+    X64[3, 1, 7] = 1e39
+    with pytest.raises(ValueError, match="beyond float32's range"):
+        pretrainer.transform(X64)
 
 
 # -- metrics and scorers --------------------------------------------------------------
@@ -349,6 +363,17 @@ def test_metrics_and_scorers_name_the_problem(call, error, match):
 
 
 # -- persistence and export -----------------------------------------------------------
+
+
+def test_a_truncated_or_empty_saved_file_is_a_value_error(pretrainer, tmp_path):
+    path = tmp_path / "pre.pt"
+    save(pretrainer, path)
+    data = path.read_bytes()
+    for cut in (data[: len(data) // 2], data[:-1], data[:100], b""):
+        path.write_bytes(cut)
+        with pytest.raises(ValueError, match="is not a complete file written by hepa_sklearn.persistence.save: it is "
+                                             "truncated or damaged"):
+            load(path)
 
 
 def test_save_and_export_need_a_file_name_in_an_existing_folder(pretrainer, tmp_path):

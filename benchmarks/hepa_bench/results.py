@@ -62,13 +62,14 @@ def read_results(path):
 
 @contextlib.contextmanager
 def noting_interrupts():
-    """Note each Ctrl-C (SIGINT) that arrives inside the block, even one a fit catches.
+    """Note each Ctrl-C (SIGINT) that arrives inside the block, even one that code inside catches.
 
-    skorch ends training on ``KeyboardInterrupt`` and keeps the weights
-    reached so far, so a cell cut short that way would otherwise finish and
-    be recorded as if it had trained to the end. Yields a list that gains an
-    entry per interrupt; outside the main thread (where no handler can be
-    set) it stays empty.
+    The library's fits raise when interrupted, but other code a cell runs
+    may catch ``KeyboardInterrupt`` and go on (skorch itself ends training on
+    it and keeps the weights reached so far), so a cell cut short that way
+    would otherwise finish and be recorded as if it had run to the end.
+    Yields a list that gains an entry per interrupt; outside the main thread
+    (where no handler can be set) it stays empty.
     """
     caught = []
     if threading.current_thread() is not threading.main_thread():

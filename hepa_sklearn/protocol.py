@@ -216,8 +216,8 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
         pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, verbose=verbose)
     pretrainer.fit(data.X_pre)
     timings["pretrain_s"] = time.perf_counter() - start
-    log(f"pretrained {pretrain_epochs} epochs in {timings['pretrain_s']:.1f} s, "
-        f"final loss {pretrainer.history_[-1, 'train_loss']:.4f}")
+    final = f", final loss {pretrainer.history_[-1, 'train_loss']:.4f}" if len(pretrainer.history_) else ""
+    log(f"pretrained {pretrainer.n_epochs_} epochs in {timings['pretrain_s']:.1f} s{final}")
 
     embed_s, embeddings = 0.0, {}
     for part in SubsetSplit._PARTS:  # one part's windows at a time

@@ -158,3 +158,13 @@ def test_protocol_estimators_normalise_globally_and_train_fixed_epochs_unless_to
     assert (revin.norm, revin.early_stopping) == ("revin", True)
     predictor = protocol_event_predictor(3, device="cpu", seed=1)
     assert (predictor.K, predictor.max_epochs, predictor.early_stopping, predictor.random_state) == (150, 3, False, 1)
+
+
+def test_run_cmapss_with_the_untrained_encoder():
+    torch.set_num_threads(1)
+    messages = []
+    given = protocol_pretrainer(0, device="cpu", seed=0, **SMALL_ENCODER)
+    result = run_cmapss("FD001", seed=0, pretrain_epochs=0, finetune_epochs=1, device="cpu", log=messages.append,
+                        pretrainer=given)
+    assert given.n_epochs_ == 0 and 0 <= result["h_auroc"] <= 1
+    assert "pretrained 0 epochs in" in messages[1] and "final loss" not in messages[1]

@@ -58,8 +58,8 @@ class HEPAEventPredictor(EmbeddingSurfaceEstimator):
     pos_weight_ : float
         The positive weight used.
     n_epochs_ : int
-        Epochs that completed (fewer than ``max_epochs`` after early stopping
-        or an interruption).
+        Epochs that completed (fewer than ``max_epochs`` after early
+        stopping).
     n_features_in_ : int
         Width of the embeddings seen in ``fit``.
 

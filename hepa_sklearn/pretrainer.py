@@ -70,6 +70,8 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         -------
         self : object
             The fitted pretrainer.
+
+        %(fit_interruption)s
         """
         self._check_hyperparameters()
         X = check_windows(self, X, reset=True)
@@ -169,8 +171,8 @@ class HEPAPretrainer(WindowPretrainer):
         well spread predictions, 0 at collapse) and ``collapse`` (True when
         the spread fell below 0.05, which also raises a RuntimeWarning).
     n_epochs_ : int
-        Epochs that completed (fewer than ``max_epochs`` after early stopping
-        or an interruption).
+        Epochs that completed (fewer than ``max_epochs`` after early
+        stopping).
     %(encoder_attributes)s
 
     Examples

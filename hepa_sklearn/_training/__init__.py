@@ -2,7 +2,7 @@
 
 from .callbacks import COLLAPSE_SPREAD, GRADIENT_CLIP, CollapseMonitor, TargetEMA
 from .criteria import JEPACriterion, ReconstructionLoss, SurfaceLoss, prediction_spread
-from .net import HEPANet, JEPANet, TrainingConfig, TrainingDivergedError, make_net, report_interruption
+from .net import HEPANet, JEPANet, TrainingConfig, TrainingDivergedError, make_net
 from .runtime import (
     PRECISIONS,
     autocast_dtype,
@@ -38,7 +38,6 @@ __all__ = [
     "infer_in_chunks",
     "make_net",
     "prediction_spread",
-    "report_interruption",
     "resolve_device",
     "seeded_torch",
     "window_attributes",

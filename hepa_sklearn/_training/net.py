@@ -3,7 +3,6 @@
 import contextlib
 import ctypes
 import sys
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -232,20 +231,6 @@ class JEPANet(HEPANet):
 def completed_epochs(net):
     """Epochs of ``net``'s history that finished (an interrupted epoch has no ``train_loss``)."""
     return sum("train_loss" in row for row in net.history)
-
-
-def report_interruption(estimator, net):
-    """Warn when ``fit`` was interrupted (not stopped early), naming the epochs that completed; returns their number."""
-    n_epochs = completed_epochs(net)
-    if getattr(net, "interrupted_", False) and not getattr(net, "stopped_early_", False):
-        warnings.warn(
-            f"{type(estimator).__name__}.fit was interrupted after {n_epochs} complete epoch(s) of "
-            f"{net.max_epochs}; the estimator keeps the weights reached so far (the best ones "
-            "under early stopping).",
-            UserWarning,
-            stacklevel=4,  # the caller of the estimator's fit
-        )
-    return n_epochs
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from ._training.net import completed_epochs
 from ._training.runtime import release_freed_memory
 from ._validation import (
     NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions, check_embeddings, check_groups,
-    check_heads, check_windows,
+    WindowSurfaceTags, check_heads, check_windows,
 )
 from .metrics import SurfaceScoreMixin
 from .nn.encoder import EncoderConfig
@@ -353,19 +353,12 @@ class EmbeddingSurfaceEstimator(SurfaceNetEstimator):
             Finite embeddings, one row per sample.
         y : structured ndarray with fields ``event`` and ``time``
             Time from each sample to its event, or to censoring.
-        %(fit_groups)s
-
-        Returns
-        -------
-        self : object
-            The fitted estimator.
-
-        %(fit_interruption)s
+        %(surface_fit_returns)s
         """
         return self._fit_surface(E, y, groups)
 
 
-class WindowSurfaceEstimator(SurfaceNetEstimator):
+class WindowSurfaceEstimator(WindowSurfaceTags, SurfaceNetEstimator):
     """A surface estimator on windows (n_windows, n_channels, n_timepoints), NaN where missing."""
 
     _check_input = check_windows
@@ -381,19 +374,6 @@ class WindowSurfaceEstimator(SurfaceNetEstimator):
             values and left padding.
         y : structured ndarray with fields ``event`` and ``time``
             Time from each window's end to its event, or to censoring.
-        %(fit_groups)s
-
-        Returns
-        -------
-        self : object
-            The fitted estimator.
-
-        %(fit_interruption)s
+        %(surface_fit_returns)s
         """
         return self._fit_surface(X, y, groups)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.three_d_array = True
-        return tags

@@ -41,11 +41,42 @@ example : array-like of shape (n, C, L) or (n, d)
     Inputs as ``transform`` / ``predict_proba`` take them (validated the
     same way); the graph accepts any batch size with the channels and
     steps of ``example``.""",
+    "export_sections": """\
+Parameters
+----------
+%(export_parameters)s
+
+Raises
+------
+%(export_errors)s""",
+    "export_parameters": """\
+estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
+    Fitted; see the module description for what each exports.
+path : str or path-like
+    The file to write (conventionally ``*.pt`` for TorchScript, ``*.onnx``
+    for ONNX, which holds the weights too), whose folder must exist; it is
+    written under a temporary name and renamed over ``path`` once
+    complete, so an export cut short leaves no half file.
+%(export_example)s""",
     "export_errors": """\
 TypeError
     For another estimator, or a Pipeline with any other step.
 ValueError
-    For an ``example`` that the estimator's own method refuses.""",
+    For an ``example`` that the estimator's own method refuses.
+FileNotFoundError
+    When the folder of ``path`` does not exist.
+sklearn.exceptions.NotFittedError
+    For an unfitted estimator.""",
+    # what every surface estimator's fit returns and how an interruption ends it
+    "surface_fit_returns": """\
+%(fit_groups)s
+
+Returns
+-------
+self : object
+    The fitted estimator.
+
+%(fit_interruption)s""",
     "y_true": """\
 y_true : structured ndarray with fields ``event`` and ``time``""",
     "surface_probabilities": """\

@@ -296,13 +296,30 @@ def check_groups(groups, n_samples):
     return groups
 
 
-class WindowTransformerTags:
-    """scikit-learn tags of a transformer of windows: NaN allowed, 3-D input, float32 out, no target."""
+class WindowInputTags:
+    """scikit-learn tags of an estimator of windows: NaN allowed, 3-D input."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.three_d_array = True
+        return tags
+
+
+class WindowSurfaceTags(WindowInputTags):
+    """scikit-learn tags of an estimator of windows whose ``fit`` requires ``y``."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+
+class WindowTransformerTags(WindowInputTags):
+    """scikit-learn tags of a transformer of windows: float32 out, no target."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
         tags.transformer_tags.preserves_dtype = ["float32"]
         tags.target_tags.required = False
         return tags

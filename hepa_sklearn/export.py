@@ -149,23 +149,7 @@ def export_torchscript(estimator, path, example):
     Load it with ``torch.jit.load(path)`` (in Python or C++); it takes a
     float32 tensor and needs neither this package nor scikit-learn.
 
-    Parameters
-    ----------
-    estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
-        Fitted; see the module description for what each exports.
-    path : str or path-like
-        The file to write (conventionally ``*.pt``), whose folder must
-        exist; it is written under a temporary name and renamed over
-        ``path`` once complete, so an export cut short leaves no half file.
-    %(export_example)s
-
-    Raises
-    ------
-    %(export_errors)s
-    FileNotFoundError
-        When the folder of ``path`` does not exist.
-    sklearn.exceptions.NotFittedError
-        For an unfitted estimator.
+    %(export_sections)s
     """
     graph, example, _ = _inference_graph(estimator, example)
     with replacing(path, "export_torchscript") as temporary, torch.no_grad(), warnings.catch_warnings():
@@ -186,25 +170,9 @@ def export_onnx(estimator, path, example):
     ``"windows"`` or ``"embeddings"`` and its output ``"embeddings"`` or
     ``"surface"``, and its first dimension is ``"batch"``.
 
-    Parameters
-    ----------
-    estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
-        Fitted; see the module description for what each exports.
-    path : str or path-like
-        The file to write (conventionally ``*.onnx``), whose folder must
-        exist; the weights are inside it. It is written under a temporary
-        name and renamed over ``path`` once complete.
-    %(export_example)s
-
-    Raises
-    ------
-    %(export_errors)s
+    %(export_sections)s
     ImportError
         When onnx or onnxscript is not installed.
-    FileNotFoundError
-        When the folder of ``path`` does not exist.
-    sklearn.exceptions.NotFittedError
-        For an unfitted estimator.
     """
     try:
         import onnx  # noqa: F401

@@ -9,7 +9,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._docs import fill_doc
 from .._base import store_parameters
-from .._validation import NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, StrOptions, check_windows
+from .._validation import (
+    NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, StrOptions, WindowSurfaceTags, check_windows,
+)
 from ..metrics import SurfaceScoreMixin, h_auroc
 from ..surface import check_survival_y, make_survival_y
 from ..survival import SurvivalMixin
@@ -85,7 +87,7 @@ def _log_normal_surface(mu, sigma, horizons):
 
 
 @fill_doc
-class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
+class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
     """Log-normal event surface from gradient boosting on summary features.
 
     The baseline a scikit-learn user would try first: summarise the end of
@@ -364,10 +366,3 @@ class GradientBoostingEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstim
     def predict_proba(self, X):
         """Event probability surface, shape (n_windows, K): ``P[i, k-1]`` = P(event within k steps)."""
         return _log_normal_surface(self._log_time(X), self.sigma_, self.horizons_)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.three_d_array = True
-        tags.target_tags.required = True
-        return tags

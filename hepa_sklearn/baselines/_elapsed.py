@@ -5,7 +5,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import store_parameters
-from .._validation import POSITIVE_INT, check_windows, row_chunks
+from .._validation import POSITIVE_INT, WindowSurfaceTags, check_windows, row_chunks
 from ..metrics import SurfaceScoreMixin
 from ..surface import check_survival_y, expected_time_to_event
 from ..survival import SurvivalMixin
@@ -29,7 +29,7 @@ def window_age(X):
     return np.concatenate(ages).astype(np.float64) if ages else np.zeros(0)
 
 
-class ElapsedTimeEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
+class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
     """Event surface from the unit's age alone: the reliability engineer's baseline.
 
     Each training window says that its unit, seen for ``a`` steps (its
@@ -136,10 +136,3 @@ class ElapsedTimeEventPredictor(SurvivalMixin, SurfaceScoreMixin, BaseEstimator)
     def predict(self, X):
         """Expected time to the event within the horizon, ``E[min(T, K)]``, shape (n_windows,)."""
         return expected_time_to_event(self.predict_proba(X))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.three_d_array = True
-        tags.target_tags.required = True
-        return tags

@@ -4,10 +4,10 @@ import numpy as np
 import pandas as pd
 
 from ._series import LAYOUTS, check_columns, checked_columns, series_units, unit_arrays
-from ._validation import POSITIVE_INT, StrOptions, validate_params
+from ._validation import POSITIVE_INT, StrOptions, row_chunks, validate_params
 from .surface import check_surface, make_survival_y
 
-__all__ = ["LAYOUTS", "make_windows", "surface_frame"]
+__all__ = ["LAYOUTS", "make_windows", "surface_frame", "window_age"]
 
 
 def _next_event_distance(events):
@@ -277,3 +277,19 @@ def surface_frame(P, index, *, form="wide"):
     if form == "wide":
         return wide
     return wide.stack().to_frame("probability")
+
+
+def window_age(X):
+    """Steps from each window's first observed value to its end, shape (n_windows,): the unit's visible age.
+
+    A window whose unit started inside it is left-padded with NaN, so the
+    padding gives the age exactly; a window filled from its first step
+    gives its length, a lower bound of the age; a window with no observed
+    value gives 0.
+    """
+    ages = []
+    for part in row_chunks(X):
+        observed = ~np.isnan(part).all(axis=1)  # (n, L): any channel observed at the step
+        first = observed.argmax(axis=1)
+        ages.append(np.where(observed.any(axis=1), part.shape[2] - first, 0))
+    return np.concatenate(ages).astype(np.float64) if ages else np.zeros(0)

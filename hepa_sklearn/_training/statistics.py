@@ -6,6 +6,7 @@ import numpy as np
 
 from .._stats import merge_moments, nan_mean_std
 from .._validation import row_chunks
+from ..windows import window_age
 
 # global_statistics reads this many windows at a time in float64
 STATISTICS_CHUNK = 1024
@@ -54,8 +55,7 @@ def check_pretrainable(X, patch_size):
     the target after it, so a window needs more than ``patch_size`` steps
     from its first observation to its end.
     """
-    # steps from the first observation to the end of each window
-    span = np.concatenate([X.shape[2] - (~np.isnan(part).all(axis=1)).argmax(axis=1) for part in row_chunks(X)])
+    span = window_age(X)
     unusable = int(np.sum(span <= patch_size))
     if unusable == X.shape[0]:
         raise ValueError(

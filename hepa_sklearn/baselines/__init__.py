@@ -13,7 +13,8 @@ embeddings for the same head.
 
 from ._boosting import GradientBoostingEventPredictor
 from ._chronos import ChronosEmbedder
-from ._elapsed import ElapsedTimeEventPredictor, window_age
+from ..windows import window_age
+from ._elapsed import ElapsedTimeEventPredictor
 from ._features import summary_feature_names, summary_features
 from ._mae import MAEPretrainer
 from ._matched_head import MatchedHeadPredictor, matched_head_parameter_count

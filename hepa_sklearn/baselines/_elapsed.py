@@ -5,28 +5,13 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import store_parameters
-from .._validation import POSITIVE_INT, WindowSurfaceTags, check_windows, row_chunks
+from .._validation import POSITIVE_INT, WindowSurfaceTags, check_windows
 from ..metrics import SurfaceScoreMixin
 from ..surface import check_survival_y, expected_time_to_event
 from ..survival import SurvivalMixin
+from ..windows import window_age
 
-__all__ = ["ElapsedTimeEventPredictor", "window_age"]
-
-
-def window_age(X):
-    """Steps from each window's first observed value to its end, shape (n_windows,): the unit's visible age.
-
-    A window whose unit started inside it is left-padded with NaN, so the
-    padding gives the age exactly; a window filled from its first step
-    gives its length, a lower bound of the age; a window with no observed
-    value gives 0.
-    """
-    ages = []
-    for part in row_chunks(X):
-        observed = ~np.isnan(part).all(axis=1)  # (n, L): any channel observed at the step
-        first = observed.argmax(axis=1)
-        ages.append(np.where(observed.any(axis=1), part.shape[2] - first, 0))
-    return np.concatenate(ages).astype(np.float64) if ages else np.zeros(0)
+__all__ = ["ElapsedTimeEventPredictor"]
 
 
 class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
@@ -116,20 +101,26 @@ class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMi
         self.n_features_in_, self.n_timepoints_in_ = X.shape[1], X.shape[2]
         return self
 
-    def _cumulative(self, t):
-        """Sum of ``log(1 - h)`` over the event times up to ``t`` where ``h < 1``, and the count where ``h = 1``."""
+    def _cumulative(self):
+        """``at(t)``: the sum of ``log(1 - h)`` over the event times up to ``t`` where ``h < 1``, and the count where ``h = 1``."""
         certain = self.hazard_ >= 1.0
-        terms = np.log1p(-np.where(certain, 0.0, self.hazard_))
-        index = np.searchsorted(self.event_times_, t, side="right")
-        return np.concatenate([[0.0], np.cumsum(terms)])[index], np.concatenate([[0], np.cumsum(certain)])[index]
+        log_terms = np.concatenate([[0.0], np.cumsum(np.log1p(-np.where(certain, 0.0, self.hazard_)))])
+        certain_count = np.concatenate([[0], np.cumsum(certain)])
+
+        def at(t):
+            index = np.searchsorted(self.event_times_, t, side="right")
+            return log_terms[index], certain_count[index]
+
+        return at
 
     def predict_proba(self, X):
         """Event probability surface, shape (n_windows, K): ``P[i, k-1]`` = P(event within k steps | age)."""
         check_is_fitted(self, "hazard_")
         X = check_windows(self, X, reset=False)
         age = window_age(X)[:, None]
-        log_start, zeros_start = self._cumulative(age)
-        log_later, zeros_later = self._cumulative(age + self.horizons_[None, :])
+        cumulative = self._cumulative()
+        log_start, zeros_start = cumulative(age)
+        log_later, zeros_later = cumulative(age + self.horizons_[None, :])
         survival = np.where(zeros_later > zeros_start, 0.0, np.exp(log_later - log_start))
         return np.clip(1.0 - survival, 0.0, 1.0)
 

@@ -11,6 +11,8 @@ from .baselines import (
     MAEPretrainer,
     MatchedHeadPredictor,
     PatchTSTEncoder,
+    multiscale_feature_names,
+    multiscale_features,
     summary_feature_names,
     summary_features,
 )
@@ -82,6 +84,8 @@ __all__ = [
     "pooled_auroc",
     "restricted_mean_time_lost",
     "rul_rmse",
+    "multiscale_feature_names",
+    "multiscale_features",
     "summary_feature_names",
     "summary_features",
     "surface_frame",

@@ -91,8 +91,8 @@ def matched_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, s
 
 # -- surfaces: surface(entry, data, mask, *, epochs, device, seed, encoder, **params) -> (model, info) ---------
 
-def gradient_boosting(entry, data, mask, *, epochs, device, seed, encoder=None):
-    """GradientBoostingEventPredictor on the raw windows.
+def gradient_boosting(entry, data, mask, *, epochs, device, seed, encoder=None, **params):
+    """GradientBoostingEventPredictor on the raw windows; ``params`` are passed to it.
 
     C-MAPSS: its own out-of-fold search on the training units. Elsewhere:
     each candidate of its search grid is fitted on the training windows and
@@ -101,10 +101,10 @@ def gradient_boosting(entry, data, mask, *, epochs, device, seed, encoder=None):
     """
     X, y, groups = data.X_train[mask], data.y_train[mask], data.g_train[mask]
     if entry.is_cmapss:
-        return GradientBoostingEventPredictor(K=entry.K, random_state=seed).fit(X, y, groups=groups), {}
+        return GradientBoostingEventPredictor(K=entry.K, random_state=seed, **params).fit(X, y, groups=groups), {}
     best, best_score, best_index = None, -np.inf, 0
-    for index, params in enumerate(SEARCH_GRID):
-        model = GradientBoostingEventPredictor(K=entry.K, search=None, random_state=seed, **params)
+    for index, candidate in enumerate(SEARCH_GRID):
+        model = GradientBoostingEventPredictor(K=entry.K, search=None, random_state=seed, **candidate, **params)
         model.fit(X, y, groups=groups)
         score = h_auroc(data.y_valid, model.predict_proba(data.X_valid))
         if best is None or (np.isfinite(score) and score > best_score):
@@ -311,10 +311,16 @@ METHODS = {
         "candidate default: hepa-default with HEPAPretrainer(early_stopping=\"rank\"), pretraining stopped on the "
         "effective rank of the held-out windows' embeddings", family="candidate",
         surface=functools.partial(plain_pipeline, early_stopping="rank")),
-    "gbm": Method("HistGradientBoostingRegressor on summary features of the last 30 steps", family="baseline",
-                  surface=gradient_boosting),
-    "gbm-regime": Method("the same baseline on per-operating-condition z-scores", family="baseline",
-                         surface=gradient_boosting, regime=True),
+    "gbm": Method("HistGradientBoostingRegressor on multiscale features: level, trend, spread and extremes of every "
+                  "channel over its last 10, 30, 100 steps and the whole window, missingness, the window's visible age",
+                  family="baseline", surface=gradient_boosting),
+    "gbm-regime": Method("gbm on per-operating-condition z-scores", family="baseline", surface=gradient_boosting,
+                         regime=True),
+    "gbm-last30": Method("the former boosting baseline: four features per channel of the last 30 steps only "
+                         "(features=\"last\")", family="baseline", surface=gradient_boosting,
+                         finetune={"features": "last"}),
+    "gbm-regime-last30": Method("gbm-last30 on per-operating-condition z-scores", family="baseline",
+                                surface=gradient_boosting, finetune={"features": "last"}, regime=True),
     "elapsed": Method("reference: ElapsedTimeEventPredictor, the event-time distribution given the unit's visible "
                       "age (left-truncated Kaplan-Meier on the training windows), no sensor value",
                       family="reference", surface=elapsed_time),

@@ -238,6 +238,8 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         row += [_quoted(paper.get("hepa"), fraction), _best_baseline(paper, fraction)]
         table.append(row)
     guard, solved = position_guard(cells, rows, methods)
+    retired = {name: BENCHMARKS[name].retired for name in datasets if BENCHMARKS[name].retired}
+    solved |= {(name, fraction) for name, fraction, _ in rows if name in retired}
     metric_rows = []
     for name in datasets:
         for m in methods + shown_references:
@@ -257,6 +259,9 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         family_note(comparisons),
         "",
         *_reference_section(guard, shown_references),
+        *[f"**{name} is retired**: {reason}. Its rows stay above as records and count for no method." for name, reason
+          in retired.items()],
+        *([""] if retired else []),
         "### Thresholded metrics, 100% labels",
         "",
         "F1 and point-adjusted F1 (PA-F1) of p(t, Δt=1) against the condition at the next step, each at "

@@ -164,6 +164,9 @@ def _check(datasets, methods, fractions, table, registry):
     retired = [f"{m} ({table[m].retired})" for m in methods if table[m].retired]
     if retired:
         raise ValueError(f"retired methods cannot run: {'; '.join(retired)}.")
+    retired = [f"{name} ({registry[name].retired})" for name in datasets if registry[name].retired]
+    if retired:
+        raise ValueError(f"retired datasets cannot run: {'; '.join(retired)}.")
     if any(not 0 < f <= 1 for f in fractions):
         raise ValueError(f"label fractions must lie in (0, 1], got {list(fractions)}.")
 

@@ -82,3 +82,19 @@ def test_reference_points_are_shown_beside_the_methods_and_compared_with_none():
     comparisons = text.split("## Pairwise comparisons")[1].split("## Wall time")[0]
     assert "elapsed" not in comparisons and "position" not in comparisons
     assert "| labels | label units | hepa | gbm | elapsed | position | hepa retention | gbm retention |" in text
+
+
+def test_report_guards_every_cmapss_row_with_the_reference_points():
+    records = runner_records({"hepa": lambda seed, fraction: 0.80 + 0.01 * seed,
+                              "elapsed": lambda seed, fraction: 0.60 + 0.01 * seed + 0.003 * (seed % 2),
+                              "position": lambda seed, fraction: 0.85 + 0.01 * seed if fraction < 1 else 0.5},
+                             seeds=(0, 1, 2, 3, 4))
+    text = render(records, pretrain_epochs=2, finetune_epochs=1)
+    guard = text[text.index("## Reference points"):text.index("## Label efficiency")]
+    assert "no row is dropped" in guard
+    # 100%: elapsed is the stronger reference and far below hepa; 10%: position leads hepa
+    assert "| FD001 | 100% |" in guard and "ruled out |" in guard
+    assert "| FD001 | 10% |" in guard and "**solved by position** |" in guard
+    assert "+0.050 (position)" in guard
+    assert render([r for r in records if r["method"] == "hepa"], pretrain_epochs=2,
+                  finetune_epochs=1).count("## Reference points") == 0

@@ -232,3 +232,20 @@ def test_records_name_the_pretraining_epoch_a_stopping_rule_kept(run_small, data
     kept = records["rank"]["pretrain_epoch_kept"]
     assert kept == kept_epoch(encoder) and 1 <= kept <= encoder.n_epochs_
     assert ranks[kept - 1] >= max(ranks) * (1 - 1e-3)  # the highest rank, up to early stopping's threshold
+
+
+def test_runner_refuses_a_retired_dataset_and_the_report_counts_its_rows_for_nobody(tmp_path):
+    from hepa_bench.registry import BENCHMARKS
+    from hepa_bench.report_events import render_events
+
+    assert "position" in BENCHMARKS["TEP"].retired and not BENCHMARKS["VIX"].retired
+    with pytest.raises(ValueError, match=r"retired datasets cannot run: TEP \(every faulty run"):
+        run_benchmark(datasets=["TEP"], seeds=[0], fractions=[1.0], methods=["gbm"],
+                      results=str(tmp_path / "r.jsonl"), registry=BENCHMARKS)
+    records = [{"dataset": "TEP", "seed": s, "fraction": 1.0, "method": m, "pretrain_epochs": 100,
+                "finetune_epochs": 50, "h_auroc": score + 0.01 * s, "cpu_s": 1.0, "torch_threads": 1}
+               for s in range(3) for m, score in (("hepa", 0.9), ("gbm", 0.5))]
+    text = render_events(records)
+    assert "**TEP is retired**: every faulty run switches its fault on at sample 160" in text
+    wins = text.split("### HEPA against each baseline")[1].split("### Pairwise")[0]
+    assert "(TEP 100%) count for nobody" in wins

@@ -15,7 +15,7 @@ from ._boosting import GradientBoostingEventPredictor
 from ._chronos import ChronosEmbedder
 from ..windows import window_age
 from ._elapsed import ElapsedTimeEventPredictor
-from ._features import summary_feature_names, summary_features
+from ._features import multiscale_feature_names, multiscale_features, summary_feature_names, summary_features
 from ._mae import MAEPretrainer
 from ._matched_head import MatchedHeadPredictor, matched_head_parameter_count
 from ._moment import MomentEmbedder
@@ -31,6 +31,8 @@ __all__ = [
     "MomentEmbedder",
     "PatchTSTEncoder",
     "matched_head_parameter_count",
+    "multiscale_feature_names",
+    "multiscale_features",
     "summary_feature_names",
     "summary_features",
     "window_age",

@@ -1,4 +1,4 @@
-"""A gradient-boosting baseline on per-channel summary features of each window."""
+"""A gradient-boosting baseline on per-channel summary features of each window, at several scales."""
 
 import numpy as np
 from scipy.special import ndtr
@@ -15,7 +15,7 @@ from .._validation import (
 from ..metrics import SurfaceScoreMixin, h_auroc
 from ..surface import check_survival_y, make_survival_y
 from ..survival import SurvivalMixin
-from ._features import summary_features
+from ._features import multiscale_features, summary_features
 
 __all__ = ["GradientBoostingEventPredictor"]
 
@@ -90,8 +90,10 @@ def _log_normal_surface(mu, sigma, horizons):
 class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
     """Log-normal event surface from gradient boosting on summary features.
 
-    The baseline a scikit-learn user would try first: summarise the end of
-    each window by :func:`summary_features`, regress the log time to the
+    The baseline a scikit-learn user would try first: summarise each window
+    by :func:`multiscale_features` (level, trend, spread and extremes of
+    every channel over its last 10, 30, 100 steps and all of it, its
+    missingness and its visible age), regress the log time to the
     event with :class:`~sklearn.ensemble.HistGradientBoostingRegressor`
     (which handles the features' NaN natively), and read the surface off a
     log-normal law around the prediction,
@@ -129,8 +131,14 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
     ----------
     K : int, default=150
         Number of unit-step horizons.
+    features : {"multiscale", "last"}, default="multiscale"
+        What the regressor sees: :func:`multiscale_features`, or
+        :func:`summary_features` of the last ``n_last`` steps only (four
+        features per channel, this baseline's features before multiscale
+        became the default; they cannot see slow trends, the unit's age or
+        missingness).
     n_last : int, default=30
-        Final steps of each window that :func:`summary_features` summarises.
+        Final steps that ``features="last"`` summarises; unused otherwise.
     max_iter : int, default=200
         Boosting iterations; all of them run (no early stopping: windows of
         one unit overlap, so a random validation split would leak).
@@ -231,7 +239,7 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
     def __init__(
         self,
         *,
-        K=150, n_last=30,
+        K=150, features="multiscale", n_last=30,
         # passed to HistGradientBoostingRegressor
         max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf="auto", l2_regularization=0.0,
         search="auto", random_state=None,
@@ -240,6 +248,7 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
 
     _parameter_constraints = {
         "K": [POSITIVE_INT],
+        "features": [StrOptions({"multiscale", "last"})],
         "n_last": [POSITIVE_INT],
         "max_iter": [POSITIVE_INT],
         "learning_rate": [POSITIVE_REAL],
@@ -276,7 +285,7 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
                 "an observed event or censoring at time >= K."
             )
         target = np.log(np.where(event, np.maximum(time, 1.0), self.K)[keep])
-        features = summary_features(X[keep], n_last=self.n_last)
+        features = self._features(X[keep])
         candidates = self._candidates(target.shape[0])
         folds = _folds(target.shape[0], None if groups is None else groups[keep])
         horizons = np.arange(1, self.K + 1)
@@ -357,7 +366,12 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
         """μ̂: the predicted log time to the event of each window."""
         check_is_fitted(self, "regressor_")
         X = check_windows(self, X, reset=False)
-        return self.regressor_.predict(summary_features(X, n_last=self.n_last))
+        return self.regressor_.predict(self._features(X))
+
+    def _features(self, X):
+        if self.features == "last":
+            return summary_features(X, n_last=self.n_last)
+        return multiscale_features(X)
 
     def predict(self, X):
         """Predicted median time to the event, ``exp(μ̂)``, shape (n_windows,)."""

@@ -245,7 +245,8 @@ class WindowEncoderMixin:
         """The encoder configuration for ``n_channels`` channels; ``settings`` gives the other fields (``patch_size``...)."""
         return EncoderConfig(
             n_channels=n_channels, d_model=self.d_model, n_layers=self.n_layers, n_heads=self.n_heads,
-            dropout=float(self.dropout), norm=self.norm, **settings,
+            # norm="regime" standardises the windows per regime before the net, which sees them globally scaled
+            dropout=float(self.dropout), norm="global" if self.norm == "regime" else self.norm, **settings,
         )
 
     def transform(self, X):

@@ -114,6 +114,13 @@ def _exported_steps(estimator):
                 f"HEPAPretrainer followed by a HEPAEventPredictor; {where}a {type(step).__name__}."
             )
         check_is_fitted(step, "net_")
+        regimes = step.pretrainer if isinstance(step, HEPAFinetuner) else step
+        if getattr(regimes, "regime_centers_", None) is not None:
+            raise ValueError(
+                "export cannot include the per-regime standardisation of a pretrainer fitted with norm=\"regime\" "
+                f"that found {regimes.regime_centers_.shape[0]} regimes: the exported network would read "
+                "unstandardised windows. Export a pretrainer fitted with another norm."
+            )
     kinds = tuple(type(step) for _, step in steps)
     if kinds not in ((HEPAPretrainer,), (HEPAEventPredictor,), (HEPAFinetuner,), (HEPAPretrainer, HEPAEventPredictor)):
         names = [type(step).__name__ for _, step in steps]

@@ -6,7 +6,7 @@ from torch import nn
 
 from ._base import WindowSurfaceEstimator, store_parameters
 from ._docs import fill_doc
-from ._validation import StrOptions
+from ._validation import StrOptions, check_windows
 from .event_predictor import EVENT_HEADS
 from .nn.encoder import last_valid_state
 from .nn.predictor import EventModel
@@ -96,6 +96,10 @@ class HEPAFinetuner(WindowSurfaceEstimator):
 
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "pos_weight_")
     _nested_parameters = ("pretrainer",)
+
+    def _check_input(self, X, reset):
+        """Windows checked, then standardised per regime as the pretrainer does (``norm="regime"``)."""
+        return self.pretrainer._by_regime(check_windows(self, X, reset=reset))
 
     def _check_hyperparameters(self):
         super()._check_hyperparameters()

@@ -19,8 +19,9 @@ from ._validation import (
     ENCODER_CONSTRAINTS, NON_NEGATIVE_INT, POSITIVE_INT, UNIT, StrOptions, WindowTransformerTags, check_groups,
     check_windows,
 )
-from .nn.encoder import TOKEN_MODES
+from .nn.encoder import NORM_MODES, TOKEN_MODES
 from .nn.jepa import JEPA
+from .preprocessing import RegimeNormalizer, normalise_steps
 
 __all__ = ["HEPAPretrainer", "WindowPretrainer"]
 
@@ -30,6 +31,9 @@ __all__ = ["HEPAPretrainer", "WindowPretrainer"]
 # each), 94 ms with blocks of 8 and 91 ms with blocks of 32; 8 keeps batches
 # spread over at least 8 windows.
 CUT_BLOCK = 8
+
+# the fitted attributes of norm="regime" (None with any other norm, or when one regime is found)
+REGIME_ATTRIBUTES = ("regime_centers_", "regime_loc_", "regime_scale_")
 
 
 class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin,
@@ -47,7 +51,41 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         **ENCODER_CONSTRAINTS,
         "max_epochs": [NON_NEGATIVE_INT],
     }
-    _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_")
+    _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_", *REGIME_ATTRIBUTES)
+
+    def _find_regimes(self, X):
+        """The fitted regime attributes of ``norm="regime"`` learned from windows ``X``; None each otherwise.
+
+        ``regime_centers_`` (R, C) are the regime centres in globally
+        standardised channels; ``regime_loc_`` and ``regime_scale_`` (R + 1, C)
+        each regime's channel statistics, row R the global ones. All None
+        when the norm is another or the data shows a single regime (the
+        global z-score then does the same).
+        """
+        none = dict.fromkeys(REGIME_ATTRIBUTES)
+        if self.norm != "regime":
+            return none
+        regimes = RegimeNormalizer(None, n_regimes="auto", random_state=self._torch_seed()).fit(X)
+        if regimes.n_regimes_ == 1:
+            return none
+        loc, scale, centers, regime_loc, regime_scale = regimes.regime_statistics()
+        return {"regime_centers_": centers, "regime_loc_": regime_loc, "regime_scale_": regime_scale}
+
+    def _by_regime(self, X, regimes=None):
+        """Windows ``X`` with each step standardised by its regime (``norm="regime"`` with regimes found), else ``X``."""
+        regimes = regimes or {name: getattr(self, name, None) for name in REGIME_ATTRIBUTES}
+        if regimes["regime_centers_"] is None:
+            return X
+        channels = np.arange(X.shape[1])
+        loc, scale = regimes["regime_loc_"], regimes["regime_scale_"]
+        out = np.empty(X.shape, dtype=np.float32)
+        for start in range(0, X.shape[0], 256):
+            out[start : start + 256] = normalise_steps(X[start : start + 256].astype(np.float64), channels, channels,
+                                                       loc[-1], scale[-1], regimes["regime_centers_"], loc, scale)[0]
+        return out
+
+    def _validated_input(self, X):
+        return self._by_regime(super()._validated_input(X))
 
     def _pretraining_data(self, X, groups):
         """The training dataset of checked windows ``X`` and the unit label of each of its items (or None)."""
@@ -76,8 +114,11 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         self._check_hyperparameters()
         X = check_windows(self, X, reset=True)
         groups = check_groups(groups, X.shape[0])
+        regimes = self._find_regimes(X)
+        X = self._by_regime(X, regimes)
         dataset, groups = self._pretraining_data(X, groups)
-        return self._fit_net(window_attributes(X, self.norm), dataset, seed=self._torch_seed(), groups=groups)
+        fitted = {**window_attributes(X, "global" if self.norm == "regime" else self.norm), **regimes}
+        return self._fit_net(fitted, dataset, seed=self._torch_seed(), groups=groups)
 
     @property
     def encoder_(self):
@@ -121,11 +162,16 @@ class HEPAPretrainer(WindowPretrainer):
         iTransformer and PatchTST). The JEPA objective is unchanged; the
         encoder costs about ``n_channels`` times more, and its target
         intervals are encoded in padded groups.
-    norm : {"revin", "global", "none"}, default="revin"
+    norm : {"revin", "global", "regime", "none"}, default="revin"
         ``"revin"`` normalises each context by its own per-channel statistics;
         ``"global"`` uses per-channel statistics learned in ``fit`` (the
         C-MAPSS protocol, which keeps the absolute degradation level);
-        ``"none"`` feeds raw values.
+        ``"regime"`` finds operating regimes in ``fit`` from the channels
+        themselves (:class:`~hepa_sklearn.preprocessing.RegimeNormalizer`
+        with ``setting_channels=None, n_regimes="auto"``) and standardises
+        each step by its regime's statistics, which removes the jumps between
+        operating conditions and keeps the level within each; where it finds
+        one regime it is ``"global"``. ``"none"`` feeds raw values.
     max_horizon : int, default=150
         Largest Δt drawn in pretraining.
     sigreg_weight : float, default=0.1
@@ -189,6 +235,7 @@ class HEPAPretrainer(WindowPretrainer):
     _parameter_constraints = {
         **WindowPretrainer._parameter_constraints,
         "tokens": [StrOptions(set(TOKEN_MODES))],
+        "norm": [StrOptions({*NORM_MODES, "regime"})],
         "max_horizon": [POSITIVE_INT],
         "sigreg_weight": [UNIT],
         "regularizer": [StrOptions({"sigreg", "vicreg"})],

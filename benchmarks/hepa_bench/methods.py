@@ -311,6 +311,13 @@ METHODS = {
         "candidate default: hepa-default with HEPAPretrainer(early_stopping=\"rank\"), pretraining stopped on the "
         "effective rank of the held-out windows' embeddings", family="candidate",
         surface=functools.partial(plain_pipeline, early_stopping="rank")),
+    "hepa-default-regime": Method(
+        "candidate default: hepa-default with HEPAPretrainer(norm=\"regime\"), operating regimes found from the "
+        "channels and each step standardised by its regime", family="candidate",
+        surface=functools.partial(plain_pipeline, norm="regime")),
+    "hepa-default-regime0": Method(
+        "candidate default: hepa-default-regime with the encoder never pretrained (max_epochs=0)", family="candidate",
+        surface=functools.partial(plain_pipeline, norm="regime", max_epochs=0)),
     "gbm": Method("HistGradientBoostingRegressor on multiscale features: level, trend, spread and extremes of every "
                   "channel over its last 10, 30, 100 steps and the whole window, missingness, the window's visible age",
                   family="baseline", surface=gradient_boosting),

@@ -62,7 +62,9 @@ def default_pipeline(K, *, seed, device="auto", **pretrainer_params):
 def kept_epoch(estimator):
     """The epoch (from 1) whose weights a fitted ``estimator`` holds: its early stopping's best, else the last."""
     stopping = dict(estimator.net_.callbacks_).get("early_stopping")
-    return int(stopping.best_epoch_) if stopping is not None else estimator.n_epochs_
+    if stopping is None or estimator.n_epochs_ == 0:  # an untrained encoder (max_epochs=0) keeps epoch 0
+        return estimator.n_epochs_
+    return int(stopping.best_epoch_)
 
 
 def with_state(pretrainer, state):

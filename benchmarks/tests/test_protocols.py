@@ -53,3 +53,11 @@ def test_kept_epoch_and_a_copy_with_other_weights(tiny):
     copy = with_state(fixed, state)
     assert copy is not fixed and all(not v.any() for v in copy.net_.module_.state_dict().values())
     assert any(v.any() for v in fixed.net_.module_.state_dict().values())  # the original keeps its weights
+
+
+def test_kept_epoch_of_an_untrained_encoder_is_zero():
+    from hepa_sklearn import HEPAPretrainer
+
+    X = np.random.default_rng(0).normal(size=(12, 2, 64)).astype(np.float32)
+    pretrainer = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=0, device="cpu", random_state=0).fit(X)
+    assert pretrainer.n_epochs_ == 0 and kept_epoch(pretrainer) == 0

@@ -1,0 +1,87 @@
+"""Operating regimes found from the channels themselves: RegimeNormalizer(None, n_regimes="auto") and norm="regime"."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, RegimeNormalizer, make_survival_y
+from hepa_sklearn.export import export_torchscript
+from hepa_sklearn.persistence import load, save
+from hepa_sklearn.preprocessing import choose_n_regimes
+
+TINY = dict(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, device="cpu", random_state=0)
+
+
+def regime_windows(n=40, length=128, n_regimes=3, seed=0):
+    """Two channels whose levels jump with a regime drawn per step, plus unit noise."""
+    rng = np.random.default_rng(seed)
+    regime = rng.integers(0, n_regimes, size=(n, length))
+    X = np.stack([100.0 * regime, -50.0 * regime], axis=1) + rng.normal(size=(n, 2, length))
+    return X.astype(np.float32), regime
+
+
+def test_auto_finds_the_regimes_from_all_channels_and_standardises_within_each():
+    X, regime = regime_windows()
+    normalizer = RegimeNormalizer(None, n_regimes="auto").fit(X)
+    assert normalizer.n_regimes_ == 3 and normalizer.setting_channels_.tolist() == [0, 1]
+    Z = normalizer.transform(X)
+    assert Z.shape == X.shape  # every channel kept and normalised
+    for r in range(3):
+        values = Z.transpose(0, 2, 1)[regime == r]
+        np.testing.assert_allclose(values.mean(axis=0), 0.0, atol=0.02)
+        np.testing.assert_allclose(values.std(axis=0), 1.0, atol=0.02)
+
+
+def test_auto_keeps_one_regime_where_there_are_no_operating_conditions():
+    rng = np.random.default_rng(1)
+    smooth = np.cumsum(rng.normal(size=(30, 3, 200)), axis=2)  # drifting levels, no discrete conditions
+    normalizer = RegimeNormalizer(None, n_regimes="auto").fit(smooth)
+    assert normalizer.n_regimes_ == 1
+    flat = (smooth - smooth.mean(axis=(0, 2), keepdims=True)) / smooth.std(axis=(0, 2), keepdims=True)
+    np.testing.assert_allclose(normalizer.transform(smooth), flat, atol=1e-4)  # the global z-score
+    assert choose_n_regimes(np.zeros((100, 2)), 0) == 1  # nothing to cluster
+    assert choose_n_regimes(np.ones((5, 2)), 0) == 1  # too few steps
+
+
+def test_pretrainer_with_one_regime_is_the_global_norm():
+    X = np.random.default_rng(2).normal(size=(24, 2, 64)).astype(np.float32)
+    regime = HEPAPretrainer(norm="regime", **TINY).fit(X)
+    assert regime.regime_centers_ is None
+    np.testing.assert_array_equal(regime.transform(X), HEPAPretrainer(norm="global", **TINY).fit(X).transform(X))
+
+
+def test_pretrainer_sees_windows_standardised_per_regime_and_keeps_it_through_every_round_trip(tmp_path):
+    X, _ = regime_windows()
+    pre = HEPAPretrainer(norm="regime", **TINY).fit(X)
+    assert pre.regime_centers_.shape == (3, 2) and pre.regime_loc_.shape == pre.regime_scale_.shape == (4, 2)
+    np.testing.assert_allclose(pre.channel_loc_, 0.0, atol=0.05)  # the net sees standardised windows
+    E = pre.transform(X)
+    # two windows with the same noise under different regime sequences embed alike: the jumps are gone
+    rng = np.random.default_rng(5)
+    noise = rng.normal(size=(1, 2, 128))
+    levels = np.array([100.0, -50.0])[None, :, None]
+    A, B = (noise + levels * rng.integers(0, 3, size=(1, 1, 128)) for _ in range(2))
+    pair = np.concatenate([A, B]).astype(np.float32)
+    close = np.abs(np.subtract(*pre.transform(pair))).max()
+    globally = HEPAPretrainer(norm="global", **TINY).fit(X)
+    assert close < 0.1 * np.abs(np.subtract(*globally.transform(pair))).max()
+    save(pre, tmp_path / "pre.hepa")
+    np.testing.assert_array_equal(load(tmp_path / "pre.hepa").transform(X), E)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(pre)).transform(X), E)
+
+    y = make_survival_y(np.ones(len(X), bool), np.arange(len(X)) % 16 + 1)
+    finetuner = HEPAFinetuner(pre, K=16, max_epochs=1, device="cpu", random_state=0).fit(X, y)
+    P = finetuner.predict_proba(X)
+    assert P.shape == (len(X), 16) and (np.diff(P, axis=1) >= 0).all()
+    head = HEPAEventPredictor(K=16, max_epochs=1, device="cpu", random_state=0).fit(E, y)
+    with pytest.raises(ValueError, match="per-regime standardisation"):
+        export_torchscript(pre, tmp_path / "pre.pt", X[:2])
+    with pytest.raises(ValueError, match="found 3 regimes"):
+        export_torchscript(finetuner, tmp_path / "ft.pt", X[:2])
+    assert head.predict_proba(E).shape == (len(X), 16)
+
+
+def test_bad_norm_names_the_choices():
+    with pytest.raises(ValueError, match="norm"):
+        HEPAPretrainer(norm="regimes").fit(np.zeros((4, 1, 32), np.float32))

@@ -8,6 +8,7 @@ correction they share are :mod:`hepa_bench.stats`.
 
 from .report_cmapss import render
 from .report_events import render_events
+from .report_summary import summary_section
 from .results import read_results
 from .snapshots_report import markdown
 
@@ -18,6 +19,10 @@ def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, f
                   events_pretrain_epochs=None, events_finetune_epochs=None):
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections."""
     text = render(read_results(results), pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
+    if events:  # the summary table of both files, near the top
+        text = summary_section(text, read_results(results), read_results(events), pretrain_epochs=pretrain_epochs,
+                               finetune_epochs=finetune_epochs, events_pretrain_epochs=events_pretrain_epochs,
+                               events_finetune_epochs=events_finetune_epochs)
     if snapshots:
         text = text.rstrip("\n") + "\n\n" + "\n".join(markdown(read_results(snapshots))) + "\n"
     if events:

@@ -1,0 +1,83 @@
+"""The report's summary table: the best HEPA variant, a dash for a method without records, the position mark."""
+
+import pytest
+
+from hepa_bench.report_summary import (
+    CAPTION, END, START, readme_block, render_summary, summary_section, summary_table, with_readme_block,
+)
+
+
+def _record(dataset, method, seed, score, fraction=1.0):
+    epochs = (50, 30) if dataset.startswith("FD") else (100, 50)
+    return {"dataset": dataset, "method": method, "seed": seed, "fraction": fraction, "h_auroc": score,
+            "pretrain_epochs": epochs[0], "finetune_epochs": epochs[1]}
+
+
+def _cells(dataset, method, scores, fraction=1.0):
+    return [_record(dataset, method, seed, score, fraction) for seed, score in enumerate(scores)]
+
+
+def _rows(lines):
+    """``{dataset: [cells]}`` of the summary's table."""
+    return {cells[0]: cells[1:] for cells in ([c.strip() for c in line.strip("|").split("|")]
+                                              for line in lines if line.startswith("| ") and "---" not in line)}
+
+
+def test_best_variant_is_the_highest_mean_of_the_hepa_recipes_on_two_or_more_seeds():
+    events = _cells("ETTm1", "hepa", [0.80, 0.82, 0.81])
+    events += _cells("ETTm1", "hepa-random", [0.84, 0.86, 0.85])  # the untrained control counts
+    events += _cells("ETTm1", "hepa-channel", [0.99])  # one seed: not chosen
+    events += _cells("ETTm1", "hepa-change", [0.97, 0.98, 0.99])  # retired: not chosen
+    events += _cells("ETTm1", "mae", [0.95, 0.96, 0.97])  # a baseline, not a HEPA variant
+    events += _cells("ETTm1", "hepa-default", [0.70, 0.72, 0.74])
+    events += _cells("ETTm1", "gbm", [0.60, 0.61])
+    row = _rows(summary_table([], events))["ETTm1"]
+    assert row == ["0.720", "0.605", "–", "0.850 (hepa-random)", "2–3", "–"]
+
+
+def test_a_method_without_records_shows_a_dash():
+    lines = render_summary([], _cells("VIX", "hepa", [0.6, 0.62]))
+    assert lines[0] == CAPTION + ":"
+    assert "| dataset | `hepa-default` | `gbm` | `elapsed` | best HEPA variant | seeds | solved by position |" in lines
+    assert _rows(lines)["VIX"] == ["–", "–", "–", "0.610 (hepa)", "2", "–"]
+
+
+def test_rows_solved_by_position_are_marked():
+    jitter = [0.0, 0.004, -0.003, 0.002, -0.001]
+    events = []
+    for name, position in (("TEP", 0.99), ("MBA", 0.50)):  # TEP: position at least the best; MBA: far below
+        events += _cells(name, "hepa", [0.80 + j for j in jitter])
+        events += _cells(name, "position", [position + 2 * j for j in jitter])
+        events += _cells(name, "elapsed", [position - 0.1 + j for j in jitter])
+    rows = _rows(summary_table([], events))
+    assert rows["TEP"][-1] == "yes" and rows["MBA"][-1] == "no"
+    assert rows["TEP"][2] == "0.890"  # the elapsed-time column
+
+
+def test_cmapss_cells_come_from_the_cmapss_records_first():
+    events = _cells("FD001", "hepa", [0.90, 0.92]) + _cells("FD001", "gbm-last30", [0.95, 0.96])
+    old = [{**r, "subset": r.pop("dataset")} for r in _cells("FD001", "hepa", [0.95, 0.97])]  # older records
+    results = old + _cells("FD001", "hepa-default", [0.94, 0.96])
+    results += _cells("FD001", "hepa-default", [0.1, 0.1], fraction=0.1)  # another label fraction
+    results += [{**r, "pretrain_epochs": 5} for r in _cells("FD001", "gbm", [0.5, 0.5])]  # other epochs: left out
+    row = _rows(render_summary(results, events))["FD001"]
+    assert row == ["0.950", "–", "–", "0.960 (hepa)", "2", "–"]
+
+
+def test_the_section_goes_before_the_reports_first_heading():
+    events = _cells("VIX", "hepa", [0.6, 0.62])
+    text = "# C-MAPSS benchmark\n\nProtocol.\n\n## h-AUROC\n\ntable\n"
+    out = summary_section(text, [], events)
+    assert out.startswith("# C-MAPSS benchmark\n\nProtocol.\n\n## Summary\n\n" + CAPTION)
+    assert out.endswith("no records.\n\n## h-AUROC\n\ntable\n")
+    assert summary_section(text, [], []) == text
+    assert summary_section("No results.\n", [], events).startswith("No results.\n\n## Summary\n")
+
+
+def test_the_readme_block_is_replaced_between_its_markers():
+    text = f"# title\n\n{START}\nold\n{END}\n\nrest\n"
+    new = with_readme_block(text, ["a", "", "b"])
+    assert new == f"# title\n\n{START}\n\na\n\nb\n\n{END}\n\nrest\n"
+    assert readme_block(new) == ["a", "", "b"]
+    with pytest.raises(ValueError, match="expected one"):
+        readme_block("no markers\n")

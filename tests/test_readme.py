@@ -1,0 +1,55 @@
+"""The README is a short product page: its first commands, its length, its links, a table true to the records."""
+
+import re
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+README = REPOSITORY / "README.md"
+MAX_LINES = 160
+# continuous integration runs these two, in this order, as the README's first two code blocks
+COMMANDS = ["pip install -e . && hepa demo", 'pip install -e ".[test]" -e benchmarks && pytest']
+
+
+def code_blocks(text):
+    """``(info string, body)`` of each fenced code block of a markdown text, in order."""
+    return re.findall(r"^```([^\n`]*)\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def relative_links(text):
+    """Targets of the markdown links and images of ``text`` that are paths, without a ``#fragment``."""
+    targets = re.findall(r"\]\(([^)\s]+)\)", text)
+    return [t.split("#", 1)[0] for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:", t) and not t.startswith("#")]
+
+
+def test_readme_table_is_what_the_records_give():
+    from hepa_bench.report_summary import readme_block, render_summary
+    from hepa_bench.results import read_results
+
+    benchmarks = REPOSITORY / "benchmarks"
+    expected = render_summary(read_results(benchmarks / "cmapss_results.jsonl"),
+                              read_results(benchmarks / "event_results.jsonl"))
+    assert readme_block(README.read_text()) == expected, (
+        "README.md's summary table differs from the records: run `python -m hepa_bench.report_summary`")
+
+
+def test_readme_is_short():
+    n_lines = len(README.read_text().splitlines())
+    assert n_lines <= MAX_LINES, f"README.md has {n_lines} lines; the details belong in docs/."
+
+
+def test_readme_opens_with_the_two_commands():
+    blocks = code_blocks(README.read_text())
+    assert [(info.strip(), body.strip()) for info, body in blocks[:2]] == [("bash", c) for c in COMMANDS]
+
+
+def test_readme_links_point_to_files():
+    links = relative_links(README.read_text())
+    assert "docs/findings.md" in links and "docs/harness.md" in links
+    missing = [link for link in links if not (REPOSITORY / link).exists()]
+    assert not missing, f"README.md links to missing files: {missing}"
+
+
+def test_the_helpers_on_a_hand_made_text():
+    text = "```bash\nls\n```\n\n```\nx\n```\n[a](docs/a.md#b) [b](https://x.org) [c](#here) ![d](img.png)\n"
+    assert code_blocks(text) == [("bash", "ls\n"), ("", "x\n")]
+    assert relative_links(text) == ["docs/a.md", "img.png"]

@@ -218,7 +218,9 @@ RECOMPUTED = [
 # Each is a Holm-adjusted p read from an earlier report (its event table then held 932
 # comparisons, as the prose says); the report has been regenerated since with more methods, so
 # Holm's correction runs over more comparisons and adjusts the same comparison to another value
-# (given as it was when listed).
+# (given as it was when listed). Because every new record shifts the adjusted p's, a stale value
+# can coincide with another comparison's, so the list is kept only to the sentences still quoted
+# (test_the_listed_figures_are_still_quoted), not checked for being unfound.
 UNSOURCED = [
     (USER_GUIDE, 992, "0.036",
      "above gradient boosting on FD001 after Holm's correction (adjusted p 0.036, report table",
@@ -427,16 +429,6 @@ def test_the_listed_figures_are_still_quoted():
             stale += [(name,) + tuple(entry[:3]) for entry in entries_with_missing_phrase(document, text, entries)]
     assert not stale, "entries whose phrase and number are no longer in their document:\n" + "\n".join(
         f"  {name}: {document}: {number!r} in {phrase!r}" for name, document, phrase, number in stale)
-
-
-def test_the_unsourced_figures_are_still_unfound(index):
-    found = []
-    for document, line, number, phrase, _ in UNSOURCED:
-        text = read(document)
-        spans = named_spans(document, text, [(document, phrase, number)])
-        figures = [f for f in quoted_figures(text) if named(f, spans)]
-        found += [(document, f.line, number) for f in figures if index.finds(f.number, f.kind)]
-    assert not found, f"UNSOURCED lists figures the sources now give; remove them from the list: {found}"
 
 
 @functools.lru_cache(maxsize=None)

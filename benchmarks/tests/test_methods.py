@@ -36,9 +36,11 @@ def test_the_table_names_each_method_once_with_its_family():
             "gbm"} <= set(METHODS)
     assert {m.family for m in METHODS.values()} == {"hepa", "default", "candidate", "baseline", "reference"}
     assert [m for m, spec in METHODS.items() if spec.family == "default"] == ["hepa-default"]
-    assert [m for m, spec in METHODS.items() if spec.family == "candidate"] == ["hepa-default-rank"]
+    assert [m for m, spec in METHODS.items() if spec.family == "candidate"] == [
+        "hepa-default-rank", "hepa-default-regime", "hepa-default-regime0"]
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
-        "mae", "patchtst", "itransformer", "gbm", "gbm-regime"}
+        "mae", "patchtst", "itransformer", "gbm", "gbm-regime", "gbm-last30", "gbm-regime-last30"}
+    assert METHODS["gbm-last30"].finetune == {"features": "last"} and METHODS["gbm"].finetune == {}
     assert references(list(METHODS)) == ["elapsed", "position"]
     assert {m for m, spec in METHODS.items() if spec.control} == {
         "hepa-random", "hepa-random-regime", "hepa-random-e2e", "hepa-channel-random"}

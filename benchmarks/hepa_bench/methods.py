@@ -311,6 +311,9 @@ METHODS = {
         "candidate default: hepa-default with HEPAPretrainer(early_stopping=\"rank\"), pretraining stopped on the "
         "effective rank of the held-out windows' embeddings", family="candidate",
         surface=functools.partial(plain_pipeline, early_stopping="rank")),
+    "hepa-default-untrained": Method(
+        "candidate default: hepa-default with the encoder never pretrained (max_epochs=0), RevIN as the default",
+        family="candidate", surface=functools.partial(plain_pipeline, max_epochs=0)),
     "hepa-default-regime": Method(
         "candidate default: hepa-default with HEPAPretrainer(norm=\"regime\"), operating regimes found from the "
         "channels and each step standardised by its regime", family="candidate",

@@ -1,0 +1,48 @@
+"""A user's first fit: the headline pipeline on a whole C-MAPSS training set, timed, scored on NASA's test engines.
+
+``make_pipeline(HEPAPretrainer(**params), HEPAEventPredictor(K=150))`` is
+fitted on ``load_cmapss(subset)`` (every training engine, the loader's
+windows) with one torch thread, then scored on ``load_cmapss(subset,
+split="test")`` (NASA's truncated test engines and their RUL file). One
+JSON line: CPU seconds of the fit (``time.process_time``), wall seconds,
+the pretraining epochs run, the test h-AUROC. Pretrainer parameters are
+given as ``name=value`` pairs (values read as Python literals)::
+
+    OMP_NUM_THREADS=1 python benchmarks/experiments/first_fit.py --subset FD002 norm='"regime"' max_epochs=0
+"""
+
+import argparse
+import ast
+import json
+import time
+
+import torch
+from sklearn.pipeline import make_pipeline
+
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
+from hepa_sklearn.datasets import load_cmapss
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--subset", default="FD002")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("params", nargs="*", metavar="NAME=VALUE")
+    args = parser.parse_args()
+    params = {name: ast.literal_eval(value) for name, value in (p.split("=", 1) for p in args.params)}
+    torch.set_num_threads(1)
+    train, test = load_cmapss(args.subset), load_cmapss(args.subset, split="test")
+    pipe = make_pipeline(HEPAPretrainer(random_state=args.seed, **params),
+                         HEPAEventPredictor(K=150, random_state=args.seed))
+    cpu, wall = time.process_time(), time.perf_counter()
+    pipe.fit(train.X, train.y)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(json.dumps({
+        "subset": args.subset, "seed": args.seed, "params": params, "n_train_windows": len(train.X),
+        "fit_cpu_s": round(cpu, 1), "fit_wall_s": round(wall, 1), "pretrain_epochs_run": pipe[0].n_epochs_,
+        "finetune_epochs_run": pipe[-1].n_epochs_, "test_h_auroc": h_auroc(test.y, pipe.predict_proba(test.X)),
+    }), flush=True)
+
+
+if __name__ == "__main__":
+    main()

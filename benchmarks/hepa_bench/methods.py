@@ -56,15 +56,19 @@ def pretrained_mae(entry, data, *, epochs, device, seed):
     return mae.fit(np.repeat(data.X_pre, CUTS_PER_UNIT, axis=0) if entry.is_cmapss else data.X_pre)
 
 
-def supervised_encoder(estimator_class, entry, data, mask, *, epochs, device, seed):
+def supervised_encoder(estimator_class, entry, data, mask, *, epochs, device, seed, norm=None):
     """``estimator_class`` trained end to end on the labelled windows of ``mask``, stopped as the entry says, then frozen.
+
+    Its normalisation is ``norm``, by default the entry's, HEPA's (C-MAPSS:
+    the global z-score, which keeps the degradation level; elsewhere RevIN).
 
     Fitted through :meth:`~hepa_bench.registry.BenchmarkEntry.fit_head` like
     a head: early-stopped on the validation windows, or on C-MAPSS the
     protocol's fixed finetuning epochs.
     """
-    encoder = estimator_class(K=entry.K, max_epochs=epochs, early_stopping=entry.finetune_stop != "fixed",
-                              validation_fraction=0.5, n_iter_no_change=PATIENCE, device=device, random_state=seed)
+    encoder = estimator_class(K=entry.K, norm=norm or entry.norm, max_epochs=epochs,
+                              early_stopping=entry.finetune_stop != "fixed", validation_fraction=0.5,
+                              n_iter_no_change=PATIENCE, device=device, random_state=seed)
     return entry.fit_head(encoder, data.X_train[mask], data.y_train[mask], data.X_valid, data.y_valid)
 
 
@@ -304,6 +308,16 @@ METHODS = {
         "iTransformer baseline: one token per variate, attention across variates, trained end to end with the "
         "cell's labels, then frozen; matched head", family="baseline",
         encoder=functools.partial(supervised_encoder, ITransformerEncoder), head=matched_head, supervised=True),
+    "patchtst-revin": Method(
+        "the PatchTST baseline with RevIN on every dataset (on C-MAPSS, where HEPA has the global z-score, "
+        "this erases the degradation level; the baseline as first run there)", family="baseline",
+        encoder=functools.partial(supervised_encoder, PatchTSTEncoder, norm="revin"), head=matched_head,
+        supervised=True),
+    "itransformer-revin": Method(
+        "the iTransformer baseline with RevIN on every dataset (on C-MAPSS, where HEPA has the global z-score, "
+        "this erases the degradation level; the baseline as first run there)", family="baseline",
+        encoder=functools.partial(supervised_encoder, ITransformerEncoder, norm="revin"), head=matched_head,
+        supervised=True),
     "hepa-default": Method(
         "the plain pipeline make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150)) with every other default, "
         "fitted on the labelled training windows alone", family="default", surface=plain_pipeline),

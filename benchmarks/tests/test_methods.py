@@ -39,7 +39,8 @@ def test_the_table_names_each_method_once_with_its_family():
     assert [m for m, spec in METHODS.items() if spec.family == "candidate"] == [
         "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime", "hepa-default-regime0"]
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
-        "mae", "patchtst", "itransformer", "gbm", "gbm-regime", "gbm-last30", "gbm-regime-last30"}
+        "mae", "patchtst", "itransformer", "gbm", "gbm-regime", "gbm-last30", "gbm-regime-last30", "patchtst-revin",
+        "itransformer-revin"}
     assert METHODS["gbm-last30"].finetune == {"features": "last"} and METHODS["gbm"].finetune == {}
     assert references(list(METHODS)) == ["elapsed", "position"]
     assert {m for m, spec in METHODS.items() if spec.control} == {

@@ -1,8 +1,9 @@
 """The screening table of the candidate defaults: validation h-AUROC per row, from the benchmark's result records.
 
-Reads ``benchmarks/cmapss_results.jsonl`` (C-MAPSS rows) and
+Reads ``benchmarks/cmapss_results.jsonl`` (C-MAPSS rows),
 ``benchmarks/event_results.jsonl`` (the event datasets; retired ones left
-out) and, for the given seeds (their mean) and label fraction, prints one
+out) and ``benchmarks/screen_results.jsonl`` (the candidates' screening
+cells, kept out of the report, whose tables compare methods on test units) and, for the given seeds (their mean) and label fraction, prints one
 markdown row per dataset with the validation h-AUROC (``valid_h_auroc``, the figure the selection rule of
 ``benchmarks/default_selection.md`` reads) of ``hepa-default`` and of each
 candidate, then each candidate's largest shortfall against ``hepa-default``
@@ -22,7 +23,8 @@ import numpy as np
 from hepa_bench.registry import BENCHMARKS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RESULTS = [os.path.join(HERE, "..", name) for name in ("cmapss_results.jsonl", "event_results.jsonl")]
+RESULTS = [os.path.join(HERE, "..", name) for name in ("cmapss_results.jsonl", "event_results.jsonl",
+                                                        "screen_results.jsonl")]
 METHODS = ["hepa-default", "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime0"]
 ARMS = ["revin+level", "regime+level", "regime-revin+level"]
 
@@ -31,13 +33,14 @@ def screen(seeds, fraction):
     """``{dataset: {column: mean validation h-AUROC over seeds}}``; a column needs every seed; C-MAPSS from its own file."""
     scores = {}
     for path in RESULTS:
-        cmapss_file = path.endswith("cmapss_results.jsonl")
+        # C-MAPSS rows from the C-MAPSS file, event rows from the event file, the screening file for both
+        wanted = {"cmapss_results.jsonl": True, "event_results.jsonl": False}.get(os.path.basename(path))
         for line in open(path):
             record = json.loads(line)
             dataset = record.get("dataset", record.get("subset"))
             if record["seed"] not in seeds or float(record["fraction"]) != fraction or BENCHMARKS[dataset].retired:
                 continue
-            if record["method"] in METHODS and dataset.startswith("FD") == cmapss_file and "valid_h_auroc" in record:
+            if record["method"] in METHODS and wanted in (None, dataset.startswith("FD")) and "valid_h_auroc" in record:
                 scores.setdefault(dataset, {}).setdefault(record["method"], {})[record["seed"]] = record["valid_h_auroc"]
     levels = os.path.join(HERE, "level_features.txt")
     if os.path.exists(levels) and fraction == 1.0:
@@ -62,7 +65,9 @@ def main():
     print("|---" * (len(columns) + 1) + "|")
     for dataset, row in table.items():
         print(f"| {dataset} | " + " | ".join(f"{row[c]:.3f}" if c in row else "–" for c in columns) + " |")
-    for group in (METHODS, columns):
+    # the level arms are ranked beside the candidates where they ran on most rows
+    ranked = METHODS + [arm for arm in ARMS if sum(arm in row for row in table.values()) >= len(table) // 2]
+    for group in (METHODS, ranked) if ranked != METHODS else (METHODS,):
         complete = [row for row in table.values() if all(c in row for c in group)]
         ranks = np.array([[sorted(-row[c] for c in group).index(-row[c]) + 1 for c in group] for row in complete])
         print(f"\nover the {len(complete)} rows where {', '.join(group)} all ran:")

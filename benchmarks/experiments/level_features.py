@@ -7,8 +7,11 @@ with one change: the event head sees the embedding beside the window's
 level, the mean and standard deviation of each channel's observed values
 over the whole window and over its last 30 steps, standardised by the
 training windows' statistics (a scaler fitted on the training windows).
-Arms: ``revin+level`` (RevIN embedding) and ``regime+level``
-(``norm="regime"``). One JSON line per arm with the validation h-AUROC,
+Arms: ``revin+level`` (RevIN embedding), ``regime+level``
+(``norm="regime"``) and, where the data has operating regimes,
+``regime-revin+level`` (the windows standardised per regime by
+``RegimeNormalizer(None, n_regimes="auto")``, then RevIN and the level of
+the standardised windows; with one regime it is ``revin+level``). One JSON line per arm with the validation h-AUROC,
 which alone may choose, and the test h-AUROC.
 
 Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/level_features.py --dataset ETTm1 --seed 0
@@ -23,7 +26,7 @@ import torch
 from sklearn.preprocessing import StandardScaler
 
 from hepa_bench.registry import BENCHMARKS
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, RegimeNormalizer, h_auroc
 from hepa_sklearn._stats import nan_mean_std
 
 
@@ -43,14 +46,17 @@ def main():
     torch.set_num_threads(1)
     entry = BENCHMARKS[args.dataset]
     data = entry.load(args.seed, args.data_home)
-    scaler = StandardScaler().fit(np.nan_to_num(level(data.X_train)))
-    features = {name: np.nan_to_num(scaler.transform(np.nan_to_num(level(X))))
-                for name, X in (("train", data.X_train), ("valid", data.X_valid), ("test", data.X_test))}
-    for arm, norm in (("revin+level", "revin"), ("regime+level", "regime")):
+    raw = {"train": data.X_train, "valid": data.X_valid, "test": data.X_test}
+    regimes = RegimeNormalizer(None, n_regimes="auto", random_state=args.seed).fit(data.X_train)
+    arms = [("revin+level", "revin", raw), ("regime+level", "regime", raw)]
+    if regimes.n_regimes_ > 1:
+        arms.append(("regime-revin+level", "revin", {name: regimes.transform(X) for name, X in raw.items()}))
+    for arm, norm, windows in arms:
         start = time.process_time()
-        encoder = HEPAPretrainer(norm=norm, max_epochs=0, random_state=args.seed).fit(data.X_train)
-        E = {name: np.hstack([encoder.transform(X), features[name]])
-             for name, X in (("train", data.X_train), ("valid", data.X_valid), ("test", data.X_test))}
+        scaler = StandardScaler().fit(np.nan_to_num(level(windows["train"])))
+        encoder = HEPAPretrainer(norm=norm, max_epochs=0, random_state=args.seed).fit(windows["train"])
+        E = {name: np.hstack([encoder.transform(X), np.nan_to_num(scaler.transform(np.nan_to_num(level(X))))])
+             for name, X in windows.items()}
         head = HEPAEventPredictor(K=entry.K, random_state=args.seed).fit(E["train"], data.y_train)
         print(json.dumps({
             "dataset": args.dataset, "seed": args.seed, "arm": arm, "cpu_s": round(time.process_time() - start, 1),

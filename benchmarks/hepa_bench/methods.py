@@ -319,8 +319,8 @@ METHODS = {
         encoder=functools.partial(supervised_encoder, ITransformerEncoder, norm="revin"), head=matched_head,
         supervised=True),
     "hepa-default": Method(
-        "the plain pipeline make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150)) with every other default, "
-        "fitted on the labelled training windows alone", family="default", surface=plain_pipeline),
+        "the plain pipeline make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150)) with every other default "
+        "(those of release 0.1.0, pinned in hepa_bench.protocols), fitted on the labelled training windows alone", family="default", surface=plain_pipeline),
     "hepa-default-rank": Method(
         "candidate default: hepa-default with HEPAPretrainer(early_stopping=\"rank\"), pretraining stopped on the "
         "effective rank of the held-out windows' embeddings", family="candidate",

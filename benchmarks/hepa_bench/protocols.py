@@ -6,7 +6,7 @@ from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
 from hepa_sklearn.protocol import run_cmapss
 
-__all__ = ["LAYOUTS", "default_pipeline", "kept_epoch", "protocol_pretrainer", "run_protocol", "with_state"]
+__all__ = ["LAYOUTS", "PINNED_PREDICTOR", "PINNED_PRETRAINER", "default_pipeline", "kept_epoch", "protocol_pretrainer", "run_protocol", "with_state"]
 
 # the batch layouts: the published C-MAPSS cells were computed with "padded"
 LAYOUTS = ("padded", "packed")
@@ -45,18 +45,34 @@ def run_protocol(subset="FD001", *, layout="padded", seed=0, pretrain_epochs=50,
                         device=device, log=log, pretrainer=pretrainer)
     return {**result, "batch_layout": layout}
 
+# The estimators' defaults that the records of hepa-default and its candidates were made with (release
+# 0.1.0): the plain pipeline of those methods sets them explicitly, so that a change of the library's
+# defaults leaves the records reproducible (a test keeps them equal to the library's while they are).
+PINNED_PRETRAINER = dict(
+    d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch", norm="revin", max_horizon=150,
+    sigreg_weight=0.1, regularizer="sigreg", target="shared", cuts_per_window=1, max_epochs=100, batch_size=64,
+    lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10, precision="auto",
+)
+PINNED_PREDICTOR = dict(
+    head="mlp", hidden=256, loss="bce", pos_weight="auto", init_from=None, max_epochs=50, batch_size=64, lr=1e-3,
+    weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10, precision="auto",
+)
+
+
 def default_pipeline(K, *, seed, device="auto", **pretrainer_params):
     """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))``, unfitted.
 
-    Every other parameter keeps its default; only ``random_state`` and
-    ``device`` are set, so that a cell is reproducible.
-    ``pretrainer_params`` change the pretrainer's defaults (candidate
-    defaults are benchmarked this way).
+    Every other parameter is the pinned default of :data:`PINNED_PRETRAINER`
+    and :data:`PINNED_PREDICTOR`; only ``random_state`` and ``device`` are
+    set, so that a cell is reproducible. ``pretrainer_params`` change the
+    pretrainer's (candidate defaults are benchmarked this way).
     """
     from sklearn.pipeline import make_pipeline
 
-    return make_pipeline(HEPAPretrainer(random_state=seed, device=device, **pretrainer_params),
-                         HEPAEventPredictor(K=K, random_state=seed, device=device))
+    return make_pipeline(
+        HEPAPretrainer(**{**PINNED_PRETRAINER, "random_state": seed, "device": device, **pretrainer_params}),
+        HEPAEventPredictor(**PINNED_PREDICTOR, K=K, random_state=seed, device=device),
+    )
 
 
 def kept_epoch(estimator):

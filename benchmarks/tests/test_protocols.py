@@ -61,3 +61,17 @@ def test_kept_epoch_of_an_untrained_encoder_is_zero():
     X = np.random.default_rng(0).normal(size=(12, 2, 64)).astype(np.float32)
     pretrainer = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=0, device="cpu", random_state=0).fit(X)
     assert pretrainer.n_epochs_ == 0 and kept_epoch(pretrainer) == 0
+
+
+def test_the_pinned_defaults_are_complete_and_are_the_librarys_today():
+    # hepa-default's records were made with these; while the library keeps them as its defaults the
+    # plain pipeline is exactly what a user fits (a default that changes updates this test, not the pins)
+    from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
+
+    from hepa_bench.protocols import PINNED_PREDICTOR, PINNED_PRETRAINER
+
+    run_only = {"random_state", "device", "verbose", "callbacks"}
+    assert set(PINNED_PRETRAINER) == set(HEPAPretrainer().get_params()) - run_only
+    assert set(PINNED_PREDICTOR) == set(HEPAEventPredictor().get_params()) - run_only - {"K"}
+    assert PINNED_PRETRAINER == {k: v for k, v in HEPAPretrainer().get_params().items() if k in PINNED_PRETRAINER}
+    assert PINNED_PREDICTOR == {k: v for k, v in HEPAEventPredictor().get_params().items() if k in PINNED_PREDICTOR}

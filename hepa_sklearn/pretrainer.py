@@ -21,7 +21,7 @@ from ._validation import (
 )
 from .nn.encoder import NORM_MODES, TOKEN_MODES
 from .nn.jepa import JEPA
-from .preprocessing import RegimeNormalizer, normalise_steps
+from .preprocessing import CHUNK, RegimeNormalizer, normalise_steps
 
 __all__ = ["HEPAPretrainer", "WindowPretrainer"]
 
@@ -68,7 +68,8 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         regimes = RegimeNormalizer(None, n_regimes="auto", random_state=self._torch_seed()).fit(X)
         if regimes.n_regimes_ == 1:
             return none
-        loc, scale, centers, regime_loc, regime_scale = regimes.regime_statistics()
+        # with every channel a setting, the settings' statistics are the last (global) row of regime_loc/scale
+        _, _, centers, regime_loc, regime_scale = regimes.regime_statistics()
         return {"regime_centers_": centers, "regime_loc_": regime_loc, "regime_scale_": regime_scale}
 
     def _by_regime(self, X, regimes=None):
@@ -79,9 +80,10 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         channels = np.arange(X.shape[1])
         loc, scale = regimes["regime_loc_"], regimes["regime_scale_"]
         out = np.empty(X.shape, dtype=np.float32)
-        for start in range(0, X.shape[0], 256):
-            out[start : start + 256] = normalise_steps(X[start : start + 256].astype(np.float64), channels, channels,
-                                                       loc[-1], scale[-1], regimes["regime_centers_"], loc, scale)[0]
+        for start in range(0, X.shape[0], CHUNK):
+            out[start : start + CHUNK] = normalise_steps(X[start : start + CHUNK].astype(np.float64), channels,
+                                                         channels, loc[-1], scale[-1], regimes["regime_centers_"],
+                                                         loc, scale)[0]
         return out
 
     def _validated_input(self, X):

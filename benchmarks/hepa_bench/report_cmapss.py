@@ -12,7 +12,7 @@ from .stats import (
     marked, mean_std, scores_of,
 )
 
-__all__ = ["render"]
+__all__ = ["cmapss_records", "render"]
 
 # h-AUROC of the authors' implementation, 100% labels, 5 seeds (its README)
 REFERENCE = {"FD001": (0.918, 0.008), "FD002": (0.661, 0.007), "FD003": (0.960, 0.003), "FD004": (0.627, 0.008)}
@@ -125,6 +125,16 @@ def time_table(records, subsets, methods):
                            "all cells, min"], rows)
 
 
+def cmapss_records(records, *, pretrain_epochs=50, finetune_epochs=30):
+    """The records run with the given epochs, each naming its subset both ``subset`` and ``dataset``.
+
+    The runner names a record's dataset ``dataset``; the former C-MAPSS
+    sweep named it ``subset``, as the C-MAPSS tables do.
+    """
+    return [{**r, "subset": r.get("subset", r.get("dataset")), "dataset": r.get("dataset", r.get("subset"))}
+            for r in records if r["pretrain_epochs"] == pretrain_epochs and r["finetune_epochs"] == finetune_epochs]
+
+
 def _reference_points(cells, subsets, fractions, methods, shown):
     """The leakage guard over every subset and label fraction: the stronger reference point against the row's best."""
     if not shown:
@@ -147,12 +157,9 @@ def _reference_points(cells, subsets, fractions, methods, shown):
 
 def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     """The markdown report of the records run with the given epochs."""
-    records = [r for r in records
-               if r["pretrain_epochs"] == pretrain_epochs and r["finetune_epochs"] == finetune_epochs]
+    records = cmapss_records(records, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
     if not records:
         return f"No results with {pretrain_epochs} pretraining and {finetune_epochs} finetuning epochs.\n"
-    # the runner names a record's dataset "dataset"; the C-MAPSS tables call it the subset
-    records = [r if "subset" in r else {**r, "subset": r["dataset"]} for r in records]
     cells = cells_by(records)
     subsets = sorted({r["subset"] for r in records})
     present = [m for m in METHODS if any(r["method"] == m for r in records)]

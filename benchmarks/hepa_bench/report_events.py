@@ -13,7 +13,7 @@ from .stats import (
     scores_of, win_tie_loss,
 )
 
-__all__ = ["render_events"]
+__all__ = ["event_records", "event_rows", "excluded_rows", "render_events"]
 
 def _quoted(figures, fraction):
     """A quoted figure of the paper, ``mean ± std`` to its two decimals, or a dash."""
@@ -191,6 +191,53 @@ def event_cpu_table(records, datasets, methods):
     return markdown_table(header, rows) + ["", f"All cells above: {total / 3600:.1f} CPU hours."]
 
 
+def event_records(records, *, pretrain_epochs=None, finetune_epochs=None):
+    """The records the event section reads: a dataset of the registry, run with the given epochs.
+
+    Epochs of None take each dataset's own (the full protocol).
+    """
+    def wanted(r):
+        entry = BENCHMARKS.get(r.get("dataset"))
+        if entry is None:
+            return False
+        pre = entry.pretrain_epochs if pretrain_epochs is None else pretrain_epochs
+        fine = entry.finetune_epochs if finetune_epochs is None else finetune_epochs
+        return r["pretrain_epochs"] == pre and r["finetune_epochs"] == fine
+
+    return [r for r in records if wanted(r)]
+
+
+def event_rows(records):
+    """``(cells, datasets, methods, references, rows)`` of the event records: the section's table layout.
+
+    ``methods`` are those that ran, in the method table's order, without the
+    reference points (``references``); ``rows`` are ``(dataset, fraction,
+    methods)`` for each label fraction a dataset ran with (C-MAPSS also runs
+    5, 2 and 1 %).
+    """
+    cells = cells_by(records, "dataset")
+    datasets = [name for name in BENCHMARKS if any(r["dataset"] == name for r in records)]
+    methods = [m for m in METHODS if any(r["method"] == m for r in records)]
+    methods += sorted({r["method"] for r in records} - set(methods))
+    shown = references(methods)
+    methods = [m for m in methods if m not in shown]
+    fractions = sorted({float(r["fraction"]) for r in records}, reverse=True)
+    ran = {(r["dataset"], float(r["fraction"])) for r in records}
+    rows = [(name, fraction, methods) for name in datasets for fraction in fractions if (name, fraction) in ran]
+    return cells, datasets, methods, shown, rows
+
+
+def excluded_rows(cells, rows, methods):
+    """``(guard lines, rows that count for no method, {retired dataset: reason})``.
+
+    A row counts for no method where the leakage guard does not rule out
+    position (:func:`position_guard`) or its dataset is retired.
+    """
+    guard, solved = position_guard(cells, rows, methods)
+    retired = {name: BENCHMARKS[name].retired for name, _, _ in rows if BENCHMARKS[name].retired}
+    return guard, solved | {(name, fraction) for name, fraction, _ in rows if name in retired}, retired
+
+
 def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     """Markdown section of ``hepa-bench run`` results on the event benchmarks: ours beside the paper's Table 1.
 
@@ -201,28 +248,11 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     each dataset's own (the full protocol); records run with other epochs
     are left out.
     """
-    def wanted(r):
-        entry = BENCHMARKS.get(r["dataset"])
-        if entry is None:
-            return False
-        pre = entry.pretrain_epochs if pretrain_epochs is None else pretrain_epochs
-        fine = entry.finetune_epochs if finetune_epochs is None else finetune_epochs
-        return r["pretrain_epochs"] == pre and r["finetune_epochs"] == fine
-
-    records = [r for r in records if "dataset" in r and wanted(r)]
+    records = event_records(records, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
     lines = ["## Event benchmarks", ""]
     if not records:
         return "\n".join(lines + ["No event-benchmark results with these epochs.", ""])
-    cells = cells_by(records, "dataset")
-    datasets = [name for name in BENCHMARKS if any(r["dataset"] == name for r in records)]
-    methods = [m for m in METHODS if any(r["method"] == m for r in records)]
-    methods += sorted({r["method"] for r in records} - set(methods))
-    shown_references = references(methods)
-    methods = [m for m in methods if m not in shown_references]
-    # a row for each label fraction a dataset ran with (C-MAPSS also runs 5, 2 and 1 %)
-    fractions = sorted({float(r["fraction"]) for r in records}, reverse=True)
-    ran = {(r["dataset"], float(r["fraction"])) for r in records}
-    rows = [(name, fraction, methods) for name in datasets for fraction in fractions if (name, fraction) in ran]
+    cells, datasets, methods, shown_references, rows = event_rows(records)
     comparisons = compare(cells, rows)
     beaten = beaten_by(comparisons)
     header = (["dataset", "labels"] + methods + shown_references
@@ -237,9 +267,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         row += [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in shown_references]
         row += [_quoted(paper.get("hepa"), fraction), _best_baseline(paper, fraction)]
         table.append(row)
-    guard, solved = position_guard(cells, rows, methods)
-    retired = {name: BENCHMARKS[name].retired for name in datasets if BENCHMARKS[name].retired}
-    solved |= {(name, fraction) for name, fraction, _ in rows if name in retired}
+    guard, solved, retired = excluded_rows(cells, rows, methods)
     metric_rows = []
     for name in datasets:
         for m in methods + shown_references:

@@ -14,7 +14,8 @@ import numpy as np
 
 from .methods import METHODS, references, tuned_variants
 from .registry import BENCHMARKS
-from .report_events import position_guard
+from .report_cmapss import cmapss_records
+from .report_events import event_records, event_rows, excluded_rows
 from .results import read_results
 from .stats import cells_by, markdown_table, scores_of
 
@@ -30,29 +31,6 @@ FULL = 1.0
 START, END = "<!-- summary-table:start -->", "<!-- summary-table:end -->"
 
 
-def event_records(records, *, pretrain_epochs=None, finetune_epochs=None):
-    """The event records the report's event section reads: a dataset of the registry, run with its epochs.
-
-    Epochs of None take each dataset's own, as
-    :func:`~hepa_bench.report_events.render_events` does.
-    """
-    def wanted(r):
-        entry = BENCHMARKS.get(r.get("dataset"))
-        if entry is None:
-            return False
-        pre = entry.pretrain_epochs if pretrain_epochs is None else pretrain_epochs
-        fine = entry.finetune_epochs if finetune_epochs is None else finetune_epochs
-        return r["pretrain_epochs"] == pre and r["finetune_epochs"] == fine
-
-    return [r for r in records if wanted(r)]
-
-
-def cmapss_records(records, *, pretrain_epochs=50, finetune_epochs=30):
-    """The C-MAPSS records the report's C-MAPSS section reads, each naming its subset ``dataset``."""
-    return [r if "dataset" in r else {**r, "dataset": r["subset"]} for r in records
-            if r["pretrain_epochs"] == pretrain_epochs and r["finetune_epochs"] == finetune_epochs]
-
-
 def _scores(cells, name, method):
     """Finite test h-AUROC of ``method`` with all labels in dataset ``name``."""
     values = scores_of(cells.get((name, FULL, method), []), "h_auroc")
@@ -60,22 +38,9 @@ def _scores(cells, name, method):
 
 
 def solved_rows(events):
-    """``{(dataset, fraction)}`` where the event section's leakage guard does not rule out position.
-
-    The same call as the report's event section (every row and label
-    fraction, the same methods, the same Holm family), so the summary marks
-    exactly the rows that section leaves out of its win counts.
-    """
-    cells = cells_by(events, "dataset")
-    methods = [m for m in METHODS if any(r["method"] == m for r in events)]
-    methods += sorted({r["method"] for r in events} - set(methods))
-    methods = [m for m in methods if m not in references(methods)]
-    ran = {(r["dataset"], float(r["fraction"])) for r in events}
-    fractions = sorted({f for _, f in ran}, reverse=True)
-    datasets = [name for name in BENCHMARKS if any(name == d for d, _ in ran)]
-    rows = [(name, f, methods) for name in datasets for f in fractions if (name, f) in ran]
-    _, solved = position_guard(cells, rows, methods)
-    return solved
+    """``{(dataset, fraction)}`` that the event section leaves out of its win counts (the same call)."""
+    cells, _, methods, _, rows = event_rows(events)
+    return excluded_rows(cells, rows, methods)[1]
 
 
 def summary_table(results, events):
@@ -92,7 +57,7 @@ def summary_table(results, events):
     methods not, since they can no longer run) with the highest mean on 2+
     seeds. "Seeds" gives the fewest and most seeds of the row's cells. The
     position mark is the event section's leakage guard
-    (:func:`~hepa_bench.report_events.position_guard`).
+    (:func:`~hepa_bench.report_events.excluded_rows`).
     """
     own, other = cells_by(results, "dataset"), cells_by(events, "dataset")
     cells = {**other, **{key: value for key, value in own.items() if value}}

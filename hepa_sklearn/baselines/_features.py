@@ -175,8 +175,7 @@ def _multiscale_rows(X):
     columns = [_last_observed(window, observed)]
     for length in (*SPANS, None):
         span, seen = (window, observed) if length is None else (window[..., -length:], observed[..., -length:])
-        count = seen.sum(axis=-1)
-        mean, std, _ = nan_mean_std(span, axis=-1)
+        mean, std, count = nan_mean_std(span, axis=-1)
         std = np.where(count >= 2, std, np.nan)
         any_seen = count > 0
         low = np.where(any_seen, np.where(seen, span, np.inf).min(axis=-1), np.nan)

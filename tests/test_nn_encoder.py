@@ -237,6 +237,23 @@ def test_packed_pooling_equals_module_pooling_per_sequence():
     assert layout.column.tolist() == [0, 1, 2, 3, 0, 0, 1, 2]
 
 
+def test_packed_pooling_runs_under_cuda_style_autocast(monkeypatch):
+    # CUDA's autocast runs exp in fp32 while the linear layers give bf16; CPU autocast keeps exp in
+    # bf16, so its policy is imitated here: the pooled sums must not mix the two dtypes
+    torch.manual_seed(0)
+    pooling = AttentionPooling(16, 2).eval()
+    valid = torch.tensor([[True, True, False, True], [True, False, False, False]])
+    layout = PackedLayout(valid, torch.tensor([4, 1]))
+    states = torch.randn(5, 16)
+    expected = pooling.forward_packed(states, layout)
+    exp = torch.exp
+    monkeypatch.setattr(torch, "exp", lambda t: exp(t.float()))
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        pooled = pooling.forward_packed(states, layout)
+    assert pooled.shape == expected.shape
+    assert torch.allclose(pooled.float(), expected, atol=0.05)
+
+
 def test_packed_layout_takes_lengths_or_present_columns():
     valid = torch.tensor([[False, True, True], [True, False, True]])
     layout = PackedLayout(valid, present=valid)  # columns anywhere in the row, kept in column order

@@ -174,7 +174,7 @@ def _pair_ratios(ours, reference):
 
 
 def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, finetune_epochs=30, threads=1,
-                           repeats=3, side_by_side=None, expected_commit=REFERENCE_COMMIT, log=print):
+                           repeats=3, side_by_side=None, expected_commit=REFERENCE_COMMIT, device="cpu", log=print):
     """Measure this package and the authors' code on the FD001 protocol, in pairs of child processes.
 
     Each repeat runs ``our_argv`` (a child printing this package's result as
@@ -187,6 +187,9 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
     a temporary folder and writes only there; its ``PYTHONPATH`` is
     ``reference`` and it writes no byte code. A child's peak RSS starts at
     this process's resident size, at most ``rss_floor_mb`` in the results.
+    With ``device="cpu"`` both children see no GPU; with ``"cuda"`` both see
+    this machine's GPUs (``our_argv`` names the device for this package; the
+    reference takes CUDA whenever it sees it).
 
     Returns
     -------
@@ -199,6 +202,10 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
         raise ValueError(f"repeats must be at least 1, got {repeats}")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
+    if device not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device='cuda', but torch sees no CUDA device here")
     checkout = check_reference(reference, expected_commit)
     cores = os.sched_getaffinity(0)
     if side_by_side is None:
@@ -207,8 +214,9 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
     # Linux carries the RSS high-water mark across fork and exec: a child's peak
     # starts at this process's resident size when it forks, at most this peak.
     rss_floor_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    settings = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads),
-                "PYTHONDONTWRITEBYTECODE": "1", "CUDA_VISIBLE_DEVICES": ""}
+    settings = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads), "PYTHONDONTWRITEBYTECODE": "1"}
+    if device == "cpu":
+        settings["CUDA_VISIBLE_DEVICES"] = ""
     runs = []
     with tempfile.TemporaryDirectory(prefix="hepa-reference-") as work:
         data = prepare_reference_data(Path(work) / "data")
@@ -243,6 +251,7 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
         "protocol": {"dataset": "FD001", "seed": seed, "pretrain_epochs": pretrain_epochs,
                      "finetune_epochs": finetune_epochs, "repeats": repeats},
         "threads": threads,
+        "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "mode": "side by side" if side_by_side else "sequential",
         "pinning": "each child pinned with sched_setaffinity before it starts; its cores are in runs",
         "machine": _machine(),
@@ -291,9 +300,11 @@ def reference_table(results):
     reference_name = "reference" + _commit_label(reference)
     pinning = ("side by side, each on its own cores" if results["mode"] == "side by side"
                else "one after the other, on the same cores")
+    device = results.get("device", "cpu")
     lines = [
         f"Machine: {machine['cpu']}, {machine['cpu_count']} CPU cores, torch {results['torch']}, "
-        f"{results['threads']} thread(s) per implementation (OMP, MKL, torch), {pinning}.",
+        f"{results['threads']} thread(s) per implementation (OMP, MKL, torch), {pinning}"
+        + ("." if device == "cpu" else f"; both on the GPU ({device}), this package under bf16 autocast."),
         f"Protocol: FD001 seed {protocol['seed']}, {protocol['pretrain_epochs']} pretraining and "
         f"{protocol['finetune_epochs']} finetuning epochs. Median of {protocol['repeats']} pair(s); each "
         f"ratio is the median of the ratios within each measured pair.",
@@ -376,16 +387,17 @@ def run_reference(args, argv):
 
     The results name no path of this machine (:func:`portable_paths`).
     """
-    if args.device != "cpu":
+    if args.device not in ("cpu", "cuda"):
         raise ValueError(
-            f"--reference measures on the CPU (the reference has no device option), got --device {args.device}"
+            f"--reference runs on 'cpu' or 'cuda' (the reference has no device option: it takes CUDA whenever "
+            f"it sees it), got --device {args.device}"
         )
     threads = args.threads or 1
     results = compare_with_reference(
         args.reference, [*argv, "--threads", str(threads)], seed=args.seed,
         pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, threads=threads,
         repeats=args.repeats, side_by_side=args.side_by_side,
-        expected_commit=REFERENCE_COMMIT if args.reference_commit_check == "on" else None,
+        expected_commit=REFERENCE_COMMIT if args.reference_commit_check == "on" else None, device=args.device,
     )
     results["command"] = shlex.join([_program_name(sys.argv[0]), *sys.argv[1:]])
     results["python"] = sys.executable

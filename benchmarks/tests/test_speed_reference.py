@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import torch
 
 from hepa_bench import speed, speed_reference
 from hepa_bench.speed_reference import (
@@ -142,8 +143,11 @@ def test_check_reference_refuses_another_commit_or_no_checkout(fake_reference, t
     assert check_reference(copy, None)["commit"] is None
     with pytest.raises(ValueError, match="no scripts/train.py"):
         check_reference(tmp_path)
-    with pytest.raises(ValueError, match="on the CPU"):
-        speed.main(["--reference", str(path), "--device", "cuda"])
+    with pytest.raises(ValueError, match="'cpu' or 'cuda'"):
+        speed.main(["--reference", str(path), "--device", "mps"])
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="sees no CUDA device"):
+            speed.main(["--reference", str(path), "--device", "cuda", "--reference-commit-check", "off"])
 
 
 def test_prepare_reference_data_writes_the_embedded_fd001_uncompressed(tmp_path):

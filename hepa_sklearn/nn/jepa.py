@@ -50,7 +50,9 @@ class AttentionPooling(nn.Module):
         weights = torch.exp(scores - top[sequence]).masked_fill(~keep[:, None], 0.0)
         total = weights.new_zeros(B, heads).index_add_(0, sequence, weights)
         weights = weights / total[sequence]
-        pooled = v.new_zeros(B, heads, d // heads).index_add_(0, sequence, weights[..., None] * v)
+        # under CUDA autocast exp runs in fp32 while v is bf16: sum in the product's dtype
+        weighted = weights[..., None] * v
+        pooled = weighted.new_zeros(B, heads, d // heads).index_add_(0, sequence, weighted)
         return attention.out_proj(pooled.reshape(B, d))
 
     def forward(self, states, valid):

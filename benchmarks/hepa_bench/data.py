@@ -16,6 +16,15 @@ windows; every method of a cell gets the same ones.
   time together, so the labelled windows are a few stretches of the
   series, as labels bought for a few periods would be. The validation and
   test windows never change.
+
+Rolling origin. On the datasets whose split is a fixed cut in time, the
+runner's ``--split rolling`` makes the seed vary the data too
+(:class:`RollingOrigin`): seed ``s`` keeps the first ``100 - s * step``
+percent of each labelled unit's rows (``step`` is the entry's
+``origin_step``, 5) and splits that prefix as the dataset's own split
+does, proportions and gaps alike. Seed 0 is the published split; each later
+seed trains, validates and tests on an earlier stretch, the test part
+always after the other two in time.
 """
 
 import math
@@ -26,7 +35,8 @@ import numpy as np
 
 from hepa_sklearn.surface import label_surface
 
-__all__ = ["EventData", "block_rule", "first_step_labels", "point_labels", "unit_blocks"]
+__all__ = ["EventData", "RollingOrigin", "block_rule", "first_step_labels", "point_labels", "rolling_loader",
+           "unit_blocks"]
 
 
 @dataclass
@@ -60,6 +70,37 @@ class EventData:
     def train_mask(self, fraction):
         """``(mask, n_blocks)``: which training windows the label ``fraction`` keeps, and how many blocks."""
         return self.label_rule(fraction)
+
+
+@dataclass(frozen=True)
+class RollingOrigin:
+    """A dataset's split applied to the first ``100 - percent_removed`` percent of each unit's rows.
+
+    ``base`` is the dataset's ``split(lengths)`` callable; the rows after the
+    kept prefix belong to no part.
+    """
+
+    base: Callable
+    percent_removed: int
+
+    def __call__(self, lengths):
+        if not 0 <= self.percent_removed < 100:
+            raise ValueError(f"a rolling origin removes 0 to 99 percent of the rows, got {self.percent_removed}.")
+        return self.base({unit: n * (100 - self.percent_removed) // 100 for unit, n in lengths.items()})
+
+
+def rolling_loader(spec, percent_removed):
+    """A loader with the signature of the ``load_*`` functions for ``spec`` under :class:`RollingOrigin`."""
+    from dataclasses import replace
+
+    from hepa_sklearn.datasets._event_dataset import load_dataset
+
+    rolled = replace(spec, split=RollingOrigin(spec.split, percent_removed))
+
+    def load(*, data_home=None, split=None, context_length, stride, min_history, normalize=True):
+        return load_dataset(rolled, data_home, split, context_length, stride, min_history, normalize)
+
+    return load
 
 
 def block_rule(blocks, y, K, seed):

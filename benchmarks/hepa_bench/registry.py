@@ -32,7 +32,10 @@ from hepa_sklearn.event_predictor import HEPAEventPredictor
 from hepa_sklearn.pretrainer import HEPAPretrainer
 from hepa_sklearn.protocol import SubsetSplit, label_units, protocol_event_predictor, unit_windows
 
-from .data import EventData, block_rule, first_step_labels, point_labels, unit_blocks
+from .data import EventData, block_rule, first_step_labels, point_labels, rolling_loader, unit_blocks
+
+# Percent of the rows each seed removes from the end of a fixed split under the rolling origin.
+ORIGIN_STEP = 5
 from .protocols import protocol_pretrainer
 
 __all__ = ["BENCHMARKS", "PAPER_COLUMNS", "PATIENCE", "BenchmarkEntry", "get_benchmark"]
@@ -108,6 +111,14 @@ class BenchmarkEntry:
     retired : str or None
         Why the dataset's task no longer runs; its records stay as data, and
         the report leaves its rows out of every win count.
+    spec : EventDataset or None
+        The dataset's spec (:mod:`hepa_sklearn.datasets`), which the rolling
+        origin re-splits.
+    origin_step : int or None
+        Percent of each labelled unit's rows that each seed removes from the
+        end under the rolling origin (:class:`~hepa_bench.data.RollingOrigin`);
+        None where the dataset has none (its seeds draw the split, or a shift
+        would leave a part without an event).
     """
 
     name: str
@@ -130,6 +141,8 @@ class BenchmarkEntry:
     label_blocks: int = LABEL_BLOCKS
     paper: dict = field(default_factory=dict)
     retired: Optional[str] = None
+    spec: Optional[object] = None
+    origin_step: Optional[int] = None
 
     @property
     def is_cmapss(self):
@@ -182,13 +195,21 @@ class BenchmarkEntry:
         groups = np.repeat(["train", "valid"], [len(E_train), len(E_valid)])
         return head.fit(np.concatenate([E_train, E_valid]), np.concatenate([y_train, y_valid]), groups=groups)
 
-    def load(self, seed, data_home=None, *, regime=False):
+    def load(self, seed, data_home=None, *, regime=False, split="fixed"):
         """The :class:`~hepa_bench.data.EventData` of this benchmark under ``seed``.
 
         ``regime``: the windows normalised per operating condition
         (C-MAPSS only, :class:`~hepa_sklearn.preprocessing.RegimeNormalizer`
-        with the setting channels kept).
+        with the setting channels kept). ``split="rolling"``: seed ``s``
+        re-splits the first ``100 - s * origin_step`` percent of the rows
+        (:class:`~hepa_bench.data.RollingOrigin`; seed 0 is the fixed split).
         """
+        if split not in ("fixed", "rolling"):
+            raise ValueError(f"split must be 'fixed' or 'rolling', got {split!r}.")
+        if split == "rolling" and self.origin_step is None:
+            raise ValueError(f"{self.name} has no rolling origin: " + (
+                "its seeds already draw the split." if self.seeded_split else
+                "a shift of its split would leave a part without an event."))
         if self.is_cmapss:
             return self._load_cmapss(seed, regime)
         if regime:
@@ -196,11 +217,13 @@ class BenchmarkEntry:
         params = dict(self.loader_params)
         if self.seeded_split:
             params["random_state"] = seed
+        loader = self.loader
+        if split == "rolling" and seed:
+            loader = rolling_loader(self.spec, seed * self.origin_step)
 
         def part(name, stride):
-            bunch = self.loader(data_home=data_home, split=name, context_length=self.context_length,
-                                stride=stride, min_history=self.min_history, **params)
-            return bunch
+            return loader(data_home=data_home, split=name, context_length=self.context_length,
+                          stride=stride, min_history=self.min_history, **params)
 
         pre = part(self.pretrain_part, self.pretrain_stride)
         train = part("train", self.finetune_stride)
@@ -261,7 +284,8 @@ def _cmapss(subset, paper):
     )
 
 
-def _events(name, module, loader, own, paper, *, pretrain_part="train", seeded_split=False, retired=None, **strides):
+def _events(name, module, loader, own, paper, *, pretrain_part="train", seeded_split=False, retired=None,
+            origin_step=ORIGIN_STEP, **strides):
     stride = module.STRIDE
     settings = {**dict(pretrain_stride=stride, finetune_stride=stride, eval_stride=stride), **strides}
     text = own + " " + _EVENT_TEXT.format(pretrain=pretrain_part, pre_epochs=100, ft_epochs=50)
@@ -269,7 +293,8 @@ def _events(name, module, loader, own, paper, *, pretrain_part="train", seeded_s
         name=name, description=text, K=module.K, context_length=module.CONTEXT_LENGTH,
         min_history=module.MIN_HISTORY, norm="revin", finetune_stop="validation", pretrain_part=pretrain_part,
         pretrain_epochs=100, finetune_epochs=50, loader=loader, seeded_split=seeded_split,
-        directory=module.DIRECTORY, paper=paper, retired=retired, **settings,
+        directory=module.DIRECTORY, paper=paper, retired=retired, spec=module.SPEC,
+        origin_step=None if seeded_split else origin_step, **settings,
     )
 
 
@@ -313,9 +338,10 @@ BENCHMARKS = {
         "BATADAL", _batadal, load_batadal,
         "BATADAL water SCADA: the attack-free year (dataset03) is the normal part and pretrains; "
         "dataset04 is split 60/10/30 in time. Context 512 hours, stride 4 (the loader's). Its "
-        "training, validation and test parts hold 2, 1 and 2 attack onsets, so scores vary widely.",
+        "training, validation and test parts hold 2, 1 and 2 attack onsets, so scores vary widely; no "
+        "rolling origin (removing the last 5 % of rows already leaves the validation part without an onset).",
         _paper(((.56, .01), (.55, .04)), ((.66, .03), (.37, .04)), ((.46, .13), (.54, .08)),
-               ((.60, .04), (.61, .08)), ((.57, .03), (.54, .06))), pretrain_part="normal"),
+               ((.60, .04), (.61, .08)), ((.57, .03), (.54, .06))), pretrain_part="normal", origin_step=None),
     "TEP": _events(
         "TEP", _tep, load_tep,
         "Tennessee Eastman: the fault-free run d00 is the normal part and pretrains; the 22 test runs "

@@ -1,13 +1,15 @@
 """``hepa-bench report``: the markdown report of the results files (C-MAPSS, snapshot study, event benchmarks).
 
 The C-MAPSS tables are :mod:`hepa_bench.report_cmapss`, the event tables
-:mod:`hepa_bench.report_events`, the snapshot study
+:mod:`hepa_bench.report_events` and, for the rolling origin's seeds,
+:mod:`hepa_bench.report_rolling`, the snapshot study
 :func:`hepa_bench.snapshots.markdown`; the paired tests and Holm's
 correction they share are :mod:`hepa_bench.stats`.
 """
 
 from .report_cmapss import render
 from .report_events import render_events
+from .report_rolling import render_rolling
 from .report_summary import summary_section
 from .results import read_results
 from .snapshots_report import markdown
@@ -26,8 +28,13 @@ def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, f
     if snapshots:
         text = text.rstrip("\n") + "\n\n" + "\n".join(markdown(read_results(snapshots))) + "\n"
     if events:
+        event_results = read_results(events)
         text = text.rstrip("\n") + "\n\n" + render_events(
-            read_results(events), pretrain_epochs=events_pretrain_epochs, finetune_epochs=events_finetune_epochs)
+            event_results, pretrain_epochs=events_pretrain_epochs, finetune_epochs=events_finetune_epochs)
+        if events_pretrain_epochs is None and events_finetune_epochs is None:
+            rolling = render_rolling(event_results)
+            if rolling:
+                text = text.rstrip("\n") + "\n\n" + "\n".join(rolling)
     return text
 
 

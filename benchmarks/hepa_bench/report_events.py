@@ -191,14 +191,16 @@ def event_cpu_table(records, datasets, methods):
     return markdown_table(header, rows) + ["", f"All cells above: {total / 3600:.1f} CPU hours."]
 
 
-def event_records(records, *, pretrain_epochs=None, finetune_epochs=None):
+def event_records(records, *, pretrain_epochs=None, finetune_epochs=None, keep_rolling=False):
     """The records the event section reads: a dataset of the registry, run with the given epochs.
 
-    Epochs of None take each dataset's own (the full protocol).
+    Epochs of None take each dataset's own (the full protocol). Records of
+    the rolling origin's later seeds (``"split": "rolling"``) are left out
+    unless ``keep_rolling`` (:mod:`hepa_bench.report_rolling` tables them).
     """
     def wanted(r):
         entry = BENCHMARKS.get(r.get("dataset"))
-        if entry is None:
+        if entry is None or (r.get("split", "fixed") != "fixed" and not keep_rolling):
             return False
         pre = entry.pretrain_epochs if pretrain_epochs is None else pretrain_epochs
         fine = entry.finetune_epochs if finetune_epochs is None else finetune_epochs

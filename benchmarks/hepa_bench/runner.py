@@ -151,13 +151,25 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
 def cell_key(record):
     """A record's cell; records of the former C-MAPSS sweep name their dataset ``subset``."""
     return (record.get("dataset", record.get("subset")), record["seed"], float(record["fraction"]), record["method"],
-            record["pretrain_epochs"], record["finetune_epochs"])
+            record["pretrain_epochs"], record["finetune_epochs"], record.get("split", "fixed"))
 
 
-def _check(datasets, methods, fractions, table, registry):
+def cell_split(split, seed):
+    """The split a cell runs on: seed 0 of the rolling origin is the fixed split, recorded as such."""
+    return split if seed else "fixed"
+
+
+def _check(datasets, methods, fractions, table, registry, split="fixed"):
     unknown = [name for name in datasets if name not in registry]
     if unknown:
         raise ValueError(f"unknown datasets {unknown}; choose from {list(registry)}.")
+    if split not in ("fixed", "rolling"):
+        raise ValueError(f"split must be 'fixed' or 'rolling', got {split!r}.")
+    if split == "rolling":
+        fixed = [name for name in datasets if registry[name].origin_step is None]
+        if fixed:
+            raise ValueError(f"{fixed} have no rolling origin (their seeds draw the split, or a shift would leave a "
+                             f"part without an event); run them with --split fixed.")
     unknown = [m for m in methods if m not in table]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; choose from {sorted(table)}.")
@@ -173,8 +185,13 @@ def _check(datasets, methods, fractions, table, registry):
 
 def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, finetune_epochs=None, device="auto",
                   results, data_home=None, max_cells=None, max_minutes=None, command=None, methods_table=None,
-                  registry=None, log=print):
+                  registry=None, split="fixed", log=print):
     """Run every missing cell, appending each finished one to ``results``; returns the new records.
+
+    ``split="rolling"`` makes the seed vary the data on the datasets with a
+    fixed split in time (:class:`~hepa_bench.data.RollingOrigin`); such
+    records carry ``"split": "rolling"``, except seed 0's, which is the fixed
+    split itself.
 
     ``pretrain_epochs``/``finetune_epochs`` of None take each entry's own
     (C-MAPSS 50/30 fixed, elsewhere at most 100/50 with early stopping);
@@ -188,7 +205,7 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
     """
     table = METHODS if methods_table is None else methods_table
     registry = BENCHMARKS if registry is None else registry
-    _check(datasets, methods, fractions, table, registry)
+    _check(datasets, methods, fractions, table, registry, split)
     done = {cell_key(r) for r in read_results(results)}
 
     def epochs(entry):
@@ -199,7 +216,7 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
     order = sorted(methods, key=lambda m: (table[m].regime, str(table[m].encoder_key), methods.index(m)))
     todo = [(name, seed, float(fraction), method)
             for name in datasets for seed in seeds for method in order for fraction in fractions
-            if (name, seed, float(fraction), method, *epochs(registry[name])) not in done]
+            if (name, seed, float(fraction), method, *epochs(registry[name]), cell_split(split, seed)) not in done]
     log(f"{len(todo)} cells to run, {len(done)} already in {results}")
     env = environment(device)
     records, start = [], time.perf_counter()
@@ -209,7 +226,7 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
             log(f"stopping after {max_cells} cells; {len(todo) - i} left")
             break
         entry, method = registry[name], table[method_name]
-        data_key = (name, seed, method.regime)
+        data_key = (name, seed, method.regime, cell_split(split, seed))
         key = (method.encoder_key, fraction) if method.supervised else method.encoder_key
         fitted = data_key in data and method.encoder is not None and key in encoders
         if max_minutes is not None and time.perf_counter() - start > 60 * max_minutes and not fitted:
@@ -217,7 +234,8 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
             break
         pre_epochs, ft_epochs = epochs(entry)
         if data_key not in data:  # one dataset in memory
-            data, encoders = {data_key: entry.load(seed, data_home=data_home, regime=method.regime)}, {}
+            data, encoders = {data_key: entry.load(seed, data_home=data_home, regime=method.regime,
+                                                   split=cell_split(split, seed))}, {}
         cell_data = data[data_key]
         with uninterrupted(f"{name} seed {seed} {method_name} labels {fraction:g}", log):
             if method.encoder is not None and key not in encoders:
@@ -229,6 +247,7 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
         record = {
             "dataset": name, "seed": seed, "fraction": fraction, "method": method_name,
             "pretrain_epochs": pre_epochs, "finetune_epochs": ft_epochs, "device": device, "K": entry.K,
+            **({"split": "rolling"} if cell_split(split, seed) == "rolling" else {}),
             **result, "cell_s": time.perf_counter() - cell_start,
             "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "command": command, **env,
@@ -260,6 +279,9 @@ def add_arguments(parser):
     parser.add_argument("--max-cells", type=int, default=None, help="stop after this many cells")
     parser.add_argument("--max-minutes", type=float, default=None,
                         help="start no new cell after this many minutes")
+    parser.add_argument("--split", choices=["fixed", "rolling"], default="fixed",
+                        help="rolling: on datasets split at fixed times, seed s re-splits the first 100 - 5 s "
+                             "percent of the rows (seed 0 is the fixed split)")
 
 
 def run(args):
@@ -270,7 +292,7 @@ def run(args):
             datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
             pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
             results=args.results, data_home=args.data_home, max_cells=args.max_cells, max_minutes=args.max_minutes,
-            command=command_line(), log=lambda message, **kw: print(message, flush=True),
+            command=command_line(), split=args.split, log=lambda message, **kw: print(message, flush=True),
         )
     except (ValueError, FileNotFoundError) as exc:  # an unknown name, or a dataset not in the data home
         raise SystemExit(f"hepa-bench run: {exc}") from None

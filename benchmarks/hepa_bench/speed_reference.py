@@ -187,9 +187,8 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
     a temporary folder and writes only there; its ``PYTHONPATH`` is
     ``reference`` and it writes no byte code. A child's peak RSS starts at
     this process's resident size, at most ``rss_floor_mb`` in the results.
-    With ``device="cpu"`` both children see no GPU; with ``"cuda"`` both see
-    this machine's GPUs (``our_argv`` names the device for this package; the
-    reference takes CUDA whenever it sees it).
+    ``device="cpu"`` hides the GPUs from both; ``"cuda"`` shows them (``our_argv``
+    names the device; the reference takes CUDA whenever it sees it).
 
     Returns
     -------
@@ -202,10 +201,8 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
         raise ValueError(f"repeats must be at least 1, got {repeats}")
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
-    if device not in ("cpu", "cuda"):
-        raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
-    if device == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device='cuda', but torch sees no CUDA device here")
+    if device not in ("cpu", "cuda") or (device == "cuda" and not torch.cuda.is_available()):
+        raise ValueError(f"device must be 'cpu' or 'cuda' where torch sees a CUDA device, got {device!r}")
     checkout = check_reference(reference, expected_commit)
     cores = os.sched_getaffinity(0)
     if side_by_side is None:
@@ -214,9 +211,8 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
     # Linux carries the RSS high-water mark across fork and exec: a child's peak
     # starts at this process's resident size when it forks, at most this peak.
     rss_floor_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    settings = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads), "PYTHONDONTWRITEBYTECODE": "1"}
-    if device == "cpu":
-        settings["CUDA_VISIBLE_DEVICES"] = ""
+    settings = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads), "PYTHONDONTWRITEBYTECODE": "1",
+                **({"CUDA_VISIBLE_DEVICES": ""} if device == "cpu" else {})}
     runs = []
     with tempfile.TemporaryDirectory(prefix="hepa-reference-") as work:
         data = prepare_reference_data(Path(work) / "data")
@@ -387,11 +383,6 @@ def run_reference(args, argv):
 
     The results name no path of this machine (:func:`portable_paths`).
     """
-    if args.device not in ("cpu", "cuda"):
-        raise ValueError(
-            f"--reference runs on 'cpu' or 'cuda' (the reference has no device option: it takes CUDA whenever "
-            f"it sees it), got --device {args.device}"
-        )
     threads = args.threads or 1
     results = compare_with_reference(
         args.reference, [*argv, "--threads", str(threads)], seed=args.seed,

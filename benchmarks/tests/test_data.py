@@ -1,6 +1,7 @@
 """Label budgets and point labels of the event benchmarks: blocks of each unit, the seeded choice of blocks."""
 
 import numpy as np
+import pytest
 
 from hepa_sklearn.surface import make_survival_y
 
@@ -43,3 +44,30 @@ def test_first_step_labels_are_the_event_at_the_next_step():
     y = make_survival_y(np.array([True, True, False, False, False]), np.array([1, 3, 1, 5, 0]))
     # censored at once: the label at Δt = 1 is unknown; observed for a step without the event: 0
     np.testing.assert_array_equal(first_step_labels(y), [1.0, 0.0, 0.0, 0.0, np.nan])
+
+
+def test_rolling_origin_splits_the_kept_prefix_as_the_base_split_does():
+    from hepa_bench.data import RollingOrigin
+    from hepa_sklearn.datasets._event_dataset import ChronologicalSplit
+
+    base = ChronologicalSplit((60, 80), gap=10)
+    lengths = {"a": 1000, "b": 200}
+    assert RollingOrigin(base, 0)(lengths) == base(lengths)
+    parts = dict((part, (start, stop)) for part, start, stop in RollingOrigin(base, 10)(lengths)["a"])
+    # 900 rows kept: cuts at 540 and 720, gaps of 10, nothing after row 900
+    assert parts == {"train": (0, 540), "valid": (550, 720), "test": (730, 900)}
+    assert RollingOrigin(base, 15)(lengths)["b"] == base({"b": 170})["b"]
+    with pytest.raises(ValueError, match="0 to 99 percent"):
+        RollingOrigin(base, 100)(lengths)
+
+
+def test_rolling_origin_tests_each_seed_after_its_training_and_on_earlier_rows(data_home, small_registry):
+    entry = small_registry["VIX"]
+    loads = {seed: entry.load(seed, data_home=data_home, split="rolling") for seed in range(3)}
+    fixed = entry.load(0, data_home=data_home)
+    np.testing.assert_array_equal(loads[0].X_test, fixed.X_test)  # seed 0 is the fixed split
+    sizes = [loads[s].X_train.shape[0] + loads[s].X_valid.shape[0] + loads[s].X_test.shape[0] for s in range(3)]
+    assert sizes[0] > sizes[1] > sizes[2]
+    assert not np.array_equal(loads[1].X_test[-1], fixed.X_test[-1])
+    with pytest.raises(ValueError, match="'fixed' or 'rolling'"):
+        entry.load(1, data_home=data_home, split="blocked")

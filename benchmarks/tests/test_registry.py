@@ -127,3 +127,13 @@ def test_fit_head_holds_out_exactly_the_validation_windows():
     np.testing.assert_array_equal(groups, ["train"] * 5 + ["valid"] * 3)
     X, y, groups = BENCHMARKS["FD001"].fit_head(Recorder(), E_train, y_train, E_valid, y_valid).seen
     assert X is E_train and groups is None  # fixed epochs: the validation windows are not seen
+
+
+def test_rolling_origin_only_where_the_split_is_a_fixed_cut_in_time():
+    rolling = {name for name, entry in BENCHMARKS.items() if entry.origin_step}
+    assert rolling == {"SMAP", "PSM", "MBA", "ETTm1", "Weather", "Beijing", "VIX", "GECCO"}
+    assert all(BENCHMARKS[name].spec is not None for name in rolling)
+    with pytest.raises(ValueError, match="seeds already draw the split"):
+        BENCHMARKS["FD001"].load(1, split="rolling")
+    with pytest.raises(ValueError, match="without an event"):
+        BENCHMARKS["BATADAL"].load(1, split="rolling")

@@ -139,7 +139,7 @@ def test_runner_refuses_unknown_names_bad_fractions_and_retired_methods(run_smal
 def test_retired_methods_keep_their_records_as_data():
     record = {"subset": "FD001", "seed": 0, "fraction": 1.0, "method": "hepa-ctxreg", "pretrain_epochs": 50,
               "finetune_epochs": 30}
-    assert cell_key(record) == ("FD001", 0, 1.0, "hepa-ctxreg", 50, 30)  # the former sweep's field name
+    assert cell_key(record) == ("FD001", 0, 1.0, "hepa-ctxreg", 50, 30, "fixed")  # the former sweep's field name
     assert cell_key({**record, "dataset": "FD001"}) == cell_key(record)
     assert METHODS["hepa-ctxreg"].retired and METHODS["hepa-ctxreg"].encoder is None
 
@@ -249,3 +249,18 @@ def test_runner_refuses_a_retired_dataset_and_the_report_counts_its_rows_for_nob
     assert "**TEP is retired**: every faulty run switches its fault on at sample 160" in text
     wins = text.split("### HEPA against each baseline")[1].split("### Pairwise")[0]
     assert "(TEP 100%) count for nobody" in wins
+
+
+def test_rolling_split_records_its_seeds_apart_from_the_fixed_split(run_small, tmp_path):
+    fixed = run_small(seeds=[0, 1], fractions=[1.0], methods=["gbm"])
+    rolling = run_small(seeds=[0, 1], fractions=[1.0], methods=["gbm"], split="rolling")
+    # seed 0 of the rolling origin is the fixed split: already run, not run again
+    assert [(r["seed"], r.get("split")) for r in rolling] == [(1, "rolling")]
+    assert all("split" not in r for r in fixed)
+    assert rolling[0]["h_auroc"] != next(r for r in fixed if r["seed"] == 1)["h_auroc"]
+    assert run_small(seeds=[0, 1], fractions=[1.0], methods=["gbm"], split="rolling") == []
+    with pytest.raises(ValueError, match="'fixed' or 'rolling'"):
+        run_small(split="blocked")
+    no_origin = {"VIX": dataclasses.replace(BENCHMARKS["VIX"], origin_step=None)}
+    with pytest.raises(ValueError, match="no rolling origin"):
+        run_small(split="rolling", registry=no_origin)

@@ -1,0 +1,70 @@
+"""The event tables under the rolling origin: seeds that vary the data as well as the initialisation.
+
+``hepa-bench run --split rolling`` re-splits each dataset whose split is a
+fixed cut in time (:class:`~hepa_bench.data.RollingOrigin`): seed ``s`` keeps
+the first ``100 - 5 s`` percent of the rows, seed 0 being the fixed split.
+This section tables the methods that ran so, seed 0 read from the fixed
+split's records; its paired tests and Holm's correction form a family of
+their own, apart from the main event table.
+"""
+
+from .registry import BENCHMARKS
+from .report_events import event_records, event_rows, excluded_rows, win_tie_loss_table
+from .stats import ALPHA, beaten_by, compare, family_note, markdown_table, marked, mean_std, scores_of
+
+__all__ = ["render_rolling", "rolling_records"]
+
+
+def rolling_records(records):
+    """The records of the rolling origin: its seeds 1+, and seed 0 (the fixed split) of the methods that ran them.
+
+    Only datasets with a rolling origin and their own epochs count.
+    """
+    records = [r for r in event_records(records, keep_rolling=True)
+               if BENCHMARKS[r["dataset"]].origin_step is not None]
+    rolled = {(r["dataset"], r["method"]) for r in records if r.get("split") == "rolling"}
+    return [r for r in records if r.get("split") == "rolling"
+            or (r["seed"] == 0 and (r["dataset"], r["method"]) in rolled)]
+
+
+def render_rolling(records):
+    """Markdown lines of the rolling-origin section; none when no record ran with ``--split rolling``."""
+    records = rolling_records(records)
+    if not records:
+        return []
+    cells, _, methods, shown_references, rows = event_rows(records)
+    comparisons = compare(cells, rows)
+    beaten = beaten_by(comparisons)
+    table = []
+    for name, fraction, _ in rows:
+        row = [name, f"{fraction * 100:g}%"]
+        row += [marked(mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")),
+                       beaten[(name, fraction, m)], methods) for m in methods]
+        row += [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in shown_references]
+        table.append(row)
+    guard, solved, _ = excluded_rows(cells, rows, methods)
+    return [
+        "### Seeds that vary the data: the rolling origin",
+        "",
+        "On the datasets split at fixed times, the seeds of the table above change only initialisation, "
+        "sampling and label blocks. Here seed s also changes the data: it keeps the first 100 − 5 s percent of "
+        "each labelled unit's rows and splits them as the dataset's own split does (proportions and gaps), "
+        "so each seed trains, validates and tests on an earlier stretch, the test part always last "
+        "(`hepa-bench run --split rolling`; seed 0 is the fixed split, read from its records). BATADAL has no "
+        "rolling origin: its labelled year holds five attack onsets, and removing its last 5 % already leaves "
+        "the validation part without one. Marks, means and the Holm correction as above, over this table's "
+        "own comparisons.",
+        "",
+        *markdown_table(["dataset", "labels"] + methods + shown_references, table),
+        "",
+        family_note(comparisons),
+        "",
+        *guard,
+        "",
+        "Wins/ties/losses of each HEPA variant over the rows above (a win or a loss is a Holm-adjusted "
+        f"paired-t p < {ALPHA})" + (", rows where position is not ruled out (" + ", ".join(
+            f"{n} {f * 100:g}%" for n, f in sorted(solved)) + ") left out" if solved else "") + ":",
+        "",
+        *win_tie_loss_table([c for c in comparisons if (c.subset, c.fraction) not in solved], methods),
+        "",
+    ]

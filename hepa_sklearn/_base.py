@@ -245,8 +245,10 @@ class WindowEncoderMixin:
         """The encoder configuration for ``n_channels`` channels; ``settings`` gives the other fields (``patch_size``...)."""
         return EncoderConfig(
             n_channels=n_channels, d_model=self.d_model, n_layers=self.n_layers, n_heads=self.n_heads,
-            # norm="regime" standardises the windows per regime before the net, which sees them globally scaled
-            dropout=float(self.dropout), norm="global" if self.norm == "regime" else self.norm, **settings,
+            # norm="regime" ("auto") standardises the windows per regime before the net, which then scales them
+            # globally (per window: RevIN)
+            dropout=float(self.dropout), norm={"regime": "global", "auto": "revin"}.get(self.norm, self.norm),
+            **settings,
         )
 
     def transform(self, X):

@@ -115,6 +115,12 @@ def _exported_steps(estimator):
             )
         check_is_fitted(step, "net_")
         regimes = step.pretrainer if isinstance(step, HEPAFinetuner) else step
+        if getattr(regimes, "level_loc_", None) is not None and not isinstance(step, HEPAFinetuner):
+            raise ValueError(
+                "export cannot include the window level that a pretrainer fitted with norm=\"auto\" appends to "
+                "its embeddings: the exported network would give the embedding alone. Export a pretrainer "
+                "fitted with another norm."
+            )
         if getattr(regimes, "regime_centers_", None) is not None:
             raise ValueError(
                 "export cannot include the per-regime standardisation of a pretrainer fitted with norm=\"regime\" "

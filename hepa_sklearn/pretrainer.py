@@ -8,6 +8,7 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import TorchEstimator, WindowEncoderMixin, store_parameters
+from ._stats import nan_mean_std, window_level
 from ._docs import fill_doc
 from ._training import (
     CollapseMonitor, CutSampler, JEPACriterion, JEPANet, TargetEMA, WindowDataset, check_pretrainable, make_net,
@@ -32,8 +33,12 @@ __all__ = ["HEPAPretrainer", "WindowPretrainer"]
 # spread over at least 8 windows.
 CUT_BLOCK = 8
 
-# the fitted attributes of norm="regime" (None with any other norm, or when one regime is found)
+# the fitted attributes of norm="regime" or "auto" (None with any other norm, or when one regime is found)
 REGIME_ATTRIBUTES = ("regime_centers_", "regime_loc_", "regime_scale_")
+# the fitted statistics of the window level that norm="auto" appends to the embedding (None otherwise)
+LEVEL_ATTRIBUTES = ("level_loc_", "level_scale_")
+# the net's own normalisation under each norm that standardises the windows first
+NET_NORM = {"regime": "global", "auto": "revin"}
 
 
 class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin,
@@ -51,7 +56,8 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         **ENCODER_CONSTRAINTS,
         "max_epochs": [NON_NEGATIVE_INT],
     }
-    _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_", *REGIME_ATTRIBUTES)
+    _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_", *REGIME_ATTRIBUTES,
+                          *LEVEL_ATTRIBUTES)
 
     def _find_regimes(self, X):
         """The fitted regime attributes of ``norm="regime"`` learned from windows ``X``; None each otherwise.
@@ -63,7 +69,7 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         global z-score then does the same).
         """
         none = dict.fromkeys(REGIME_ATTRIBUTES)
-        if self.norm != "regime":
+        if self.norm not in NET_NORM:
             return none
         regimes = RegimeNormalizer(None, n_regimes="auto", random_state=self._torch_seed()).fit(X)
         if regimes.n_regimes_ == 1:
@@ -73,7 +79,7 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         return {"regime_centers_": centers, "regime_loc_": regime_loc, "regime_scale_": regime_scale}
 
     def _by_regime(self, X, regimes=None):
-        """Windows ``X`` with each step standardised by its regime (``norm="regime"`` with regimes found), else ``X``."""
+        """Windows ``X`` with each step standardised by its regime (``norm="regime"``/``"auto"``, regimes found), else ``X``."""
         regimes = regimes or {name: getattr(self, name, None) for name in REGIME_ATTRIBUTES}
         if regimes["regime_centers_"] is None:
             return X
@@ -119,8 +125,31 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         regimes = self._find_regimes(X)
         X = self._by_regime(X, regimes)
         dataset, groups = self._pretraining_data(X, groups)
-        fitted = {**window_attributes(X, "global" if self.norm == "regime" else self.norm), **regimes}
+        fitted = {**window_attributes(X, NET_NORM.get(self.norm, self.norm)), **regimes, **self._level_statistics(X)}
         return self._fit_net(fitted, dataset, seed=self._torch_seed(), groups=groups)
+
+    def _level_statistics(self, X):
+        """``level_loc_``/``level_scale_``: the training windows' level statistics under ``norm="auto"``, else None."""
+        if self.norm != "auto":
+            return dict.fromkeys(LEVEL_ATTRIBUTES)
+        loc, scale, _ = nan_mean_std(window_level(X), axis=0)
+        return {"level_loc_": np.nan_to_num(loc), "level_scale_": np.where(scale > 0, scale, 1.0)}
+
+    def transform(self, X):
+        """Embed windows ``X`` (n_windows, n_channels, n_timepoints); under ``norm="auto"`` the window level follows.
+
+        The level is each channel's mean and standard deviation over the
+        window and over its last 30 steps (of the regime-standardised window
+        where regimes were found), standardised by the training windows'
+        statistics, 0 where a channel is not observed: what RevIN takes out of
+        the embedding is passed on beside it.
+        """
+        X = self._validated_input(X)
+        E = self._infer(X, "transform", forward=lambda module: module.embed)
+        if getattr(self, "level_loc_", None) is None:
+            return E
+        level = np.nan_to_num((window_level(X) - self.level_loc_) / self.level_scale_)
+        return np.hstack([E, level.astype(np.float32)])
 
     @property
     def encoder_(self):
@@ -129,7 +158,8 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
 
     @property
     def _n_features_out(self):
-        return self.d_model
+        level = getattr(self, "level_loc_", None)
+        return self.d_model + (0 if level is None else level.shape[0])
 
 
 @fill_doc
@@ -173,7 +203,12 @@ class HEPAPretrainer(WindowPretrainer):
         with ``setting_channels=None, n_regimes="auto"``) and standardises
         each step by its regime's statistics, which removes the jumps between
         operating conditions and keeps the level within each; where it finds
-        one regime it is ``"global"``. ``"none"`` feeds raw values.
+        one regime it is ``"global"``. ``"auto"`` standardises per regime
+        as ``"regime"`` does where regimes are found, then applies RevIN, and
+        ``transform`` appends the window level RevIN removes (per channel the
+        mean and standard deviation over the window and its last 30 steps,
+        standardised by the training windows'): ``d_model + 4 * n_channels``
+        columns. ``"none"`` feeds raw values.
     max_horizon : int, default=150
         Largest Δt drawn in pretraining.
     sigreg_weight : float, default=0.1
@@ -237,7 +272,7 @@ class HEPAPretrainer(WindowPretrainer):
     _parameter_constraints = {
         **WindowPretrainer._parameter_constraints,
         "tokens": [StrOptions(set(TOKEN_MODES))],
-        "norm": [StrOptions({*NORM_MODES, "regime"})],
+        "norm": [StrOptions({*NORM_MODES, *NET_NORM})],
         "max_horizon": [POSITIVE_INT],
         "sigreg_weight": [UNIT],
         "regularizer": [StrOptions({"sigreg", "vicreg"})],
@@ -267,7 +302,7 @@ class HEPAPretrainer(WindowPretrainer):
 
     def _cut_block(self):
         """Cuts of one window that share a context pass in a training batch: ``CUT_BLOCK`` where they can."""
-        return 1 if self.norm == "revin" else CUT_BLOCK  # RevIN statistics depend on the cut
+        return 1 if NET_NORM.get(self.norm, self.norm) == "revin" else CUT_BLOCK  # RevIN statistics depend on the cut
 
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for windows of ``fitted["n_features_in_"]`` channels."""

@@ -227,11 +227,6 @@ UNSOURCED_FOUND_BY_CHANCE = [
     (README, 68, "0.919", "runs this pipeline with `norm=\"global\"` and 5 + 10 epochs in about two minutes "
      "on one CPU thread (111 s wall, 107 s CPU with torch 2.13) and prints 0.919.",
      "the output of examples/quickstart.py is not committed"),
-] + [
-    (FINDINGS, line, number, row, "one run set of the authors' implementation; its output is not committed")
-    for line, row in ((146, "| 0 | 0.918 | 0.921 |"), (147, "| 1 | 0.906 | 0.909 |"),
-                      (148, "| 2 | 0.929 | 0.916 |"), (149, "| mean | 0.918 | 0.915 |"))
-    for number in row.strip("| ").split(" | ")[1:]
 ]
 
 

@@ -85,3 +85,38 @@ def test_pretrainer_sees_windows_standardised_per_regime_and_keeps_it_through_ev
 def test_bad_norm_names_the_choices():
     with pytest.raises(ValueError, match="norm"):
         HEPAPretrainer(norm="regimes").fit(np.zeros((4, 1, 32), np.float32))
+
+
+def test_norm_auto_appends_the_window_level_revin_removes():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(24, 2, 64)).astype(np.float32) + np.linspace(0, 5, 24)[:, None, None].astype(np.float32)
+    X[:6, :, :20] = np.nan  # left padding
+    pre = HEPAPretrainer(norm="auto", **TINY).fit(X)
+    E = pre.transform(X)
+    assert E.shape == (24, 16 + 4 * 2) and pre.regime_centers_ is None  # one regime: RevIN plus the level
+    assert len(pre.get_feature_names_out()) == E.shape[1]
+    # the level by hand: mean and std over the window's observed steps and over its last 30, standardised
+    level = np.concatenate([np.nanmean(X, -1), np.nanstd(X, -1), X[..., -30:].mean(-1), X[..., -30:].std(-1)], 1)
+    expected = (level - level.mean(0)) / level.std(0)
+    np.testing.assert_allclose(E[:, 16:], expected, rtol=1e-4, atol=1e-4)
+    # the embedding part is RevIN's: it does not see a window's shift
+    np.testing.assert_allclose(pre.transform(X + 3.0)[:, :16], E[:, :16], atol=1e-4)
+    assert not np.allclose(pre.transform(X + 3.0)[:, 16:], E[:, 16:])
+    np.testing.assert_allclose(pickle.loads(pickle.dumps(pre)).transform(X), E)
+    with pytest.raises(ValueError, match="window level"):
+        export_torchscript(pre, "unused.pt", X[:2])
+
+
+def test_norm_auto_standardises_per_regime_first_and_reads_the_level_there(tmp_path):
+    X, _ = regime_windows()
+    pre = HEPAPretrainer(norm="auto", **TINY).fit(X)
+    assert pre.regime_centers_.shape[0] == 3
+    E = pre.transform(X)
+    assert E.shape == (40, 16 + 8)
+    # per-regime standardised windows have means near 0: the level columns stay small, unlike the raw jumps
+    assert np.abs(E[:, 16:]).max() < 10
+    save(pre, tmp_path / "pre.skops")
+    np.testing.assert_allclose(load(tmp_path / "pre.skops").transform(X), E)
+    y = make_survival_y(np.ones(40, bool), np.arange(1, 41))
+    assert HEPAEventPredictor(K=8, max_epochs=1, random_state=0).fit(E, y).predict_proba(E).shape == (40, 8)
+    assert HEPAFinetuner(pre, K=8, max_epochs=1, random_state=0).fit(X, y).predict_proba(X).shape == (40, 8)

@@ -37,7 +37,8 @@ def test_the_table_names_each_method_once_with_its_family():
     assert {m.family for m in METHODS.values()} == {"hepa", "default", "candidate", "baseline", "reference"}
     assert [m for m, spec in METHODS.items() if spec.family == "default"] == ["hepa-default"]
     assert [m for m, spec in METHODS.items() if spec.family == "candidate"] == [
-        "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime", "hepa-default-regime0"]
+        "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime", "hepa-default-regime0",
+        "hepa-default-auto0"]
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
         "mae", "patchtst", "itransformer", "gbm", "gbm-regime", "gbm-last30", "gbm-regime-last30", "patchtst-revin",
         "itransformer-revin"}

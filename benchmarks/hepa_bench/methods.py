@@ -101,19 +101,25 @@ def gradient_boosting(entry, data, mask, *, epochs, device, seed, encoder=None, 
     C-MAPSS: its own out-of-fold search on the training units. Elsewhere:
     each candidate of its search grid is fitted on the training windows and
     the one with the best validation h-AUROC is kept (the first among
-    equals); ``info`` names it.
+    equals); ``info`` names it. ``choose_features=True`` (not on C-MAPSS)
+    searches each candidate with both feature sets, multiscale and the last
+    30 steps, so that the validation units choose the features too.
     """
+    choose = params.pop("choose_features", False)
     X, y, groups = data.X_train[mask], data.y_train[mask], data.g_train[mask]
     if entry.is_cmapss:
+        if choose:
+            raise ValueError("gbm-select runs on the event datasets; on C-MAPSS gbm searches out of fold instead.")
         return GradientBoostingEventPredictor(K=entry.K, random_state=seed, **params).fit(X, y, groups=groups), {}
     best, best_score, best_index = None, -np.inf, 0
-    for index, candidate in enumerate(SEARCH_GRID):
+    grid = [{**c, "features": f} for f in ("multiscale", "last") for c in SEARCH_GRID] if choose else SEARCH_GRID
+    for index, candidate in enumerate(grid):
         model = GradientBoostingEventPredictor(K=entry.K, search=None, random_state=seed, **candidate, **params)
         model.fit(X, y, groups=groups)
         score = h_auroc(data.y_valid, model.predict_proba(data.X_valid))
         if best is None or (np.isfinite(score) and score > best_score):
             best, best_score, best_index = model, score if np.isfinite(score) else -np.inf, index
-    return best, {"gbm_candidate": best_index, "gbm_params": best.best_params_}
+    return best, {"gbm_candidate": best_index, "gbm_params": best.best_params_, "gbm_features": best.features}
 
 
 def plain_pipeline(entry, data, mask, *, epochs, device, seed, encoder=None, **pretrainer_params):
@@ -343,6 +349,9 @@ METHODS = {
     "gbm": Method("HistGradientBoostingRegressor on multiscale features: level, trend, spread and extremes of every "
                   "channel over its last 10, 30, 100 steps and the whole window, missingness, the window's visible age",
                   family="baseline", surface=gradient_boosting),
+    "gbm-select": Method("gbm with its feature set, multiscale or the last 30 steps, chosen on the validation "
+                         "windows with the rest of its settings (event datasets)", family="baseline",
+                         surface=gradient_boosting, finetune={"choose_features": True}),
     "gbm-regime": Method("gbm on per-operating-condition z-scores", family="baseline", surface=gradient_boosting,
                          regime=True),
     "gbm-last30": Method("the former boosting baseline: four features per channel of the last 30 steps only "

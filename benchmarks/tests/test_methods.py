@@ -40,7 +40,8 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime", "hepa-default-regime0",
         "hepa-default-auto0"]
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
-        "mae", "patchtst", "itransformer", "gbm", "gbm-regime", "gbm-last30", "gbm-regime-last30", "patchtst-revin",
+        "mae", "patchtst", "itransformer", "gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30",
+        "patchtst-revin",
         "itransformer-revin"}
     assert METHODS["gbm-last30"].finetune == {"features": "last"} and METHODS["gbm"].finetune == {}
     assert references(list(METHODS)) == ["elapsed", "position"]
@@ -175,3 +176,22 @@ def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_wind
     assert 1 <= cell["pretrain_epoch_kept"] == kept_epoch(pipe[0]) <= pipe[0].n_epochs_
     assert cell["pretrain_s"] == 0.0  # no encoder of the method's own: the pipeline's fit is the cell's
     assert cell["h_auroc"] == pytest.approx(h_auroc(data.y_test, pipe.predict_proba(data.X_test)), abs=1e-12)
+
+
+def test_gbm_select_lets_the_validation_windows_choose_the_features_too(data_home, small_registry, fd001):
+    from hepa_bench.methods import gradient_boosting
+
+    entry = small_registry["VIX"]
+    data = entry.load(0, data_home=data_home)
+    mask = np.ones(len(data.y_train), bool)
+    chosen, info = gradient_boosting(entry, data, mask, epochs=1, device="cpu", seed=0, choose_features=True)
+    plain, plain_info = gradient_boosting(entry, data, mask, epochs=1, device="cpu", seed=0)
+    last, last_info = gradient_boosting(entry, data, mask, epochs=1, device="cpu", seed=0, features="last")
+    assert plain_info["gbm_features"] == "multiscale" and last_info["gbm_features"] == "last"
+    assert 0 <= info["gbm_candidate"] < 8 and info["gbm_features"] in ("multiscale", "last")
+    scores = {name: h_auroc(data.y_valid, model.predict_proba(data.X_valid))
+              for name, model in (("select", chosen), ("multiscale", plain), ("last", last))}
+    assert scores["select"] == max(scores.values())  # the best of both searches on the validation windows
+    with pytest.raises(ValueError, match="event datasets"):
+        gradient_boosting(BENCHMARKS["FD001"], fd001, np.ones(len(fd001.y_train), bool), epochs=1, device="cpu",
+                          seed=0, choose_features=True)

@@ -11,8 +11,11 @@ Arms: ``revin+level`` (RevIN embedding), ``regime+level``
 (``norm="regime"``) and, where the data has operating regimes,
 ``regime-revin+level`` (the windows standardised per regime by
 ``RegimeNormalizer(None, n_regimes="auto")``, then RevIN and the level of
-the standardised windows; with one regime it is ``revin+level``). One JSON line per arm with the validation h-AUROC,
-which alone may choose, and the test h-AUROC.
+the standardised windows; with one regime it is ``revin+level``). ``--features shift`` runs one arm instead,
+``revin+shift`` (``regime-revin+shift`` where regimes are found): beside the RevIN embedding, per channel the
+last 30 steps' mean less the window's in units of the window's std and the log ratio of the two stds, a
+summary that a drifting level does not move. One JSON line per arm with the validation h-AUROC, which alone
+may choose, and the test h-AUROC.
 
 Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/level_features.py --dataset ETTm1 --seed 0
 """
@@ -37,25 +40,39 @@ def level(X):
     return np.concatenate([part for pair in parts for part in pair], axis=1)
 
 
+def shift(X):
+    """Per channel: the last 30 steps' mean less the window's, in units of the window's std, and the log ratio of the stds."""
+    X = np.asarray(X, dtype=np.float64)
+    mean, std, _ = nan_mean_std(X, axis=-1)
+    recent_mean, recent_std, _ = nan_mean_std(X[..., -30:], axis=-1)
+    std = np.where(std > 0, std, 1.0)
+    return np.concatenate([(recent_mean - mean) / std, np.log(np.where(recent_std > 0, recent_std, 1e-3) / std)], 1)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="ETTm1")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data-home", default=None)
+    parser.add_argument("--features", choices=["level", "shift"], default="level",
+                        help="level: the window's level (the arms above); shift: the last 30 steps against the window")
     args = parser.parse_args()
     torch.set_num_threads(1)
     entry = BENCHMARKS[args.dataset]
     data = entry.load(args.seed, args.data_home)
     raw = {"train": data.X_train, "valid": data.X_valid, "test": data.X_test}
     regimes = RegimeNormalizer(None, n_regimes="auto", random_state=args.seed).fit(data.X_train)
+    summary = level if args.features == "level" else shift
     arms = [("revin+level", "revin", raw), ("regime+level", "regime", raw)]
     if regimes.n_regimes_ > 1:
         arms.append(("regime-revin+level", "revin", {name: regimes.transform(X) for name, X in raw.items()}))
+    if args.features == "shift":  # the RevIN arm (per regime where regimes are found) with the shift instead
+        arms = [("regime-revin+shift", "revin", arms[-1][2]) if regimes.n_regimes_ > 1 else ("revin+shift", "revin", raw)]
     for arm, norm, windows in arms:
         start = time.process_time()
-        scaler = StandardScaler().fit(np.nan_to_num(level(windows["train"])))
+        scaler = StandardScaler().fit(np.nan_to_num(summary(windows["train"])))
         encoder = HEPAPretrainer(norm=norm, max_epochs=0, random_state=args.seed).fit(windows["train"])
-        E = {name: np.hstack([encoder.transform(X), np.nan_to_num(scaler.transform(np.nan_to_num(level(X))))])
+        E = {name: np.hstack([encoder.transform(X), np.nan_to_num(scaler.transform(np.nan_to_num(summary(X))))])
              for name, X in windows.items()}
         head = HEPAEventPredictor(K=entry.K, random_state=args.seed).fit(E["train"], data.y_train)
         print(json.dumps({

@@ -318,3 +318,21 @@ def test_portable_paths_keeps_a_relative_reference_as_given(tmp_path):
     assert results["python"] == sys.executable  # the input is left alone
     # outside the working folder only the checkout's own name is kept
     assert portable_paths(results, checkout, cwd=tmp_path / "elsewhere")["reference"]["path"] == "HEPA"
+
+
+def test_reference_pretraining_pairs_the_seeds_and_tests_the_difference():
+    import importlib.util
+
+    from scipy import stats
+
+    path = Path(__file__).parents[1] / "experiments" / "reference_pretraining.py"
+    spec = importlib.util.spec_from_file_location("reference_pretraining", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    runs = [{"seed": s, "pretrain_epochs": e, "h_auroc": h} for s, e, h in
+            ((0, 0, 0.90), (0, 50, 0.92), (1, 0, 0.91), (1, 50, 0.90), (2, 0, 0.93), (2, 50, 0.95), (3, 50, 0.99))]
+    lines = module.summarize({"runs": runs})
+    assert "| 0 | 0.9000 | 0.9200 | +0.0200 |" in lines
+    assert "| mean | 0.9133 | 0.9233 | +0.0100 |" in lines  # seed 3 has no untrained run: left out
+    p = stats.ttest_rel([0.92, 0.90, 0.95], [0.90, 0.91, 0.93]).pvalue
+    assert f"p = {p:.3f}" in lines[-1]

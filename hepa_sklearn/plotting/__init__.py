@@ -1,15 +1,17 @@
-"""Displays of event probability surfaces and training runs, drawn with the optional matplotlib.
+"""Displays of event probability surfaces, embeddings and training runs, drawn with the optional matplotlib.
 
 Install matplotlib with ``pip install 'hepa-sklearn[plot]'``; this package
 imports it only when something is drawn.
 """
 
+from ._embedding_pca import EmbeddingPCADisplay
 from ._event_surface import EventSurfaceDisplay
 from ._horizon_auroc import HorizonAUROCDisplay
 from ._reliability import SurfaceReliabilityDisplay
 from ._training_history import TrainingHistoryDisplay
 
 __all__ = [
+    "EmbeddingPCADisplay",
     "EventSurfaceDisplay",
     "HorizonAUROCDisplay",
     "SurfaceReliabilityDisplay",

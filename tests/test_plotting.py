@@ -370,6 +370,7 @@ def test_import_works_without_matplotlib(monkeypatch):
     monkeypatch.delattr(hepa_sklearn, "plotting")
     plotting = importlib.import_module("hepa_sklearn.plotting")
     assert plotting.__all__ == [
+        "EmbeddingPCADisplay",
         "EventSurfaceDisplay",
         "HorizonAUROCDisplay",
         "SurfaceReliabilityDisplay",

@@ -38,7 +38,8 @@ def screen(seeds, fraction):
         for line in open(path):
             record = json.loads(line)
             dataset = record.get("dataset", record.get("subset"))
-            if record["seed"] not in seeds or float(record["fraction"]) != fraction or BENCHMARKS[dataset].retired:
+            if (record["seed"] not in seeds or float(record["fraction"]) != fraction or BENCHMARKS[dataset].retired
+                    or record.get("split", "fixed") != "fixed"):  # the rolling origin's seeds are other data
                 continue
             if record["method"] in METHODS and wanted in (None, dataset.startswith("FD")) and "valid_h_auroc" in record:
                 scores.setdefault(dataset, {}).setdefault(record["method"], {})[record["seed"]] = record["valid_h_auroc"]

@@ -69,3 +69,18 @@ def test_bad_embeddings_are_refused_with_the_reason(E, y, match):
 def test_an_encoder_without_transform_is_refused():
     with pytest.raises(TypeError, match="has no transform"):
         EmbeddingPCADisplay.from_estimator(object(), np.zeros((3, 1, 8)), make_survival_y([True] * 3, [1, 2, 3]))
+
+
+def test_groups_give_the_spearman_rho_within_each_unit(plt):
+    # two units whose PC1 falls with time inside each, while pooled the units overlap the other way round
+    time = np.array([1.0, 2, 3, 4, 1, 2, 3, 4])
+    groups = np.array(["a"] * 4 + ["b"] * 4)
+    pc = np.array([4.0, 3, 2, 1, 14, 13, 12, 11])
+    E = np.column_stack([pc, np.zeros(8) + np.arange(8) * 1e-3])
+    y = make_survival_y([True] * 7 + [False], time)
+    display = EmbeddingPCADisplay.from_embeddings(E, y, groups=groups)
+    sign = np.sign(display.components[0, 0] - display.components[1, 0])  # PC1's orientation
+    assert_allclose(display.unit_spearman_rho * sign, [-1.0, -1.0])  # unit b: its three observed events
+    assert EmbeddingPCADisplay.from_embeddings(E, y).unit_spearman_rho is None
+    with pytest.raises(ValueError, match="one unit per window"):
+        EmbeddingPCADisplay.from_embeddings(E, y, groups=groups[:3])

@@ -9,6 +9,22 @@ from ..surface import check_survival_y
 from ._common import TitledDisplay
 
 
+def _spearman(x, t):
+    """Spearman's ρ of ``x`` and ``t``; NaN with fewer than two values or a constant one."""
+    if x.size < 2 or np.ptp(x) == 0 or np.ptp(t) == 0:
+        return np.nan
+    return float(stats.spearmanr(x, t).statistic)
+
+
+def unit_spearman(pc1, time, event, groups):
+    """Spearman's ρ of PC1 with the time to event within each unit (observed events only), NaN where undefined."""
+    groups = np.asarray(groups)
+    if groups.shape != (pc1.shape[0],):
+        raise ValueError(f"groups must give one unit per window ({pc1.shape[0]}), got shape {groups.shape}.")
+    return np.array([_spearman(pc1[(groups == unit) & event], time[(groups == unit) & event])
+                     for unit in dict.fromkeys(groups.tolist())])
+
+
 def embedding_pca(E, y):
     """``(components, explained share of PC1 and PC2, Spearman ρ of PC1 with the time to event)``.
 
@@ -28,10 +44,7 @@ def embedding_pca(E, y):
     pca = PCA(n_components=2).fit(E)
     components = pca.transform(E)
     observed = event.astype(bool)
-    rho = np.nan
-    if observed.sum() >= 2 and np.ptp(components[observed, 0]) > 0 and np.ptp(time[observed]) > 0:
-        rho = stats.spearmanr(components[observed, 0], time[observed]).statistic
-    return components, pca.explained_variance_ratio_, float(rho)
+    return components, pca.explained_variance_ratio_, _spearman(components[observed, 0], time[observed])
 
 
 class EmbeddingPCADisplay(TitledDisplay):
@@ -59,6 +72,9 @@ class EmbeddingPCADisplay(TitledDisplay):
     spearman_rho : float
         Spearman's ρ between PC1 and the time to event, observed events
         only; NaN when it is not defined.
+    unit_spearman_rho : ndarray of shape (n_units,), default=None
+        The same ρ within each unit (NaN where undefined), when the
+        display was given ``groups``; the paper quotes its median.
     name : str, default=None
         Title of the axes; None leaves it empty.
 
@@ -86,7 +102,8 @@ class EmbeddingPCADisplay(TitledDisplay):
     (1.0, True)
     """
 
-    def __init__(self, *, components, time, event, explained_variance_ratio, spearman_rho, name=None):
+    def __init__(self, *, components, time, event, explained_variance_ratio, spearman_rho, unit_spearman_rho=None,
+                 name=None):
         store_parameters(self, locals())
 
     _legend = {"loc": "best", "fontsize": "small"}
@@ -105,7 +122,7 @@ class EmbeddingPCADisplay(TitledDisplay):
         ax.set_ylabel(f"PC2 ({self.explained_variance_ratio[1]:.0%})")
 
     @classmethod
-    def from_embeddings(cls, E, y, *, name=None, ax=None):
+    def from_embeddings(cls, E, y, *, groups=None, name=None, ax=None):
         """Draw the principal components of embeddings ``E`` (n_windows, n_features) with their targets ``y``.
 
         Parameters
@@ -114,6 +131,9 @@ class EmbeddingPCADisplay(TitledDisplay):
             Embeddings, such as ``HEPAPretrainer.transform``'s.
         y : structured ndarray of shape (n_windows,)
             Fields ``event`` and ``time``.
+        groups : array-like of shape (n_windows,), default=None
+            The unit of each window: ρ is then also taken within each unit
+            (``unit_spearman_rho``), as the paper's per-engine median.
         name : str, default=None
             Title of the axes.
         ax : matplotlib Axes, default=None
@@ -125,12 +145,14 @@ class EmbeddingPCADisplay(TitledDisplay):
         """
         components, share, rho = embedding_pca(E, y)
         event, time = check_survival_y(y)
-        display = cls(components=components, time=np.asarray(time, dtype=float), event=event.astype(bool),
-                      explained_variance_ratio=share, spearman_rho=rho, name=name)
+        time, event = np.asarray(time, dtype=float), event.astype(bool)
+        per_unit = None if groups is None else unit_spearman(components[:, 0], time, event, groups)
+        display = cls(components=components, time=time, event=event, explained_variance_ratio=share,
+                      spearman_rho=rho, unit_spearman_rho=per_unit, name=name)
         return display.plot(ax=ax)
 
     @classmethod
-    def from_estimator(cls, encoder, X, y, *, name=None, ax=None):
+    def from_estimator(cls, encoder, X, y, *, groups=None, name=None, ax=None):
         """Draw the principal components of ``encoder.transform(X)`` (a fitted pretrainer) with targets ``y``.
 
         Parameters
@@ -139,7 +161,7 @@ class EmbeddingPCADisplay(TitledDisplay):
             An estimator with ``transform``, such as a fitted :class:`~hepa_sklearn.HEPAPretrainer`.
         X : array-like of shape (n_windows, n_channels, n_timepoints)
             Windows to embed.
-        y, name, ax
+        y, groups, name, ax
             As in :meth:`from_embeddings`.
 
         Returns
@@ -148,4 +170,4 @@ class EmbeddingPCADisplay(TitledDisplay):
         """
         if not hasattr(encoder, "transform"):
             raise TypeError(f"{type(encoder).__name__} has no transform; pass a fitted pretrainer.")
-        return cls.from_embeddings(encoder.transform(X), y, name=name, ax=ax)
+        return cls.from_embeddings(encoder.transform(X), y, groups=groups, name=name, ax=ax)

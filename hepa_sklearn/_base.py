@@ -30,6 +30,9 @@ from .nn.predictor import event_surface
 from .surface import expected_time_to_event, surface_targets
 from .survival import SurvivalMixin
 
+# the net's own normalisation under each norm that standardises the windows per regime first
+NET_NORM = {"regime": "global", "auto": "revin"}
+
 __all__ = [
     "EmbeddingSurfaceEstimator", "SurfaceNetEstimator", "TorchEstimator", "WindowEncoderMixin",
     "WindowSurfaceEstimator", "registered_estimator", "store_parameters",
@@ -247,7 +250,7 @@ class WindowEncoderMixin:
             n_channels=n_channels, d_model=self.d_model, n_layers=self.n_layers, n_heads=self.n_heads,
             # norm="regime" ("auto") standardises the windows per regime before the net, which then scales them
             # globally (per window: RevIN)
-            dropout=float(self.dropout), norm={"regime": "global", "auto": "revin"}.get(self.norm, self.norm),
+            dropout=float(self.dropout), norm=NET_NORM.get(self.norm, self.norm),
             **settings,
         )
 

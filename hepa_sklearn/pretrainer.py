@@ -7,7 +7,7 @@ import torch
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import TorchEstimator, WindowEncoderMixin, store_parameters
+from ._base import NET_NORM, TorchEstimator, WindowEncoderMixin, store_parameters
 from ._stats import nan_mean_std, window_level
 from ._docs import fill_doc
 from ._training import (
@@ -37,8 +37,6 @@ CUT_BLOCK = 8
 REGIME_ATTRIBUTES = ("regime_centers_", "regime_loc_", "regime_scale_")
 # the fitted statistics of the window level that norm="auto" appends to the embedding (None otherwise)
 LEVEL_ATTRIBUTES = ("level_loc_", "level_scale_")
-# the net's own normalisation under each norm that standardises the windows first
-NET_NORM = {"regime": "global", "auto": "revin"}
 
 
 class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin,

@@ -78,3 +78,14 @@ def fixed_surface():
             return np.asarray(self.surface, dtype=float)[np.asarray(X, dtype=int).ravel()]
 
     return FixedSurface
+
+
+@pytest.fixture
+def plt():
+    """matplotlib.pyplot on the Agg backend (skips without matplotlib); closes every figure afterwards."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    yield plt
+    plt.close("all")

@@ -34,16 +34,6 @@ PREVALENCE = [1 / 4, 1 / 4, 2 / 3, 2 / 3]
 
 
 @pytest.fixture
-def plt():
-    matplotlib = pytest.importorskip("matplotlib")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    yield plt
-    plt.close("all")
-
-
-@pytest.fixture
 def embedded():
     """Embeddings of 60 windows of three units (20 each, in time order) and their labels."""
     rng = np.random.default_rng(0)

@@ -10,16 +10,6 @@ from hepa_sklearn import HEPAPretrainer, make_survival_y
 from hepa_sklearn.plotting import EmbeddingPCADisplay
 
 
-@pytest.fixture
-def plt():
-    matplotlib = pytest.importorskip("matplotlib")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    yield plt
-    plt.close("all")
-
-
 def test_pc1_share_and_spearman_are_those_of_the_observed_events(plt):
     rng = np.random.default_rng(0)
     time = np.arange(1.0, 31.0)

@@ -30,14 +30,7 @@ from sklearn.preprocessing import StandardScaler
 
 from hepa_bench.registry import BENCHMARKS
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, RegimeNormalizer, h_auroc
-from hepa_sklearn._stats import nan_mean_std
-
-
-def level(X):
-    """Per channel: mean and std of the observed values over the window and over its last 30 steps."""
-    X = np.asarray(X, dtype=np.float64)
-    parts = [nan_mean_std(span, axis=-1)[:2] for span in (X, X[..., -30:])]
-    return np.concatenate([part for pair in parts for part in pair], axis=1)
+from hepa_sklearn._stats import nan_mean_std, window_level as level
 
 
 def shift(X):

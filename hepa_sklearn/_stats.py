@@ -72,13 +72,15 @@ def effective_rank(values):
     return float(np.exp(-(p * np.log(p)).sum()))
 
 
-def window_level(X, recent=30):
-    """Per channel: mean and standard deviation of the observed values over the window and over its last steps.
+def window_level(X, recent=30, spread=True):
+    """Per channel: mean (and standard deviation) of the observed values over the window and over its last steps.
 
     ``X`` (n, C, L) with NaN for missing values and padding; returns (n, 4 C)
     float64 columns ``[mean, std, recent mean, recent std]``, each block
-    over the C channels, NaN where a channel has no observed value in the span.
+    over the C channels, or with ``spread=False`` (n, 2 C) columns
+    ``[mean, recent mean]``; NaN where a channel has no observed value in
+    the span.
     """
     X = np.asarray(X, dtype=np.float64)
-    parts = [nan_mean_std(span, axis=-1)[:2] for span in (X, X[..., -recent:])]
+    parts = [nan_mean_std(span, axis=-1)[:2 if spread else 1] for span in (X, X[..., -recent:])]
     return np.concatenate([column for pair in parts for column in pair], axis=1)

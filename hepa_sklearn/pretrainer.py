@@ -130,23 +130,23 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         """``level_loc_``/``level_scale_``: the training windows' level statistics under ``norm="auto"``, else None."""
         if self.norm != "auto":
             return dict.fromkeys(LEVEL_ATTRIBUTES)
-        loc, scale, _ = nan_mean_std(window_level(X), axis=0)
+        loc, scale, _ = nan_mean_std(window_level(X, spread=False), axis=0)
         return {"level_loc_": np.nan_to_num(loc), "level_scale_": np.where(scale > 0, scale, 1.0)}
 
     def transform(self, X):
         """Embed windows ``X`` (n_windows, n_channels, n_timepoints); under ``norm="auto"`` the window level follows.
 
-        The level is each channel's mean and standard deviation over the
-        window and over its last 30 steps (of the regime-standardised window
-        where regimes were found), standardised by the training windows'
-        statistics, 0 where a channel is not observed: what RevIN takes out of
-        the embedding is passed on beside it.
+        The level is each channel's mean over the window and over its last
+        30 steps (of the regime-standardised window where regimes were
+        found), standardised by the training windows' statistics, 0 where a
+        channel is not observed: what RevIN takes out of the embedding is
+        passed on beside it.
         """
         X = self._validated_input(X)
         E = self._infer(X, "transform", forward=lambda module: module.embed)
         if getattr(self, "level_loc_", None) is None:
             return E
-        level = np.nan_to_num((window_level(X) - self.level_loc_) / self.level_scale_)
+        level = np.nan_to_num((window_level(X, spread=False) - self.level_loc_) / self.level_scale_)
         return np.hstack([E, level.astype(np.float32)])
 
     @property
@@ -204,9 +204,8 @@ class HEPAPretrainer(WindowPretrainer):
         one regime it is ``"global"``. ``"auto"`` standardises per regime
         as ``"regime"`` does where regimes are found, then applies RevIN, and
         ``transform`` appends the window level RevIN removes (per channel the
-        mean and standard deviation over the window and its last 30 steps,
-        standardised by the training windows'): ``d_model + 4 * n_channels``
-        columns. ``"none"`` feeds raw values.
+        mean over the window and over its last 30 steps, standardised by the
+        training windows'): ``d_model + 2 * n_channels`` columns. ``"none"`` feeds raw values.
     max_horizon : int, default=150
         Largest Δt drawn in pretraining.
     sigreg_weight : float, default=0.1

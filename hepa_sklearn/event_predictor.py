@@ -105,6 +105,12 @@ class HEPAEventPredictor(EmbeddingSurfaceEstimator):
         source = getattr(self.init_from, "predictor_", None)
         if source is None:
             raise ValueError("init_from must be a fitted HEPAPretrainer (it has no predictor_).")
+        if getattr(self.init_from, "level_loc_", None) is not None:
+            raise ValueError(
+                "init_from needs an embedding of the pretrainer's d_model columns, which its predictor reads; a "
+                "pretrainer fitted with norm=\"auto\" appends the window level to it. Pretrain with another norm "
+                "(for example norm=\"revin\") to start from its predictor."
+            )
         if source.d_model != d_model or source.input.out_features != self.hidden:
             raise ValueError(
                 f"init_from's predictor has d_model={source.d_model} and hidden="

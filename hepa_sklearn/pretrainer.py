@@ -179,6 +179,11 @@ class HEPAPretrainer(WindowPretrainer):
     window come in shuffled blocks of 8 that share one causal pass (each
     cut keeps its own (cut, Δt) draw); docs/speed.md gives the speed.
 
+    The defaults do not pretrain (``max_epochs=0``) and use ``norm="auto"``,
+    chosen on the benchmark's validation units over release 0.1.0's JEPA-
+    pretrained RevIN encoder (docs/findings.md, "Choosing the defaults").
+    Set ``max_epochs`` (100 in 0.1.0) to pretrain by JEPA as the paper does.
+
     Parameters
     ----------
     %(patch_encoder_parameters)s
@@ -192,7 +197,7 @@ class HEPAPretrainer(WindowPretrainer):
         iTransformer and PatchTST). The JEPA objective is unchanged; the
         encoder costs about ``n_channels`` times more, and its target
         intervals are encoded in padded groups.
-    norm : {"revin", "global", "regime", "none"}, default="revin"
+    norm : {"auto", "revin", "global", "regime", "none"}, default="auto"
         ``"revin"`` normalises each context by its own per-channel statistics;
         ``"global"`` uses per-channel statistics learned in ``fit`` (the
         C-MAPSS protocol, which keeps the absolute degradation level);
@@ -262,8 +267,8 @@ class HEPAPretrainer(WindowPretrainer):
     >>> X = np.random.default_rng(0).normal(size=(32, 3, 64)).astype("float32")
     >>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16,
     ...                      random_state=0).fit(X)
-    >>> pre.transform(X).shape
-    (32, 16)
+    >>> pre.transform(X).shape  # d_model columns, then the level: 2 per channel
+    (32, 22)
     """
 
     _parameter_constraints = {
@@ -282,11 +287,11 @@ class HEPAPretrainer(WindowPretrainer):
         self,
         *,
         # the encoder (paper §3.1)
-        d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch", norm="revin",
+        d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch", norm="auto",
         # the pretraining objective (paper §3.1)
         max_horizon=150, sigreg_weight=0.1, regularizer="sigreg", target="shared", cuts_per_window=1,
         # training, as every torch-backed estimator (see TorchEstimator)
-        max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
+        max_epochs=0, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
         n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
         store_parameters(self, locals())

@@ -40,7 +40,7 @@ def models():
         warnings.filterwarnings("ignore", message=".*no \\(cut, horizon\\) pair")
         pretrainer = HEPAPretrainer(**tiny, norm="global").fit(X)
         predictor = HEPAEventPredictor(**event).fit(pretrainer.transform(X), Y)
-        pipeline = make_pipeline(HEPAPretrainer(**tiny), "passthrough", HEPAEventPredictor(**event)).fit(X, Y)
+        pipeline = make_pipeline(HEPAPretrainer(**tiny, norm="revin"), "passthrough", HEPAEventPredictor(**event)).fit(X, Y)
         finetuner = HEPAFinetuner(pretrainer, **event).fit(X, Y)
     E = pretrainer.transform(X)
     return {

@@ -295,7 +295,7 @@ Y_FIT = make_survival_y(RNG.random(24) < 0.8, RNG.integers(1, 10, 24))
 
 @pytest.fixture(scope="module")
 def pretrainer():
-    return HEPAPretrainer(**TINY_PRETRAINER).fit(X)
+    return HEPAPretrainer(**TINY_PRETRAINER, norm="revin").fit(X)  # exportable
 
 
 def test_windows_of_text_are_refused_not_parsed(pretrainer):

@@ -30,7 +30,7 @@ def test_fit_returns_self_and_transform_shape(windows, tiny_pretrainer_params):
     pre = HEPAPretrainer(**tiny_pretrainer_params)
     assert pre.fit(windows) is pre
     E = pre.transform(windows)
-    assert E.shape == (windows.shape[0], 16)
+    assert E.shape == (windows.shape[0], 16 + 2 * windows.shape[1])  # norm="auto": the level of each channel follows
     assert E.dtype == np.float32
     assert pre.n_features_in_ == windows.shape[1]
     assert pre.n_timepoints_in_ == windows.shape[2]
@@ -65,7 +65,7 @@ def test_two_dimensional_X_is_one_channel(windows, tiny_pretrainer_params):
 
 def test_transform_accepts_another_window_length(fitted, windows):
     E = fitted.transform(windows[:, :, -32:])
-    assert E.shape == (windows.shape[0], 16)
+    assert E.shape == (windows.shape[0], 16 + 2 * windows.shape[1])
     assert np.isfinite(E).all()
 
 

@@ -25,7 +25,8 @@ from hepa_bench.registry import BENCHMARKS
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = [os.path.join(HERE, "..", name) for name in ("cmapss_results.jsonl", "event_results.jsonl",
                                                         "screen_results.jsonl")]
-METHODS = ["hepa-default", "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime0", "hepa-default-auto0"]
+METHODS = ["hepa-default", "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime0", "hepa-default-auto0-spread",
+           "hepa-default-auto0"]
 ARMS = ["revin+level", "regime+level", "regime-revin+level"]
 
 

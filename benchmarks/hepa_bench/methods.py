@@ -342,9 +342,10 @@ METHODS = {
         "candidate default: hepa-default-regime with the encoder never pretrained (max_epochs=0)", family="candidate",
         surface=functools.partial(plain_pipeline, norm="regime", max_epochs=0)),
     "hepa-default-auto0": Method(
-        "candidate default: hepa-default with HEPAPretrainer(norm=\"auto\") never pretrained (max_epochs=0): "
-        "windows standardised per operating regime where regimes are found, then RevIN, the window level passed "
-        "on beside the embedding", family="candidate", surface=functools.partial(plain_pipeline, norm="auto",
+        "the headline line with the defaults of release 0.2.0, chosen among the candidates: hepa-default with "
+        "HEPAPretrainer(norm=\"auto\") never pretrained (max_epochs=0): windows standardised per operating regime "
+        "where regimes are found, then RevIN, the window level (each channel's mean over the window and over its "
+        "last 30 steps) passed on beside the embedding", family="candidate", surface=functools.partial(plain_pipeline, norm="auto",
                                                                                  max_epochs=0)),
     "gbm": Method("HistGradientBoostingRegressor on multiscale features: level, trend, spread and extremes of every "
                   "channel over its last 10, 30, 100 steps and the whole window, missingness, the window's visible age",

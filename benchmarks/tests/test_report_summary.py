@@ -30,16 +30,18 @@ def test_best_variant_is_the_highest_mean_of_the_hepa_recipes_on_two_or_more_see
     events += _cells("ETTm1", "hepa-change", [0.97, 0.98, 0.99])  # retired: not chosen
     events += _cells("ETTm1", "mae", [0.95, 0.96, 0.97])  # a baseline, not a HEPA variant
     events += _cells("ETTm1", "hepa-default", [0.70, 0.72, 0.74])
+    events += _cells("ETTm1", "hepa-default-auto0", [0.76, 0.78])  # the headline line: a column, not a variant
     events += _cells("ETTm1", "gbm", [0.60, 0.61])
     row = _rows(summary_table([], events))["ETTm1"]
-    assert row == ["0.720", "0.605", "–", "0.850 (hepa-random)", "2–3", "–"]
+    assert row == ["0.770", "0.720", "0.605", "–", "0.850 (hepa-random)", "2–3", "–"]
 
 
 def test_a_method_without_records_shows_a_dash():
     lines = render_summary([], _cells("VIX", "hepa", [0.6, 0.62]))
     assert lines[0] == CAPTION + ":"
-    assert "| dataset | `hepa-default` | `gbm` | `elapsed` | best HEPA variant | seeds | solved by position |" in lines
-    assert _rows(lines)["VIX"] == ["–", "–", "–", "0.610 (hepa)", "2", "–"]
+    assert ("| dataset | headline line (`hepa-default-auto0`) | 0.1.0 defaults (`hepa-default`) | `gbm` | `elapsed` "
+            "| best HEPA variant | seeds | solved by position |") in lines
+    assert _rows(lines)["VIX"] == ["–", "–", "–", "–", "0.610 (hepa)", "2", "–"]
 
 
 def test_rows_solved_by_position_are_marked():
@@ -51,7 +53,7 @@ def test_rows_solved_by_position_are_marked():
         events += _cells(name, "elapsed", [position - 0.1 + j for j in jitter])
     rows = _rows(summary_table([], events))
     assert rows["TEP"][-1] == "yes" and rows["MBA"][-1] == "no"
-    assert rows["TEP"][2] == "0.890"  # the elapsed-time column
+    assert rows["TEP"][3] == "0.890"  # the elapsed-time column
 
 
 def test_cmapss_cells_come_from_the_cmapss_records_first():
@@ -61,7 +63,7 @@ def test_cmapss_cells_come_from_the_cmapss_records_first():
     results += _cells("FD001", "hepa-default", [0.1, 0.1], fraction=0.1)  # another label fraction
     results += [{**r, "pretrain_epochs": 5} for r in _cells("FD001", "gbm", [0.5, 0.5])]  # other epochs: left out
     row = _rows(render_summary(results, events))["FD001"]
-    assert row == ["0.950", "–", "–", "0.960 (hepa)", "2", "–"]
+    assert row == ["–", "0.950", "–", "–", "0.960 (hepa)", "2", "–"]
 
 
 def test_the_section_goes_before_the_reports_first_heading():

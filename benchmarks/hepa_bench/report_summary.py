@@ -23,8 +23,8 @@ from .stats import cells_by, markdown_table, scores_of
 __all__ = ["CAPTION", "END", "HEADLINE", "START", "SUMMARY_METHODS", "main", "readme_block", "render_summary", "summary_section",
            "summary_table", "with_readme_block"]
 
-CAPTION = ("Summary: the headline line beside boosting, the elapsed-time baseline and the best HEPA variant "
-           "(100% labels, mean h-AUROC over seeds, test units)")
+CAPTION = ("Summary: the headline line with today's defaults and with those of release 0.1.0, beside boosting, "
+           "the elapsed-time baseline and the best HEPA variant (100% labels, mean h-AUROC over seeds, test units)")
 # the headline line with today's defaults, then with those of release 0.1.0
 HEADLINE = "hepa-default-auto0"
 SUMMARY_METHODS = (HEADLINE, "hepa-default", "gbm", "elapsed")

@@ -2,6 +2,7 @@
 
 import inspect
 import pickle
+import warnings
 
 import joblib
 import numpy as np
@@ -334,3 +335,14 @@ def test_zero_epochs_keeps_the_initial_weights_of_training(windows, tiny_pretrai
     restored = load(tmp_path / "untrained.hepa")
     assert restored.n_epochs_ == 0 and len(restored.history_) == 0
     np.testing.assert_array_equal(restored.transform(windows), E)
+
+
+def test_without_pretraining_short_windows_need_no_cut():
+    # windows of one patch hold no (cut, horizon) pair: only pretraining needs one, so the default fit is silent
+    X = np.random.default_rng(3).normal(size=(10, 2, 12)).astype(np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        E = HEPAPretrainer(d_model=16, n_heads=2, n_layers=1, random_state=0).fit(X).transform(X)
+    assert E.shape == (10, 16 + 2 * 2) and np.isfinite(E).all()
+    with pytest.raises(ValueError, match="No window can be pretrained on"):
+        HEPAPretrainer(d_model=16, n_heads=2, n_layers=1, max_epochs=1, random_state=0).fit(X)

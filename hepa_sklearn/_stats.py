@@ -72,7 +72,11 @@ def effective_rank(values):
     return float(np.exp(-(p * np.log(p)).sum()))
 
 
-def window_level(X, recent=30, spread=True):
+# the window level's recent span, in steps (window_level and the exported graph)
+RECENT_STEPS = 30
+
+
+def window_level(X, recent=RECENT_STEPS, spread=True):
     """Per channel: mean (and standard deviation) of the observed values over the window and over its last steps.
 
     ``X`` (n, C, L) with NaN for missing values and padding; returns (n, 4 C)

@@ -5,11 +5,17 @@ What is exported, by the object given:
 =============================================  ===================  ===================
 object                                         input                output
 =============================================  ===================  ===================
-:class:`~hepa_sklearn.HEPAPretrainer`          windows (B, C, L)    ``transform``, (B, d_model)
+:class:`~hepa_sklearn.HEPAPretrainer`          windows (B, C, L)    ``transform``, (B, d)
 :class:`~hepa_sklearn.HEPAEventPredictor`      embeddings (B, d)    ``predict_proba``, (B, K)
 :class:`~hepa_sklearn.finetune.HEPAFinetuner`  windows (B, C, L)    ``predict_proba``, (B, K)
 Pipeline of a pretrainer then a predictor      windows (B, C, L)    ``predict_proba``, (B, K)
 =============================================  ===================  ===================
+
+The graph holds what the pretrainer does outside its network: the
+per-regime standardisation where regimes were found (``norm="regime"`` or
+``"auto"``) and, under ``norm="auto"`` (the default), the window level
+``transform`` appends: ``d`` is ``d_model + 2 * n_channels`` there,
+``d_model`` otherwise.
 
 (A Pipeline of one of the estimators alone works too; ``"passthrough"``
 steps are skipped. Any other step, such as a scaler, is refused: only the
@@ -20,7 +26,9 @@ same values as float64). Its batch dimension is dynamic; the number of
 channels and of time steps are those of ``example``. NaN in a window marks
 a missing value or left padding, exactly as in ``transform``: the graph
 holds the encoder's masking and forward fill, so windows with NaN give the
-estimator's outputs (to float32 rounding, about 1e-7). The input is not
+estimator's outputs (to float32 rounding: about 1e-7, and about 1e-5 in
+the embedding where the graph standardises by regime in float32, which the
+estimator does in float64). The input is not
 validated inside the graph: a window without any observed value, which
 ``transform`` refuses, gives an arbitrary output there, and inf is not
 caught. Dropout is off and the arithmetic is float32, whatever the
@@ -63,6 +71,7 @@ from torch import nn
 
 from ._docs import fill_doc
 from ._persistence_format import replacing
+from ._stats import RECENT_STEPS
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .nn.encoder import last_valid_state
@@ -77,22 +86,70 @@ _EXPORT_MISSING = (
 )
 
 
+def _observed_mean(x):
+    """Per window and channel the mean of the observed (non-NaN) steps of ``x`` (B, C, T); NaN where none is."""
+    observed = ~torch.isnan(x)
+    return torch.where(observed, x, torch.zeros_like(x)).sum(-1) / observed.sum(-1)
+
+
+class WindowInputs(nn.Module):
+    """What a fitted pretrainer does to windows outside its network, as tensors.
+
+    With regimes found (``norm="regime"`` or ``"auto"``) each step is
+    standardised by the statistics of the nearest regime centre (the global
+    ones where a channel is missing), and under ``norm="auto"`` the window
+    level (each channel's mean over the window and over its last steps,
+    standardised by the training windows') is returned beside the windows;
+    ``level=False`` leaves it out (a finetuner's network does not read it).
+    """
+
+    def __init__(self, pretrainer, level=True):
+        super().__init__()
+        def buffer(name, values):
+            self.register_buffer(name, None if values is None else torch.as_tensor(values, dtype=torch.float32))
+        centers = getattr(pretrainer, "regime_centers_", None)
+        buffer("centers", centers)  # (R, C)
+        buffer("regime_loc", None if centers is None else pretrainer.regime_loc_)  # (R + 1, C), row R global
+        buffer("regime_scale", None if centers is None else pretrainer.regime_scale_)
+        buffer("level_loc", getattr(pretrainer, "level_loc_", None) if level else None)  # (2 C,)
+        buffer("level_scale", getattr(pretrainer, "level_scale_", None) if level else None)
+
+    def forward(self, x):
+        if self.centers is not None:
+            z = (x - self.regime_loc[-1, :, None]) / self.regime_scale[-1, :, None]
+            distance = ((z[:, None] - self.centers[None, :, :, None]) ** 2).sum(2)  # (B, R, T)
+            regime = distance.argmin(1)
+            regime = torch.where(torch.isnan(z).any(1), torch.full_like(regime, self.centers.shape[0]), regime)
+            x = (x - self.regime_loc[regime].transpose(1, 2)) / self.regime_scale[regime].transpose(1, 2)
+        if self.level_loc is None:
+            return x, None
+        level = torch.cat([_observed_mean(x), _observed_mean(x[..., -RECENT_STEPS:])], 1)
+        level = (level - self.level_loc) / self.level_scale
+        return x, torch.where(torch.isnan(level), torch.zeros_like(level), level)
+
+
 class InferenceGraph(nn.Module):
     """Windows -> embedding ``h_t`` (``encoder``), embedding -> surface (``event``), or both in turn.
 
-    The encoder keeps every token column (``drop_empty=False``), so no shape
+    ``inputs`` (a :class:`WindowInputs`) prepares the windows first and
+    appends the window level to ``h_t`` where the pretrainer does. The
+    encoder keeps every token column (``drop_empty=False``), so no shape
     depends on the values of the input and one trace serves every batch.
     """
 
-    def __init__(self, encoder=None, event=None):
+    def __init__(self, encoder=None, event=None, inputs=None):
         super().__init__()
         self.encoder = encoder
         self.event = event
+        self.inputs = inputs
 
     def forward(self, x):
         if self.encoder is not None:
+            x, level = self.inputs(x) if self.inputs is not None else (x, None)
             states, valid, *_ = self.encoder(x, causal=True, drop_empty=False)
             x = last_valid_state(states, valid)  # (B, d_model)
+            if level is not None:
+                x = torch.cat([x, level], 1)
         if self.event is not None:
             x = event_surface(self.event(x))  # (B, K)
         return x
@@ -114,19 +171,6 @@ def _exported_steps(estimator):
                 f"HEPAPretrainer followed by a HEPAEventPredictor; {where}a {type(step).__name__}."
             )
         check_is_fitted(step, "net_")
-        regimes = step.pretrainer if isinstance(step, HEPAFinetuner) else step
-        if getattr(regimes, "level_loc_", None) is not None and not isinstance(step, HEPAFinetuner):
-            raise ValueError(
-                "export cannot include the window level that a pretrainer fitted with norm=\"auto\" appends to "
-                "its embeddings: the exported network would give the embedding alone. Export a pretrainer "
-                "fitted with another norm."
-            )
-        if getattr(regimes, "regime_centers_", None) is not None:
-            raise ValueError(
-                "export cannot include the per-regime standardisation of a pretrainer fitted with norm=\"regime\" "
-                f"that found {regimes.regime_centers_.shape[0]} regimes: the exported network would read "
-                "unstandardised windows. Export a pretrainer fitted with another norm."
-            )
     kinds = tuple(type(step) for _, step in steps)
     if kinds not in ((HEPAPretrainer,), (HEPAEventPredictor,), (HEPAFinetuner,), (HEPAPretrainer, HEPAEventPredictor)):
         names = [type(step).__name__ for _, step in steps]
@@ -141,7 +185,11 @@ def _inference_graph(estimator, example):
     """The float32 CPU graph of ``estimator``, a checked example tensor and the input and output names."""
     steps = _exported_steps(estimator)
     first, last = steps[0], steps[-1]
-    example = first._validated_input(example)
+    pretrainer = first.pretrainer if isinstance(first, HEPAFinetuner) else first
+    if isinstance(pretrainer, HEPAPretrainer):  # the graph standardises by regime itself: check the raw windows
+        example = super(HEPAPretrainer, pretrainer)._validated_input(example)
+    else:
+        example = first._validated_input(example)
     if example.shape[0] < 2:
         # a batch of one would let the exporter fix the batch size at 1
         example = np.concatenate([example, example])
@@ -150,7 +198,8 @@ def _inference_graph(estimator, example):
     else:
         encoder = first.encoder_ if isinstance(first, HEPAPretrainer) else None
         event = last.net_.module_ if isinstance(last, HEPAEventPredictor) else None
-    graph = copy.deepcopy(InferenceGraph(encoder, event)).cpu().float().eval().requires_grad_(False)
+    inputs = WindowInputs(pretrainer, level=not isinstance(first, HEPAFinetuner)) if encoder is not None else None
+    graph = copy.deepcopy(InferenceGraph(encoder, event, inputs)).cpu().float().eval().requires_grad_(False)
     names = ("windows" if encoder is not None else "embeddings", "surface" if event is not None else "embeddings")
     return graph, torch.from_numpy(np.ascontiguousarray(example)), names
 

@@ -32,7 +32,8 @@ needs_onnx = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def models():
-    """A pretrainer with global statistics, an event model on its embeddings, a revin pipeline and a finetuner."""
+    """A pretrainer with global statistics, an event model on its embeddings, a revin pipeline, a finetuner and the
+    headline pipeline with the defaults (norm="auto": the window level beside the embedding)."""
     tiny = dict(d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0,
                 device="cpu")
     event = dict(K=10, hidden=16, max_epochs=1, batch_size=16, random_state=0, device="cpu")
@@ -42,12 +43,14 @@ def models():
         predictor = HEPAEventPredictor(**event).fit(pretrainer.transform(X), Y)
         pipeline = make_pipeline(HEPAPretrainer(**tiny, norm="revin"), "passthrough", HEPAEventPredictor(**event)).fit(X, Y)
         finetuner = HEPAFinetuner(pretrainer, **event).fit(X, Y)
+        default = make_pipeline(HEPAPretrainer(**tiny), HEPAEventPredictor(**event)).fit(X, Y)  # norm="auto"
     E = pretrainer.transform(X)
     return {
         "pretrainer": (pretrainer, X, pretrainer.transform(X)),
         "predictor": (predictor, E, predictor.predict_proba(E)),
         "pipeline": (pipeline, X, pipeline.predict_proba(X)),
         "finetuner": (finetuner, X, finetuner.predict_proba(X)),
+        "default": (default, X, default.predict_proba(X)),
     }
 
 
@@ -59,7 +62,7 @@ def run_torchscript(path, inputs):
         return graph(torch.from_numpy(inputs)).numpy()
 
 
-@pytest.mark.parametrize("name", ["pretrainer", "predictor", "pipeline", "finetuner"])
+@pytest.mark.parametrize("name", ["pretrainer", "predictor", "pipeline", "finetuner", "default"])
 def test_torchscript_matches_the_estimator_at_any_batch_size(models, tmp_path, name):
     estimator, inputs, expected = models[name]
     path = tmp_path / "graph.pt"
@@ -84,7 +87,7 @@ def test_nan_padding_changes_the_exported_output(models, tmp_path):
 @pytest.mark.parametrize(
     ("name", "input_name", "output_name"),
     [("pretrainer", "windows", "embeddings"), ("predictor", "embeddings", "surface"),
-     ("pipeline", "windows", "surface")],
+     ("pipeline", "windows", "surface"), ("default", "windows", "surface")],
 )
 def test_onnx_matches_the_estimator_with_a_dynamic_batch(models, tmp_path, name, input_name, output_name):
     import onnxruntime

@@ -1,9 +1,12 @@
 """Operating regimes found from the channels themselves: RegimeNormalizer(None, n_regimes="auto") and norm="regime"."""
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
+import torch
+from sklearn.pipeline import make_pipeline
 
 from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, RegimeNormalizer, make_survival_y
 from hepa_sklearn.export import export_torchscript
@@ -11,6 +14,12 @@ from hepa_sklearn.persistence import load, save
 from hepa_sklearn.preprocessing import choose_n_regimes
 
 TINY = dict(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, device="cpu", random_state=0)
+
+
+def traced(path):
+    with warnings.catch_warnings():  # torch's own deprecation notice, not the package's behaviour
+        warnings.filterwarnings("ignore", message=r"`torch\.jit\.load` is deprecated")
+        return torch.jit.load(path)
 
 
 def regime_windows(n=40, length=128, n_regimes=3, seed=0):
@@ -75,10 +84,14 @@ def test_pretrainer_sees_windows_standardised_per_regime_and_keeps_it_through_ev
     P = finetuner.predict_proba(X)
     assert P.shape == (len(X), 16) and (np.diff(P, axis=1) >= 0).all()
     head = HEPAEventPredictor(K=16, max_epochs=1, device="cpu", random_state=0).fit(E, y)
-    with pytest.raises(ValueError, match="per-regime standardisation"):
-        export_torchscript(pre, tmp_path / "pre.pt", X[:2])
-    with pytest.raises(ValueError, match="found 3 regimes"):
-        export_torchscript(finetuner, tmp_path / "ft.pt", X[:2])
+    # the exported graphs standardise by regime themselves, a missing value taking the global statistics
+    X_missing = X.copy()
+    X_missing[0, 1, 10:20] = np.nan
+    for name, model, method in (("pre", pre, pre.transform), ("ft", finetuner, finetuner.predict_proba)):
+        export_torchscript(model, tmp_path / f"{name}.pt", X[:2])
+        graph = traced(tmp_path / f"{name}.pt")
+        with torch.no_grad():
+            np.testing.assert_allclose(graph(torch.from_numpy(X_missing)).numpy(), method(X_missing), atol=1e-4)
     assert head.predict_proba(E).shape == (len(X), 16)
 
 
@@ -103,8 +116,20 @@ def test_norm_auto_appends_the_window_level_revin_removes():
     np.testing.assert_allclose(pre.transform(X + 3.0)[:, :16], E[:, :16], atol=1e-4)
     assert not np.allclose(pre.transform(X + 3.0)[:, 16:], E[:, 16:])
     np.testing.assert_allclose(pickle.loads(pickle.dumps(pre)).transform(X), E)
-    with pytest.raises(ValueError, match="window level"):
-        export_torchscript(pre, "unused.pt", X[:2])
+
+
+def test_norm_auto_exports_with_the_window_level(tmp_path):
+    X, _ = regime_windows()
+    X[:4, :, :50] = np.nan  # short histories: the level over the observed steps only
+    y = make_survival_y(np.ones(40, bool), np.arange(1, 41))
+    pipe = make_pipeline(HEPAPretrainer(norm="auto", **TINY), HEPAEventPredictor(K=8, max_epochs=1, random_state=0))
+    pipe.fit(X, y)
+    for name, model, method in (("pre", pipe[0], pipe[0].transform), ("pipe", pipe, pipe.predict_proba)):
+        export_torchscript(model, tmp_path / f"{name}.pt", X[:2])
+        with torch.no_grad():
+            out = traced(tmp_path / f"{name}.pt")(torch.from_numpy(X)).numpy()
+        assert out.shape == method(X).shape
+        np.testing.assert_allclose(out, method(X), atol=1e-4)
 
 
 def test_norm_auto_standardises_per_regime_first_and_reads_the_level_there(tmp_path):

@@ -324,7 +324,8 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "### The default pipeline beside the best tuned variant",
         "",
         "`hepa-default` is `make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))` with every other "
-        "default, fitted on the labelled training windows alone. Beside it, the tuned HEPA variant ("
+        "default of release 0.1.0 (RevIN, JEPA pretraining), fitted on the labelled training windows alone; the "
+        "defaults of release 0.2.0 are `hepa-default-auto0`, judged in `benchmarks/default_selection.md`. Beside it, the tuned HEPA variant ("
         + ", ".join(f"`{m}`" for m in tuned_variants(methods)) + ") with the highest mean in the same row "
         f"(2+ seeds); \"within {DEFAULT_TOLERANCE:g}\" judges the default only with 2+ seeds of its own.",
         "",

@@ -185,20 +185,17 @@ def _inference_graph(estimator, example):
     """The float32 CPU graph of ``estimator``, a checked example tensor and the input and output names."""
     steps = _exported_steps(estimator)
     first, last = steps[0], steps[-1]
-    pretrainer = first.pretrainer if isinstance(first, HEPAFinetuner) else first
-    if isinstance(pretrainer, HEPAPretrainer):  # the graph standardises by regime itself: check the raw windows
-        example = super(HEPAPretrainer, pretrainer)._validated_input(example)
-    else:
-        example = first._validated_input(example)
+    example = first._validated_input(example)  # its values only drive the trace
     if example.shape[0] < 2:
         # a batch of one would let the exporter fix the batch size at 1
         example = np.concatenate([example, example])
     if isinstance(first, HEPAFinetuner):
         encoder, event = first.net_.module_.encoder, first.net_.module_.event
+        inputs = WindowInputs(first.pretrainer, level=False)  # its network reads the embedding alone
     else:
         encoder = first.encoder_ if isinstance(first, HEPAPretrainer) else None
         event = last.net_.module_ if isinstance(last, HEPAEventPredictor) else None
-    inputs = WindowInputs(pretrainer, level=not isinstance(first, HEPAFinetuner)) if encoder is not None else None
+        inputs = WindowInputs(first) if encoder is not None else None
     graph = copy.deepcopy(InferenceGraph(encoder, event, inputs)).cpu().float().eval().requires_grad_(False)
     names = ("windows" if encoder is not None else "embeddings", "surface" if event is not None else "embeddings")
     return graph, torch.from_numpy(np.ascontiguousarray(example)), names

@@ -1,9 +1,10 @@
-"""What the C-MAPSS experiments share: a command line with the subset and the seed, and the seed's split."""
+"""What the experiments share: a command line with the subset (or dataset) and the seed, and the seed's split."""
 
 import argparse
 
 import torch
 
+from hepa_bench.registry import BENCHMARKS
 from hepa_sklearn.protocol import SubsetSplit
 
 
@@ -19,3 +20,19 @@ def cmapss_split(args):
     """The C-MAPSS windows of ``args.subset`` under ``args.seed`` (setting channels left out), on one torch thread."""
     torch.set_num_threads(1)
     return SubsetSplit(args.subset, args.seed, regime=False)
+
+
+def dataset_seed_parser(doc, dataset, arms):
+    """An argument parser described by ``doc``'s first line, with ``--dataset``, ``--seed`` and ``--arms`` (all of ``arms``)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--dataset", default=dataset)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--arms", nargs="+", choices=arms, default=list(arms))
+    return parser
+
+
+def benchmark_split(args):
+    """The registry entry of ``args.dataset`` and its split under ``args.seed``, on one torch thread."""
+    torch.set_num_threads(1)
+    entry = BENCHMARKS[args.dataset]
+    return entry, entry.load(args.seed, None)

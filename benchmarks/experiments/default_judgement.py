@@ -19,13 +19,12 @@ import os
 
 import numpy as np
 
-from hepa_bench.methods import METHODS, tuned_variants
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.report_cmapss import cmapss_records
 from hepa_bench.report_events import event_records
-from hepa_bench.report_summary import HEADLINE
+from hepa_bench.report_summary import HEADLINE, best_variant, finite_scores, merged_cells
 from hepa_bench.results import read_results
-from hepa_bench.stats import cells_by, holm, markdown_table, paired_by_seed, paired_tests, scores_of
+from hepa_bench.stats import holm, markdown_table, paired_by_seed, paired_tests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOOSTING = ("gbm", "gbm-select", "gbm-last30")  # boosting that needs no setting channels named
@@ -33,17 +32,16 @@ MARGIN = 0.02
 
 
 def cells():
-    """``{(dataset, fraction, method): records}``: C-MAPSS rows from the C-MAPSS records, the rest from the event records."""
+    """The report's cells of both results files (C-MAPSS rows from the C-MAPSS records)."""
     results = cmapss_records(read_results(os.path.join(HERE, "..", "cmapss_results.jsonl")), pretrain_epochs=50,
                              finetune_epochs=30)
     events = event_records(read_results(os.path.join(HERE, "..", "event_results.jsonl")))
-    own, other = cells_by(results, "dataset"), cells_by(events, "dataset")
-    return {**other, **{key: value for key, value in own.items() if value}}
+    return merged_cells(results, events)
 
 
-def mean(records):
-    values = scores_of(records, "h_auroc")
-    values = values[np.isfinite(values)]
+def mean(table, name, fraction, method):
+    """``(mean, n)`` of the finite test h-AUROC of ``method`` in the row; ``(nan, 0)`` without records."""
+    values = finite_scores(table, name, method, fraction)
     return (float(values.mean()), values.size) if values.size else (np.nan, 0)
 
 
@@ -54,24 +52,22 @@ def judge():
         if entry.retired:
             continue
         for fraction in (1.0, 0.1):
-            headline, n = mean(table.get((name, fraction, HEADLINE), []))
+            headline, n = mean(table, name, fraction, HEADLINE)
             if not n:
                 continue
-            boosting = max((mean(table.get((name, fraction, m), [])) + (m,) for m in BOOSTING),
+            boosting = max((mean(table, name, fraction, m) + (m,) for m in BOOSTING),
                            key=lambda item: -np.inf if np.isnan(item[0]) else item[0])
-            variants = {m: mean(table.get((name, fraction, m), [])) for m in tuned_variants(METHODS)
-                        if not METHODS[m].retired}
-            variants = {m: v for m, v in variants.items() if v[1] >= 2}
-            best = max(variants, key=lambda m: variants[m][0]) if variants else None
+            best = best_variant(table, name, fraction)
             seeds, a, b = paired_by_seed(table.get((name, fraction, HEADLINE), []),
                                          table.get((name, fraction, "hepa-default"), []))
             t_p = paired_tests(a, b)[0] if len(seeds) >= 2 else np.nan
             pvalues.append(t_p)
-            rows.append(dict(name=name, fraction=fraction, headline=headline, n=n, old=mean(
-                table.get((name, fraction, "hepa-default"), []))[0], difference=float(np.mean(a - b)) if len(seeds)
-                else np.nan, n_paired=len(seeds), boosting=boosting, elapsed=mean(
-                table.get((name, fraction, "elapsed"), []))[0], best=best, best_mean=variants[best][0] if best
-                else np.nan))
+            rows.append(dict(
+                name=name, fraction=fraction, headline=headline, n=n,
+                old=mean(table, name, fraction, "hepa-default")[0],
+                difference=float(np.mean(a - b)) if len(seeds) else np.nan, n_paired=len(seeds), boosting=boosting,
+                elapsed=mean(table, name, fraction, "elapsed")[0], best=best,
+                best_mean=mean(table, name, fraction, best)[0] if best else np.nan))
     adjusted = holm(np.array(pvalues))
     lines = []
     for row, p in zip(rows, adjusted):

@@ -22,15 +22,13 @@ may read) and the CPU seconds of the fit.
 Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/features_beside.py --dataset Beijing --seed 0
 """
 
-import argparse
 import json
 import time
 
 import numpy as np
-import torch
 from sklearn.preprocessing import StandardScaler
 
-from hepa_bench.registry import BENCHMARKS
+from _common import benchmark_split, dataset_seed_parser
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 from hepa_sklearn.baselines import multiscale_feature_names, multiscale_features
 
@@ -38,15 +36,10 @@ ARMS = ("headline", "multiscale", "trend")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", default="Beijing")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = dataset_seed_parser(__doc__, "Beijing", ARMS)
     parser.add_argument("--fraction", type=float, default=1.0)
-    parser.add_argument("--arms", nargs="+", choices=ARMS, default=list(ARMS))
     args = parser.parse_args()
-    torch.set_num_threads(1)
-    entry = BENCHMARKS[args.dataset]
-    data = entry.load(args.seed, None)
+    entry, data = benchmark_split(args)
     mask = data.train_mask(args.fraction)[0]
     X_train, y_train = data.X_train[mask], data.y_train[mask]
     start = time.process_time()

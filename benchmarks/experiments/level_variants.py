@@ -25,14 +25,12 @@ contested: BATADAL, VIX, ETTm1.
 Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/level_variants.py --dataset BATADAL --seed 0
 """
 
-import argparse
 import json
 import time
 
 import numpy as np
-import torch
 
-from hepa_bench.registry import BENCHMARKS
+from _common import benchmark_split, dataset_seed_parser
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 from hepa_sklearn._stats import nan_mean_std, window_level
 
@@ -40,14 +38,8 @@ ARMS = ("spread", "means", "wd", "select", "small")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", default="BATADAL")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--arms", nargs="+", choices=ARMS, default=list(ARMS))
-    args = parser.parse_args()
-    torch.set_num_threads(1)
-    entry = BENCHMARKS[args.dataset]
-    data = entry.load(args.seed, None)
+    args = dataset_seed_parser(__doc__, "BATADAL", ARMS).parse_args()
+    entry, data = benchmark_split(args)
     start = time.process_time()
     encoder = HEPAPretrainer(norm="auto", max_epochs=0, random_state=args.seed).fit(data.X_train)
     windows = {"train": data.X_train, "valid": data.X_valid}

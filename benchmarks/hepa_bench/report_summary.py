@@ -20,8 +20,8 @@ from .report_events import event_records, event_rows, excluded_rows
 from .results import read_results
 from .stats import cells_by, markdown_table, scores_of
 
-__all__ = ["CAPTION", "END", "HEADLINE", "START", "SUMMARY_METHODS", "main", "readme_block", "render_summary", "summary_section",
-           "summary_table", "with_readme_block"]
+__all__ = ["CAPTION", "END", "HEADLINE", "START", "SUMMARY_METHODS", "best_variant", "finite_scores", "main",
+           "merged_cells", "readme_block", "render_summary", "summary_section", "summary_table", "with_readme_block"]
 
 CAPTION = ("Summary: the headline line with today's defaults and with those of release 0.1.0, beside boosting, "
            "the elapsed-time baseline and the best HEPA variant (100% labels, mean h-AUROC over seeds, test units)")
@@ -35,10 +35,23 @@ FULL = 1.0
 START, END = "<!-- summary-table:start -->", "<!-- summary-table:end -->"
 
 
-def _scores(cells, name, method):
-    """Finite test h-AUROC of ``method`` with all labels in dataset ``name``."""
-    values = scores_of(cells.get((name, FULL, method), []), "h_auroc")
+def finite_scores(cells, name, method, fraction=FULL):
+    """Finite test h-AUROC of ``method`` in dataset ``name`` with label ``fraction``."""
+    values = scores_of(cells.get((name, fraction, method), []), "h_auroc")
     return values[np.isfinite(values)]
+
+
+def merged_cells(results, events):
+    """``{(dataset, fraction, method): records}``: a method's C-MAPSS records where it has them, else its event records."""
+    own, other = cells_by(results, "dataset"), cells_by(events, "dataset")
+    return {**other, **{key: value for key, value in own.items() if value}}
+
+
+def best_variant(cells, name, fraction=FULL):
+    """The HEPA recipe (family ``"hepa"``, not retired) with the highest mean on 2+ seeds in the row, or None."""
+    variants = {m: finite_scores(cells, name, m, fraction) for m in tuned_variants(METHODS) if not METHODS[m].retired}
+    variants = {m: v.mean() for m, v in variants.items() if v.size >= 2}
+    return max(variants, key=variants.get) if variants else None
 
 
 def solved_rows(events):
@@ -63,8 +76,7 @@ def summary_table(results, events):
     position mark is the event section's leakage guard
     (:func:`~hepa_bench.report_events.excluded_rows`).
     """
-    own, other = cells_by(results, "dataset"), cells_by(events, "dataset")
-    cells = {**other, **{key: value for key, value in own.items() if value}}
+    cells = merged_cells(results, events)
     full = {r["dataset"] for r in events if float(r["fraction"]) == FULL}
     datasets = [name for name in BENCHMARKS if name in full]
     solved = solved_rows(events)
@@ -72,18 +84,16 @@ def summary_table(results, events):
     guarded = {r["dataset"] for r in events if float(r["fraction"]) == FULL and r["method"] in references(METHODS)}
     rows = []
     for name in datasets:
-        present = [m for m in METHODS if _scores(cells, name, m).size]
         counts, row = [], [name]
         for m in SUMMARY_METHODS:
-            values = _scores(cells, name, m)
+            values = finite_scores(cells, name, m)
             counts += [values.size] if values.size else []
             row.append(f"{values.mean():.3f}" if values.size else MISSING)
-        variants = {m: _scores(cells, name, m) for m in tuned_variants(present) if not METHODS[m].retired}
-        variants = {m: v.mean() for m, v in variants.items() if v.size >= 2}
-        if variants:
-            best = max(variants, key=variants.get)
-            counts.append(_scores(cells, name, best).size)
-            row.append(f"{variants[best]:.3f} ({best})")
+        best = best_variant(cells, name)
+        if best is not None:
+            values = finite_scores(cells, name, best)
+            counts.append(values.size)
+            row.append(f"{values.mean():.3f} ({best})")
         else:
             row.append(MISSING)
         row.append(MISSING if not counts else str(min(counts)) if min(counts) == max(counts)

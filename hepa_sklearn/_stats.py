@@ -76,15 +76,37 @@ def effective_rank(values):
 RECENT_STEPS = 30
 
 
-def window_level(X, recent=RECENT_STEPS, spread=True):
-    """Per channel: mean (and standard deviation) of the observed values over the window and over its last steps.
+def observed_slope(span, observed, mean):
+    """Least-squares slope of the observed values of ``span`` (..., L) against the step index; NaN below two.
 
-    ``X`` (n, C, L) with NaN for missing values and padding; returns (n, 4 C)
-    float64 columns ``[mean, std, recent mean, recent std]``, each block
-    over the C channels, or with ``spread=False`` (n, 2 C) columns
-    ``[mean, recent mean]``; NaN where a channel has no observed value in
-    the span.
+    ``observed`` marks the non-NaN steps and ``mean`` (...,) is their mean.
+    """
+    L = span.shape[-1]
+    step = np.where(observed, np.arange(L, dtype=np.float64), np.nan)
+    step_mean = nan_mean_std(step, axis=-1)[0]
+    dt = np.where(observed, step - step_mean[..., None], 0.0)
+    dx = np.where(observed, span - mean[..., None], 0.0)
+    sxx = (dt * dt).sum(axis=-1)
+    sxy = (dt * dx).sum(axis=-1)
+    # two observed steps have distinct indices, so sxx > 0 wherever count >= 2
+    return np.divide(sxy, sxx, out=np.full(sxy.shape, np.nan), where=observed.sum(axis=-1) >= 2)
+
+
+def window_level(X, spans=(None, RECENT_STEPS), spread=True, slope=False):
+    """Per channel and span: the mean (standard deviation, slope) of the observed values.
+
+    ``X`` (n, C, L) with NaN for missing values and padding. ``spans`` are
+    the window's last steps in turn (None: the whole window; a span longer
+    than the window is the whole window). Returns (n, k C) float64 columns,
+    for each span the block ``mean`` then ``std`` (with ``spread``) then
+    the least-squares ``slope`` per step (with ``slope``), each over the C
+    channels; NaN where a channel has no observed value in the span (the
+    slope also where it has one).
     """
     X = np.asarray(X, dtype=np.float64)
-    parts = [nan_mean_std(span, axis=-1)[:2 if spread else 1] for span in (X, X[..., -recent:])]
-    return np.concatenate([column for pair in parts for column in pair], axis=1)
+    columns = []
+    for length in spans:
+        span = X if length is None else X[..., -length:]
+        mean, std, _ = nan_mean_std(span, axis=-1)
+        columns += [mean] + ([std] if spread else []) + ([observed_slope(span, ~np.isnan(span), mean)] if slope else [])
+    return np.concatenate(columns, axis=1)

@@ -71,7 +71,6 @@ from torch import nn
 
 from ._docs import fill_doc
 from ._persistence_format import replacing
-from ._stats import RECENT_STEPS
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .nn.encoder import last_valid_state
@@ -86,10 +85,21 @@ _EXPORT_MISSING = (
 )
 
 
-def _observed_mean(x):
-    """Per window and channel the mean of the observed (non-NaN) steps of ``x`` (B, C, T); NaN where none is."""
+def _observed_level(x, spread, slope):
+    """Per window and channel the mean (std, slope) of the observed steps of ``x`` (B, C, T), as window_level's."""
     observed = ~torch.isnan(x)
-    return torch.where(observed, x, torch.zeros_like(x)).sum(-1) / observed.sum(-1)
+    count = observed.sum(-1)
+    mean = torch.where(observed, x, torch.zeros_like(x)).sum(-1) / count
+    dx = torch.where(observed, x - mean[..., None], torch.zeros_like(x))
+    columns = [mean]
+    if spread:
+        columns.append(torch.sqrt((dx * dx).sum(-1) / count))
+    if slope:
+        step = torch.arange(x.shape[-1], dtype=x.dtype, device=x.device).expand_as(x)
+        step = torch.where(observed, step, torch.zeros_like(x))
+        dt = torch.where(observed, step - (step.sum(-1) / count)[..., None], torch.zeros_like(x))
+        columns.append(torch.where(count >= 2, (dt * dx).sum(-1) / (dt * dt).sum(-1), torch.full_like(mean, float("nan"))))
+    return columns
 
 
 class WindowInputs(nn.Module):
@@ -98,7 +108,7 @@ class WindowInputs(nn.Module):
     With regimes found (``norm="regime"`` or ``"auto"``) each step is
     standardised by the statistics of the nearest regime centre (the global
     ones where a channel is missing), and under ``norm="auto"`` the window
-    level (each channel's mean over the window and over its last steps,
+    level (:func:`window_level` of the pretrainer, per channel and span,
     standardised by the training windows') is returned beside the windows;
     ``level=False`` leaves it out (a finetuner's network does not read it).
     """
@@ -111,7 +121,8 @@ class WindowInputs(nn.Module):
         buffer("centers", centers)  # (R, C)
         buffer("regime_loc", None if centers is None else pretrainer.regime_loc_)  # (R + 1, C), row R global
         buffer("regime_scale", None if centers is None else pretrainer.regime_scale_)
-        buffer("level_loc", getattr(pretrainer, "level_loc_", None) if level else None)  # (2 C,)
+        self.level = pretrainer._level  # the spans and statistics of window_level, fixed when traced
+        buffer("level_loc", getattr(pretrainer, "level_loc_", None) if level else None)  # (k C,)
         buffer("level_scale", getattr(pretrainer, "level_scale_", None) if level else None)
 
     def forward(self, x):
@@ -123,7 +134,9 @@ class WindowInputs(nn.Module):
             x = (x - self.regime_loc[regime].transpose(1, 2)) / self.regime_scale[regime].transpose(1, 2)
         if self.level_loc is None:
             return x, None
-        level = torch.cat([_observed_mean(x), _observed_mean(x[..., -RECENT_STEPS:])], 1)
+        spans = [x if length is None else x[..., -length:] for length in self.level["spans"]]
+        level = torch.cat([column for span in spans
+                           for column in _observed_level(span, self.level["spread"], self.level["slope"])], 1)
         level = (level - self.level_loc) / self.level_scale
         return x, torch.where(torch.isnan(level), torch.zeros_like(level), level)
 

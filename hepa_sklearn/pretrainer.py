@@ -8,7 +8,7 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import NET_NORM, TorchEstimator, WindowEncoderMixin, store_parameters
-from ._stats import nan_mean_std, window_level
+from ._stats import RECENT_STEPS, nan_mean_std, window_level
 from ._docs import fill_doc
 from ._training import (
     CollapseMonitor, CutSampler, JEPACriterion, JEPANet, TargetEMA, WindowDataset, check_pretrainable, make_net,
@@ -26,11 +26,9 @@ from .preprocessing import CHUNK, RegimeNormalizer, normalise_steps
 
 __all__ = ["HEPAPretrainer", "WindowPretrainer"]
 
-# Cuts of one window per block of a training batch when they can share one
-# context pass. A 64-cut FD001 batch on one CPU thread takes 205 ms per step
-# with every cut drawn independently (about 40 windows, one context pass
-# each), 94 ms with blocks of 8 and 91 ms with blocks of 32; 8 keeps batches
-# spread over at least 8 windows.
+# Cuts of one window per block of a batch that share one context pass: a 64-cut FD001 step on one CPU thread
+# takes 205 ms with every cut drawn independently, 94 ms with blocks of 8, 91 ms with blocks of 32; 8 keeps
+# batches spread over at least 8 windows.
 CUT_BLOCK = 8
 
 # the fitted attributes of norm="regime" or "auto" (None with any other norm, or when one regime is found)
@@ -54,6 +52,8 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         **ENCODER_CONSTRAINTS,
         "max_epochs": [NON_NEGATIVE_INT],
     }
+    # the window level norm="auto" appends (window_level's arguments): per channel the mean over the window and its end
+    _level = {"spans": (None, RECENT_STEPS), "spread": False, "slope": False}
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_", *REGIME_ATTRIBUTES,
                           *LEVEL_ATTRIBUTES)
 
@@ -130,7 +130,7 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         """``level_loc_``/``level_scale_``: the training windows' level statistics under ``norm="auto"``, else None."""
         if self.norm != "auto":
             return dict.fromkeys(LEVEL_ATTRIBUTES)
-        loc, scale, _ = nan_mean_std(window_level(X, spread=False), axis=0)
+        loc, scale, _ = nan_mean_std(window_level(X, **self._level), axis=0)
         return {"level_loc_": np.nan_to_num(loc), "level_scale_": np.where(scale > 0, scale, 1.0)}
 
     def transform(self, X):
@@ -146,7 +146,7 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         E = self._infer(X, "transform", forward=lambda module: module.embed)
         if getattr(self, "level_loc_", None) is None:
             return E
-        level = np.nan_to_num((window_level(X, spread=False) - self.level_loc_) / self.level_scale_)
+        level = np.nan_to_num((window_level(X, **self._level) - self.level_loc_) / self.level_scale_)
         return np.hstack([E, level.astype(np.float32)])
 
     @property

@@ -132,6 +132,35 @@ def test_norm_auto_exports_with_the_window_level(tmp_path):
         np.testing.assert_allclose(out, method(X), atol=1e-4)
 
 
+def test_the_level_can_hold_slopes_and_exports_them(tmp_path):
+    rng = np.random.default_rng(3)
+    X = (rng.normal(size=(20, 2, 40)) + np.arange(40) * rng.normal(size=(20, 2, 1))).astype(np.float32)
+    X[:5, :, :20] = np.nan  # left padding
+    X[5, 1, -9:] = np.nan  # one observed step in the last 10: no slope there
+    pre = HEPAPretrainer(norm="auto", **TINY)
+    pre._level = {"spans": (10, None), "spread": False, "slope": True}  # what window_level computes, per span
+    pre.fit(X)
+    E = pre.transform(X)
+    assert E.shape == (20, 16 + 4 * 2)
+
+    def by_hand(span):
+        mean = np.nanmean(span, -1)
+        slope = np.full(mean.shape, np.nan)
+        for i, c in np.ndindex(mean.shape):
+            seen = ~np.isnan(span[i, c])
+            if seen.sum() >= 2:
+                slope[i, c] = np.polyfit(np.flatnonzero(seen), span[i, c, seen].astype(np.float64), 1)[0]
+        return [mean, slope]
+
+    level = np.concatenate(by_hand(X[..., -10:]) + by_hand(X), 1)
+    loc, scale = np.nanmean(level, 0), np.nanstd(level, 0)
+    np.testing.assert_allclose(E[:, 16:], np.nan_to_num((level - loc) / scale), rtol=1e-4, atol=1e-4)
+    assert E[5, 16 + 2 + 1] == 0  # the slope of a channel seen once in the span
+    export_torchscript(pre, tmp_path / "pre.pt", X[:2])
+    with torch.no_grad():
+        np.testing.assert_allclose(traced(tmp_path / "pre.pt")(torch.from_numpy(X)).numpy(), E, atol=1e-4)
+
+
 def test_norm_auto_standardises_per_regime_first_and_reads_the_level_there(tmp_path):
     X, _ = regime_windows()
     pre = HEPAPretrainer(norm="auto", **TINY).fit(X)

@@ -24,7 +24,7 @@ from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT
 from hepa_sklearn.metrics import h_auroc
 
 from .position import PositionOnlyPredictor
-from .protocols import default_pipeline, kept_epoch
+from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, default_pipeline, kept_epoch
 from .registry import PATIENCE
 
 __all__ = ["METHODS", "Method", "PAPER_ABLATIONS", "baselines", "headline_variants", "references", "tuned_variants"]
@@ -345,8 +345,12 @@ METHODS = {
         "the headline line with the defaults of release 0.2.0, chosen among the candidates: hepa-default with "
         "HEPAPretrainer(norm=\"auto\") never pretrained (max_epochs=0): windows standardised per operating regime "
         "where regimes are found, then RevIN, the window level (each channel's mean over the window and over its "
-        "last 30 steps) passed on beside the embedding", family="candidate", surface=functools.partial(plain_pipeline, norm="auto",
-                                                                                 max_epochs=0)),
+        "last 30 steps) passed on beside the embedding", family="candidate",
+        surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, pretrainer=MeansLevelPretrainer)),
+    "hepa-default-trend0": Method(
+        "candidate default: hepa-default-auto0 with the level widened to each channel's mean and least-squares "
+        "slope over its last 10, 30, 100 steps and the whole window", family="candidate",
+        surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, pretrainer=TrendLevelPretrainer)),
     "gbm": Method("HistGradientBoostingRegressor on multiscale features: level, trend, spread and extremes of every "
                   "channel over its last 10, 30, 100 steps and the whole window, missingness, the window's visible age",
                   family="baseline", surface=gradient_boosting),

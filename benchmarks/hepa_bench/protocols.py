@@ -6,7 +6,8 @@ from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
 from hepa_sklearn.protocol import run_cmapss
 
-__all__ = ["LAYOUTS", "PINNED_PREDICTOR", "PINNED_PRETRAINER", "default_pipeline", "kept_epoch", "protocol_pretrainer", "run_protocol", "with_state"]
+__all__ = ["LAYOUTS", "MeansLevelPretrainer", "PINNED_PREDICTOR", "PINNED_PRETRAINER", "default_pipeline", "kept_epoch", "protocol_pretrainer", "run_protocol",
+           "TrendLevelPretrainer", "with_state"]
 
 # the batch layouts: the published C-MAPSS cells were computed with "padded"
 LAYOUTS = ("padded", "packed")
@@ -59,18 +60,31 @@ PINNED_PREDICTOR = dict(
 )
 
 
-def default_pipeline(K, *, seed, device="auto", **pretrainer_params):
+class MeansLevelPretrainer(HEPAPretrainer):
+    """HEPAPretrainer whose ``norm="auto"`` level is that of release 0.2.0: each channel's mean over the window and its last 30 steps."""
+
+    _level = {"spans": (None, 30), "spread": False, "slope": False}
+
+
+class TrendLevelPretrainer(HEPAPretrainer):
+    """HEPAPretrainer whose ``norm="auto"`` level is each channel's mean and slope over its last 10, 30, 100 steps and the window."""
+
+    _level = {"spans": (10, 30, 100, None), "spread": False, "slope": True}
+
+
+def default_pipeline(K, *, seed, device="auto", pretrainer=HEPAPretrainer, **pretrainer_params):
     """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))``, unfitted.
 
     Every other parameter is the pinned default of :data:`PINNED_PRETRAINER`
     and :data:`PINNED_PREDICTOR`; only ``random_state`` and ``device`` are
     set, so that a cell is reproducible. ``pretrainer_params`` change the
-    pretrainer's (candidate defaults are benchmarked this way).
+    pretrainer's and ``pretrainer`` is its class (candidate defaults are
+    benchmarked this way).
     """
     from sklearn.pipeline import make_pipeline
 
     return make_pipeline(
-        HEPAPretrainer(**{**PINNED_PRETRAINER, "random_state": seed, "device": device, **pretrainer_params}),
+        pretrainer(**{**PINNED_PRETRAINER, "random_state": seed, "device": device, **pretrainer_params}),
         HEPAEventPredictor(**PINNED_PREDICTOR, K=K, random_state=seed, device=device),
     )
 

@@ -4,7 +4,7 @@ from numbers import Integral
 
 import numpy as np
 
-from .._stats import nan_mean_std
+from .._stats import nan_mean_std, observed_slope as _slope
 from .._validation import POSITIVE_INT, as_three_d, refuse_frame_as_windows, row_chunks, validate_params
 from ..windows import window_age
 
@@ -74,19 +74,6 @@ def _last_observed(span, observed):
     # observed it points at the last step, which is NaN, as the result must be
     last_index = span.shape[-1] - 1 - np.argmax(observed[..., ::-1], axis=-1)
     return np.take_along_axis(span, last_index[..., None], axis=-1)[..., 0]
-
-
-def _slope(span, observed, mean):
-    """Least-squares slope of the observed values of ``span`` (n, C, L) against the step index; NaN below two."""
-    L = span.shape[-1]
-    step = np.where(observed, np.arange(L, dtype=np.float64), np.nan)
-    step_mean = nan_mean_std(step, axis=-1)[0]
-    dt = np.where(observed, step - step_mean[..., None], 0.0)
-    dx = np.where(observed, span - mean[..., None], 0.0)
-    sxx = (dt * dt).sum(axis=-1)
-    sxy = (dt * dx).sum(axis=-1)
-    # two observed steps have distinct indices, so sxx > 0 wherever count >= 2
-    return np.divide(sxy, sxx, out=np.full(sxy.shape, np.nan), where=observed.sum(axis=-1) >= 2)
 
 
 def summary_feature_names(channels):

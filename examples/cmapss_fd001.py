@@ -1,6 +1,6 @@
 """HEPA on C-MAPSS FD001: pretrain on training engines, finetune, score held-out engines.
 
-This is the job ``hepa demo`` runs, written out step by step with the
+This is the job ``hepa protocol`` runs, written out step by step with the
 package's public building blocks:
 
 1. split the 100 run-to-failure engines by a seeded permutation into

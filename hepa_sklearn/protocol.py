@@ -1,4 +1,4 @@
-"""The paper's reference C-MAPSS protocol, which ``hepa demo`` runs: unit split, windows of each part, label subsets, the protocol's estimators, one end-to-end run."""
+"""The paper's reference C-MAPSS protocol, which ``hepa protocol`` runs: unit split, windows of each part, label subsets, the protocol's estimators, one end-to-end run."""
 
 import math
 import time
@@ -148,7 +148,7 @@ class SubsetSplit:
 
     @cached_property
     def nasa(self):
-        """``(X, rul)`` of NASA's truncated test file, read on first use (the demo never needs it)."""
+        """``(X, rul)`` of NASA's truncated test file, read on first use (the protocol never needs it)."""
         test = load_cmapss(self.subset, split="test", stride=CONTEXT_LENGTH)
         last = test.frame.groupby("unit").tail(1)
         X, _, units = cmapss_windows(

@@ -403,23 +403,51 @@ def test_a_pipeline_of_dataframe_labels_saves_and_loads(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "argv, message",
+    "command, argv, message",
     [
-        (["--pretrain-epochs", "0"], "argument --pretrain-epochs: must be at least 1, got 0"),
-        (["--finetune-epochs", "-3"], "argument --finetune-epochs: must be at least 1, got -3"),
-        (["--seed", "-1"], "argument --seed: must be at least 0"),
-        (["--seed", "one"], "argument --seed: expected an integer, got 'one'"),
-        (["--threads", "-2"], "argument --threads: must be at least 0"),
-        (["--verbose", "x"], "argument --verbose: expected an integer"),
-        (["--device", "gpu0"], "argument --device: device must be 'auto', 'cpu', 'cuda' or a torch device string"),
-        (["--subset", "FD005"], "argument --subset: invalid choice: 'FD005'"),
+        ("protocol", ["--pretrain-epochs", "0"], "argument --pretrain-epochs: must be at least 1, got 0"),
+        ("protocol", ["--finetune-epochs", "-3"], "argument --finetune-epochs: must be at least 1, got -3"),
+        ("protocol", ["--seed", "-1"], "argument --seed: must be at least 0"),
+        ("protocol", ["--seed", "one"], "argument --seed: expected an integer, got 'one'"),
+        ("protocol", ["--threads", "-2"], "argument --threads: must be at least 0"),
+        ("protocol", ["--verbose", "x"], "argument --verbose: expected an integer"),
+        ("protocol", ["--device", "gpu0"],
+         "argument --device: device must be 'auto', 'cpu', 'cuda' or a torch device string"),
+        ("protocol", ["--subset", "FD005"], "argument --subset: invalid choice: 'FD005'"),
+        ("demo", ["--test-stride", "0"], "argument --test-stride: must be at least 1, got 0"),
+        ("demo", ["--seed", "-1"], "argument --seed: must be at least 0"),
+        ("demo", ["--device", "gpu0"], "argument --device: device must be 'auto', 'cpu', 'cuda' or a torch device string"),
+        ("demo", ["--subset", "FD005"], "argument --subset: invalid choice: 'FD005'"),
     ],
 )
-def test_demo_refuses_bad_arguments_before_any_work(argv, message, capsys, monkeypatch):
+def test_the_commands_refuse_bad_arguments_before_any_work(command, argv, message, capsys, monkeypatch):
+    import hepa_sklearn.datasets
     import hepa_sklearn.protocol
 
-    monkeypatch.setattr(hepa_sklearn.protocol, "run_cmapss", lambda *a, **k: pytest.fail("the demo ran"))
+    monkeypatch.setattr(hepa_sklearn.protocol, "run_cmapss", lambda *a, **k: pytest.fail("the protocol ran"))
+    monkeypatch.setattr(hepa_sklearn.datasets, "load_cmapss", lambda *a, **k: pytest.fail("the demo ran"))
     with pytest.raises(SystemExit) as exit_info:
-        main(["demo", *argv])
+        main([command, *argv])
     assert exit_info.value.code == 2
-    assert f"hepa demo: error: {message}" in capsys.readouterr().err
+    assert f"hepa {command}: error: {message}" in capsys.readouterr().err
+
+
+def test_demo_fits_the_headline_pipeline_and_scores_the_test_engines(capsys, monkeypatch):
+    import hepa_sklearn.datasets
+
+    from hepa_sklearn.datasets import load_cmapss
+
+    def few_engines(subset, split="train", **kwargs):  # the real loader's windows of 8 engines, to keep it short
+        assert split == "test" and kwargs == {"stride": 7} or split == "train" and not kwargs
+        data = load_cmapss(subset, split=split, **kwargs)
+        keep = np.isin(data.groups, np.unique(data.groups)[:8])
+        return type("Windows", (), {"X": data.X[keep], "y": data.y[keep]})
+
+    monkeypatch.setattr(hepa_sklearn.datasets, "load_cmapss", few_engines)
+    assert main(["demo", "--subset", "FD003", "--test-stride", "7", "--threads", "1", "--device", "cpu"]) == 0
+    out = capsys.readouterr().out
+    n_train, n_test = len(few_engines("FD003").X), len(few_engines("FD003", "test", stride=7).X)
+    assert out.startswith(f"FD003 seed 0: make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150)) fitted on "
+                          f"{n_train} training windows in ")
+    score = float(out.split("h-AUROC on NASA's test engines ")[1].split()[0])
+    assert 0 <= score <= 1 and out.rstrip().endswith(f"({n_test} windows)")

@@ -78,7 +78,7 @@ def test_deferred_windows_are_the_eager_ones_built_and_released_part_by_part(sub
 
 
 def test_run_cmapss_embeds_every_part_and_reports_its_sizes(fd001_split):
-    """The demo's pipeline (``hepa demo``), one epoch of each stage."""
+    """The protocol's pipeline (``hepa protocol``), one epoch of each stage."""
     torch.set_num_threads(1)
     messages = []
     result = run_cmapss("FD001", seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu", log=messages.append)

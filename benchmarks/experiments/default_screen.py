@@ -30,7 +30,7 @@ METHODS = ["hepa-default", "hepa-default-rank", "hepa-default-untrained", "hepa-
 ARMS = ["revin+level", "regime+level", "regime-revin+level"]
 
 
-def screen(seeds, fraction):
+def screen(seeds, fraction, methods=METHODS):
     """``{dataset: {column: mean validation h-AUROC over seeds}}``; a column needs every seed; C-MAPSS from its own file."""
     scores = {}
     for path in RESULTS:
@@ -42,10 +42,10 @@ def screen(seeds, fraction):
             if (record["seed"] not in seeds or float(record["fraction"]) != fraction or BENCHMARKS[dataset].retired
                     or record.get("split", "fixed") != "fixed"):  # the rolling origin's seeds are other data
                 continue
-            if record["method"] in METHODS and wanted in (None, dataset.startswith("FD")) and "valid_h_auroc" in record:
+            if record["method"] in methods and wanted in (None, dataset.startswith("FD")) and "valid_h_auroc" in record:
                 scores.setdefault(dataset, {}).setdefault(record["method"], {})[record["seed"]] = record["valid_h_auroc"]
     levels = os.path.join(HERE, "level_features.txt")
-    if os.path.exists(levels) and fraction == 1.0:
+    if os.path.exists(levels) and fraction == 1.0 and methods is METHODS:
         for line in open(levels):
             if line.startswith("{"):
                 record = json.loads(line)

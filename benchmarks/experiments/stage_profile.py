@@ -1,6 +1,6 @@
 """Where the CPU time of each stage of the FD001 protocol goes: FLOPs, share of the matmul peak, kernels, overhead.
 
-The four stages of ``hepa demo`` (FD001, seed 0) on one thread, at the
+The four stages of ``hepa protocol`` (FD001, seed 0) on one thread, at the
 protocol's shapes:
 
 - pretraining: the protocol pretrainer's skorch net (its own

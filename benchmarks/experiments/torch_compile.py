@@ -57,7 +57,7 @@ from hepa_bench.protocols import protocol_pretrainer
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 from hepa_sklearn._training.statistics import global_statistics
 
-PRETRAIN_EPOCHS, FINETUNE_EPOCHS = 50, 30  # the FD001 protocol (hepa demo)
+PRETRAIN_EPOCHS, FINETUNE_EPOCHS = 50, 30  # the FD001 protocol (hepa protocol)
 
 
 def pretraining_net(data, seed):

@@ -351,6 +351,19 @@ METHODS = {
         "candidate default: hepa-default-auto0 with the level widened to each channel's mean and least-squares "
         "slope over its last 10, 30, 100 steps and the whole window", family="candidate",
         surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, pretrainer=TrendLevelPretrainer)),
+    "hepa-default-auto0-channel": Method(
+        "candidate default: hepa-default-auto0 with one token stream per channel (tokens=\"channel\")",
+        family="candidate", surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, tokens="channel",
+                                                      pretrainer=MeansLevelPretrainer)),
+    "hepa-default-auto0-wd": Method(
+        "candidate default: hepa-default-auto0 with ten times the event head's weight decay (0.1)",
+        family="candidate", surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0,
+                                                      pretrainer=MeansLevelPretrainer, predictor={"weight_decay": 0.1})),
+    "hepa-default-auto0-nll": Method(
+        "candidate default: hepa-default-auto0 with the event head trained by the discrete-time survival "
+        "likelihood (loss=\"nll\") instead of BCE", family="candidate",
+        surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, pretrainer=MeansLevelPretrainer,
+                                  predictor={"loss": "nll"})),
     "gbm": Method("HistGradientBoostingRegressor on multiscale features: level, trend, spread and extremes of every "
                   "channel over its last 10, 30, 100 steps and the whole window, missingness, the window's visible age",
                   family="baseline", surface=gradient_boosting),

@@ -72,20 +72,21 @@ class TrendLevelPretrainer(HEPAPretrainer):
     _level = {"spans": (10, 30, 100, None), "spread": False, "slope": True}
 
 
-def default_pipeline(K, *, seed, device="auto", pretrainer=HEPAPretrainer, **pretrainer_params):
+def default_pipeline(K, *, seed, device="auto", pretrainer=HEPAPretrainer, predictor=None, **pretrainer_params):
     """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))``, unfitted.
 
     Every other parameter is the pinned default of :data:`PINNED_PRETRAINER`
     and :data:`PINNED_PREDICTOR`; only ``random_state`` and ``device`` are
     set, so that a cell is reproducible. ``pretrainer_params`` change the
-    pretrainer's and ``pretrainer`` is its class (candidate defaults are
-    benchmarked this way).
+    pretrainer's, ``pretrainer`` is its class and ``predictor`` a dict of the
+    predictor's parameters to change (candidate defaults are benchmarked
+    this way).
     """
     from sklearn.pipeline import make_pipeline
 
     return make_pipeline(
         pretrainer(**{**PINNED_PRETRAINER, "random_state": seed, "device": device, **pretrainer_params}),
-        HEPAEventPredictor(**PINNED_PREDICTOR, K=K, random_state=seed, device=device),
+        HEPAEventPredictor(**{**PINNED_PREDICTOR, **(predictor or {})}, K=K, random_state=seed, device=device),
     )
 
 

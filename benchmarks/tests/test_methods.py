@@ -38,7 +38,8 @@ def test_the_table_names_each_method_once_with_its_family():
     assert [m for m, spec in METHODS.items() if spec.family == "default"] == ["hepa-default"]
     assert [m for m, spec in METHODS.items() if spec.family == "candidate"] == [
         "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime", "hepa-default-regime0",
-        "hepa-default-auto0", "hepa-default-trend0"]
+        "hepa-default-auto0", "hepa-default-trend0", "hepa-default-auto0-channel", "hepa-default-auto0-wd",
+        "hepa-default-auto0-nll"]
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
         "mae", "patchtst", "itransformer", "gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30",
         "patchtst-revin",

@@ -24,7 +24,7 @@ from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT
 from hepa_sklearn.metrics import h_auroc
 
 from .position import PositionOnlyPredictor
-from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, default_pipeline, kept_epoch
+from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, plain_pipeline
 from .registry import PATIENCE
 
 __all__ = ["METHODS", "Method", "PAPER_ABLATIONS", "baselines", "headline_variants", "references", "tuned_variants"]
@@ -120,22 +120,6 @@ def gradient_boosting(entry, data, mask, *, epochs, device, seed, encoder=None, 
         if best is None or (np.isfinite(score) and score > best_score):
             best, best_score, best_index = model, score if np.isfinite(score) else -np.inf, index
     return best, {"gbm_candidate": best_index, "gbm_params": best.best_params_, "gbm_features": best.features}
-
-
-def plain_pipeline(entry, data, mask, *, epochs, device, seed, encoder=None, **pretrainer_params):
-    """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))`` with every other default.
-
-    Fitted on the cell's labelled training windows alone (the pretrainer
-    sees those windows, not the protocol's pretraining set), with the
-    estimators' own early stopping on the last tenth of them; only
-    ``random_state`` (and the device) is set. The validation windows are
-    not used. ``info`` records the epochs each step ran and the pretraining
-    epoch whose weights were kept.
-    """
-    pipe = default_pipeline(entry.K, seed=seed, device=device, **pretrainer_params)
-    pipe.fit(data.X_train[mask], data.y_train[mask])
-    return pipe, {"pretrain_epochs_run": pipe[0].n_epochs_, "pretrain_epoch_kept": kept_epoch(pipe[0]),
-                  "finetune_epochs_run": pipe[-1].n_epochs_}
 
 
 def elapsed_time(entry, data, mask, *, epochs, device, seed, encoder=None):
@@ -245,6 +229,12 @@ def _untrained(description, **kwargs):
 
 _PACKED = {"layout": "packed"}  # C-MAPSS variants measured with the library's batch layout
 
+def _auto0(description, **params):
+    """A candidate default: the plain pipeline under the 0.2.0 defaults (norm="auto", untrained) with ``params``."""
+    params = {"norm": "auto", "max_epochs": 0, "pretrainer": MeansLevelPretrainer, **params}
+    return Method(description, family="candidate", surface=functools.partial(plain_pipeline, **params))
+
+
 METHODS = {
     "hepa": _hepa("HEPA pred-FT: pretrain HEPAPretrainer with the dataset's protocol (C-MAPSS: global z-score, the "
                   "paper's), then HEPAEventPredictor on frozen embeddings"),
@@ -341,29 +331,21 @@ METHODS = {
     "hepa-default-regime0": Method(
         "candidate default: hepa-default-regime with the encoder never pretrained (max_epochs=0)", family="candidate",
         surface=functools.partial(plain_pipeline, norm="regime", max_epochs=0)),
-    "hepa-default-auto0": Method(
+    "hepa-default-auto0": _auto0(
         "the headline line with the defaults of release 0.2.0, chosen among the candidates: hepa-default with "
         "HEPAPretrainer(norm=\"auto\") never pretrained (max_epochs=0): windows standardised per operating regime "
         "where regimes are found, then RevIN, the window level (each channel's mean over the window and over its "
-        "last 30 steps) passed on beside the embedding", family="candidate",
-        surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, pretrainer=MeansLevelPretrainer)),
-    "hepa-default-trend0": Method(
-        "candidate default: hepa-default-auto0 with the level widened to each channel's mean and least-squares "
-        "slope over its last 10, 30, 100 steps and the whole window", family="candidate",
-        surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, pretrainer=TrendLevelPretrainer)),
-    "hepa-default-auto0-channel": Method(
-        "candidate default: hepa-default-auto0 with one token stream per channel (tokens=\"channel\")",
-        family="candidate", surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, tokens="channel",
-                                                      pretrainer=MeansLevelPretrainer)),
-    "hepa-default-auto0-wd": Method(
-        "candidate default: hepa-default-auto0 with ten times the event head's weight decay (0.1)",
-        family="candidate", surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0,
-                                                      pretrainer=MeansLevelPretrainer, predictor={"weight_decay": 0.1})),
-    "hepa-default-auto0-nll": Method(
-        "candidate default: hepa-default-auto0 with the event head trained by the discrete-time survival "
-        "likelihood (loss=\"nll\") instead of BCE", family="candidate",
-        surface=functools.partial(plain_pipeline, norm="auto", max_epochs=0, pretrainer=MeansLevelPretrainer,
-                                  predictor={"loss": "nll"})),
+        "last 30 steps) passed on beside the embedding"),
+    "hepa-default-trend0": _auto0("candidate default: hepa-default-auto0 with the level widened to each channel's "
+                                  "mean and least-squares slope over its last 10, 30, 100 steps and the whole window",
+                                  pretrainer=TrendLevelPretrainer),
+    "hepa-default-auto0-channel": _auto0("candidate default: hepa-default-auto0 with one token stream per channel "
+                                         "(tokens=\"channel\")", tokens="channel"),
+    "hepa-default-auto0-wd": _auto0("candidate default: hepa-default-auto0 with ten times the event head's weight "
+                                    "decay (0.1)", predictor={"weight_decay": 0.1}),
+    "hepa-default-auto0-nll": _auto0("candidate default: hepa-default-auto0 with the event head trained by the "
+                                     "discrete-time survival likelihood (loss=\"nll\") instead of BCE",
+                                     predictor={"loss": "nll"}),
     "gbm": Method("HistGradientBoostingRegressor on multiscale features: level, trend, spread and extremes of every "
                   "channel over its last 10, 30, 100 steps and the whole window, missingness, the window's visible age",
                   family="baseline", surface=gradient_boosting),

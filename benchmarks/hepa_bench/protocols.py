@@ -6,7 +6,7 @@ from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
 from hepa_sklearn.protocol import run_cmapss
 
-__all__ = ["LAYOUTS", "MeansLevelPretrainer", "PINNED_PREDICTOR", "PINNED_PRETRAINER", "default_pipeline", "kept_epoch", "protocol_pretrainer", "run_protocol",
+__all__ = ["LAYOUTS", "MeansLevelPretrainer", "PINNED_PREDICTOR", "PINNED_PRETRAINER", "default_pipeline", "kept_epoch", "plain_pipeline", "protocol_pretrainer", "run_protocol",
            "TrendLevelPretrainer", "with_state"]
 
 # the batch layouts: the published C-MAPSS cells were computed with "padded"
@@ -103,3 +103,19 @@ def with_state(pretrainer, state):
     snapshot = copy.deepcopy(pretrainer)
     snapshot.net_.module_.load_state_dict(state)
     return snapshot
+
+
+def plain_pipeline(entry, data, mask, *, epochs, device, seed, encoder=None, **pretrainer_params):
+    """What a user fits first: ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))`` with every other default.
+
+    Fitted on the cell's labelled training windows alone (the pretrainer
+    sees those windows, not the protocol's pretraining set), with the
+    estimators' own early stopping on the last tenth of them; only
+    ``random_state`` (and the device) is set. The validation windows are
+    not used. ``info`` records the epochs each step ran and the pretraining
+    epoch whose weights were kept.
+    """
+    pipe = default_pipeline(entry.K, seed=seed, device=device, **pretrainer_params)
+    pipe.fit(data.X_train[mask], data.y_train[mask])
+    return pipe, {"pretrain_epochs_run": pipe[0].n_epochs_, "pretrain_epoch_kept": kept_epoch(pipe[0]),
+                  "finetune_epochs_run": pipe[-1].n_epochs_}

@@ -157,7 +157,7 @@ OLD_DEFAULTS = {"norm": "revin", "max_epochs": 100}  # the two defaults of relea
                                              ("hepa-default-auto0", {})])
 def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_windows_alone(
         method, changed, data_home, small_registry, monkeypatch):
-    from hepa_bench import methods
+    from hepa_bench import protocols
 
     fitted = []
 
@@ -165,7 +165,7 @@ def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_wind
         fitted.append(default_pipeline(*args, **kwargs))
         return fitted[-1]
 
-    monkeypatch.setattr(methods, "default_pipeline", keeping)
+    monkeypatch.setattr(protocols, "default_pipeline", keeping)
     entry = small_registry["VIX"]
     data = entry.load(0, data_home=data_home)
     cell = run_cell(entry, data, METHODS[method], 0.2, seed=0, finetune_epochs=1, device="cpu")
@@ -201,3 +201,15 @@ def test_gbm_select_lets_the_validation_windows_choose_the_features_too(data_hom
     with pytest.raises(ValueError, match="event datasets"):
         gradient_boosting(BENCHMARKS["FD001"], fd001, np.ones(len(fd001.y_train), bool), epochs=1, device="cpu",
                           seed=0, choose_features=True)
+
+
+def test_the_pinned_level_pretrainers():
+    from hepa_bench.protocols import MeansLevelPretrainer, TrendLevelPretrainer
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(12, 3, 48)).astype(np.float32)
+    small = dict(d_model=16, n_heads=2, n_layers=1, norm="auto", max_epochs=0, random_state=0, device="cpu")
+    # hepa-default-auto0's records stay reproducible: its pinned level is today's default level
+    np.testing.assert_array_equal(MeansLevelPretrainer(**small).fit(X).transform(X),
+                                  HEPAPretrainer(**small).fit(X).transform(X))
+    assert TrendLevelPretrainer(**small).fit(X).transform(X).shape == (12, 16 + 8 * 3)

@@ -2,6 +2,7 @@
 
 from ._batadal import fetch_batadal, load_batadal
 from ._beijing import BEIJING_STATIONS, fetch_beijing, load_beijing
+from ._chbmit import fetch_chbmit, load_chbmit
 from ._cmapss import CMAPSS_SENSORS, load_cmapss
 from ._ettm1 import fetch_ettm1, load_ettm1
 from ._gecco import load_gecco
@@ -18,6 +19,7 @@ __all__ = [
     "CMAPSS_SENSORS",
     "fetch_batadal",
     "fetch_beijing",
+    "fetch_chbmit",
     "fetch_ettm1",
     "fetch_file",
     "fetch_mba",
@@ -27,6 +29,7 @@ __all__ = [
     "get_data_home",
     "load_batadal",
     "load_beijing",
+    "load_chbmit",
     "load_cmapss",
     "load_ettm1",
     "load_gecco",

@@ -14,7 +14,7 @@ from hepa_bench.methods import (
 )
 from hepa_bench.protocols import default_pipeline, kept_epoch
 from hepa_bench.registry import BENCHMARKS
-from hepa_bench.runner import run_cell
+from hepa_bench.runner import _fit_encoder, run_cell
 from hepa_bench.snapshots import EncoderSnapshots
 
 RETIRED = {"hepa-ctxreg": "regularize", "hepa-uniform": "horizons", "hepa-within": "regularize",
@@ -42,8 +42,7 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-default-auto0-nll"]
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
         "mae", "patchtst", "itransformer", "gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30",
-        "patchtst-revin",
-        "itransformer-revin"}
+        "patchtst-revin", "itransformer-revin", "chronos2", "moment"}
     assert METHODS["gbm-last30"].finetune == {"features": "last"} and METHODS["gbm"].finetune == {}
     assert references(list(METHODS)) == ["elapsed", "position"]
     assert {m for m, spec in METHODS.items() if spec.control} == {
@@ -213,3 +212,32 @@ def test_the_pinned_level_pretrainers():
     np.testing.assert_array_equal(MeansLevelPretrainer(**small).fit(X).transform(X),
                                   HEPAPretrainer(**small).fit(X).transform(X))
     assert TrendLevelPretrainer(**small).fit(X).transform(X).shape == (12, 16 + 8 * 3)
+
+
+def test_the_foundation_baselines_load_their_weights_from_the_model_home(data_home, small_registry, tmp_path,
+                                                                         monkeypatch):
+    import pathlib
+    import sys
+
+    from hepa_bench.foundation import model_home
+
+    monkeypatch.delenv("HEPA_MODEL_HOME", raising=False)
+    monkeypatch.setenv("HEPA_DATA_HOME", str(data_home))
+    assert model_home() == pathlib.Path(data_home) / "models"  # the data home's models/ by default
+    monkeypatch.setenv("HEPA_MODEL_HOME", str(tmp_path))
+    assert model_home() == tmp_path
+    assert {"chronos2", "moment"} <= set(baselines(list(METHODS)))
+    entry = small_registry["VIX"]
+    data = entry.load(0, data_home=data_home)
+    method = METHODS["moment"]
+    with pytest.raises(FileNotFoundError, match="AutonLab/MOMENT-1-large"):  # no folder: what to fetch
+        _fit_encoder(method, entry, data, 1.0, pre_epochs=1, ft_epochs=1, device="cpu", seed=0)
+    pytest.importorskip("transformers")
+    pytest.importorskip("safetensors")
+    sys.path.insert(0, str(pathlib.Path(__file__).parents[2] / "tests"))
+    from test_foundation import write_moment_checkpoint  # a tiny MOMENT in the released layout
+
+    write_moment_checkpoint(tmp_path / "MOMENT-1-large")
+    encoded = _fit_encoder(method, entry, data, 1.0, pre_epochs=1, ft_epochs=1, device="cpu", seed=0)
+    cell = run_cell(entry, data, method, 1.0, seed=0, finetune_epochs=1, device="cpu", encoded=encoded)
+    assert 0 <= cell["h_auroc"] <= 1 and encoded.E_train.shape[1] == 16  # the tiny model's width

@@ -20,7 +20,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.pipeline import make_pipeline
 
 from hepa_sklearn import HEPAEventPredictor, make_survival_y
-from hepa_sklearn.baselines import ChronosEmbedder, MomentEmbedder
+from hepa_sklearn.baselines import ChronosEmbedder, MomentEmbedder, TimesFMEmbedder
 from hepa_sklearn.baselines._foundation import mean_over_patches, observed_patches, pool_channels
 
 D_MODEL = 16
@@ -102,12 +102,44 @@ def moment_path(tmp_path_factory):
     return write_moment_checkpoint(tmp_path_factory.mktemp("moment"))
 
 
-@pytest.fixture(params=["chronos", "moment"])
+def write_timesfm_checkpoint(folder, *, n_layers=2, patch=PATCH):
+    """A TimesFM-2.5 of d_model 16 in the layout of google/timesfm-2.5-200m-pytorch: config.json, model.safetensors."""
+    import dataclasses
+
+    from safetensors.torch import save_file
+    from timesfm.timesfm_2p5.timesfm_2p5_base import TimesFM_2p5_200M_Definition
+    from timesfm.timesfm_2p5.timesfm_2p5_torch import TimesFM_2p5_200M_torch_module
+
+    base = TimesFM_2p5_200M_Definition()
+    stack = base.stacked_transformers
+    layer = dataclasses.replace(stack.transformer, model_dims=D_MODEL, hidden_dims=32, num_heads=2)
+    tiny = dataclasses.replace(
+        base, input_patch_len=patch,
+        tokenizer=dataclasses.replace(base.tokenizer, input_dims=2 * patch, hidden_dims=24, output_dims=D_MODEL),
+        stacked_transformers=dataclasses.replace(stack, num_layers=n_layers, transformer=layer),
+        output_projection_point=dataclasses.replace(base.output_projection_point, input_dims=D_MODEL, hidden_dims=8),
+        output_projection_quantiles=dataclasses.replace(base.output_projection_quantiles, input_dims=D_MODEL,
+                                                        hidden_dims=8))
+    torch.manual_seed(0)
+    module = type("Tiny", (TimesFM_2p5_200M_torch_module,), {"config": tiny})()
+    folder.mkdir(parents=True, exist_ok=True)
+    save_file({name: tensor.contiguous() for name, tensor in module.state_dict().items()},
+              str(folder / "model.safetensors"))
+    (folder / "config.json").write_text("{}")
+    return folder, module
+
+
+@pytest.fixture(scope="module")
+def timesfm_path(tmp_path_factory):
+    pytest.importorskip("timesfm", reason="TimesFMEmbedder needs the 'timesfm' extra")
+    return write_timesfm_checkpoint(tmp_path_factory.mktemp("timesfm"))[0]
+
+
+@pytest.fixture(params=["chronos", "moment", "timesfm"])
 def embedder(request):
     """An unfitted embedder of each kind on its tiny checkpoint, on the CPU."""
-    if request.param == "chronos":
-        return ChronosEmbedder(request.getfixturevalue("chronos_path"), device="cpu")
-    return MomentEmbedder(request.getfixturevalue("moment_path"), device="cpu")
+    kind = {"chronos": ChronosEmbedder, "moment": MomentEmbedder, "timesfm": TimesFMEmbedder}[request.param]
+    return kind(request.getfixturevalue(f"{request.param}_path"), device="cpu")
 
 
 # -- the numeric core ------------------------------------------------------------------------
@@ -248,13 +280,11 @@ def test_bad_parameters_raise(embedder, params, match):
 
 
 @pytest.mark.parametrize(
-    "kind, hub_id", [(ChronosEmbedder, "amazon/chronos-2"), (MomentEmbedder, "AutonLab/MOMENT-1-large")]
+    "kind, hub_id", [(ChronosEmbedder, "amazon/chronos-2"), (MomentEmbedder, "AutonLab/MOMENT-1-large"),
+                     (TimesFMEmbedder, "google/timesfm-2.5-200m-pytorch")]
 )
 def test_missing_weights_say_where_to_put_them(kind, hub_id, tmp_path):
-    if kind is ChronosEmbedder:
-        pytest.importorskip("chronos")
-    else:
-        pytest.importorskip("transformers")
+    pytest.importorskip({ChronosEmbedder: "chronos", MomentEmbedder: "transformers", TimesFMEmbedder: "timesfm"}[kind])
     missing = tmp_path / "nowhere"
     with pytest.raises(FileNotFoundError) as info:
         kind(missing).fit(_windows())
@@ -265,16 +295,19 @@ def test_missing_weights_say_where_to_put_them(kind, hub_id, tmp_path):
         kind(tmp_path).fit(_windows())
 
 
-def test_a_folder_of_the_other_model_is_refused(chronos_path, moment_path):
+def test_a_folder_of_the_other_model_is_refused(chronos_path, moment_path, timesfm_path):
     with pytest.raises(ValueError, match="not Chronos-2"):
         ChronosEmbedder(moment_path).fit(_windows())
     with pytest.raises(ValueError, match="holds no MOMENT model"):
         MomentEmbedder(chronos_path).fit(_windows())
+    with pytest.raises(ValueError, match="holds no TimesFM-2.5 weights"):
+        TimesFMEmbedder(moment_path).fit(_windows())
 
 
 @pytest.mark.parametrize(
     "kind, module, extra",
-    [(ChronosEmbedder, "chronos", "chronos"), (MomentEmbedder, "transformers", "moment")],
+    [(ChronosEmbedder, "chronos", "chronos"), (MomentEmbedder, "transformers", "moment"),
+     (TimesFMEmbedder, "timesfm", "timesfm")],
 )
 def test_missing_library_names_the_extra(kind, module, extra, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, module, None)  # makes `import module` raise ImportError
@@ -411,3 +444,37 @@ def test_moment_refuses_unsupported_checkpoints(tmp_path):
     (folder / "model.safetensors").unlink()
     with pytest.raises(FileNotFoundError, match="no model.safetensors"):
         MomentEmbedder(folder).fit(_windows())
+
+
+# -- TimesFM-2.5 ----------------------------------------------------------------------------------
+
+
+def test_timesfm_embeds_as_its_own_forecasting_normalises(tmp_path):
+    """One channel: leading NaN dropped, interior NaN interpolated, patches normalised by the running statistics."""
+    pytest.importorskip("timesfm")
+    from timesfm.torch.util import revin
+
+    folder, module = write_timesfm_checkpoint(tmp_path / "timesfm")
+    series = np.random.default_rng(4).normal(loc=5.0, size=30).astype(np.float32)
+    series[:11] = np.nan  # with 2 steps of padding: patches -2..5 (empty), 6..13, 14..21, 22..29
+    series[17] = np.nan  # an interior gap, filled from steps 16 and 18
+    embedder = TimesFMEmbedder(folder, device="cpu").fit(series[None, None])
+    assert (embedder.embedding_dim_, embedder.patch_len_) == (D_MODEL, PATCH)
+    filled = series.copy()
+    filled[17] = (series[16] + series[18]) / 2
+    values = np.concatenate([np.zeros(13, np.float32), filled[11:]]).reshape(1, 4, PATCH)
+    masks = np.zeros((1, 4, PATCH), bool)
+    masks[0, :1] = True
+    masks[0, 1, :5] = True  # steps -2..10 are padding
+    # the running mean and standard deviation of the observed steps up to each patch's end, by hand
+    mu = np.zeros((1, 4), np.float32)
+    sigma = np.zeros((1, 4), np.float32)
+    for patch in range(1, 4):
+        seen = values[0, : patch + 1][~masks[0, : patch + 1]]
+        mu[0, patch], sigma[0, patch] = seen.mean(), seen.std()
+    normed = revin(torch.from_numpy(values), torch.from_numpy(mu), torch.from_numpy(sigma))
+    normed = torch.where(torch.from_numpy(masks), 0.0, normed)
+    with torch.no_grad():
+        (_, states, _, _), _ = module.eval()(normed, torch.from_numpy(masks))
+    expected = states[0, 1:].mean(dim=0).numpy()  # the three patches that hold an observation
+    np.testing.assert_allclose(embedder.transform(series[None, None])[0], expected, rtol=1e-4, atol=1e-5)

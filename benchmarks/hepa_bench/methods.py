@@ -16,13 +16,13 @@ from typing import Callable, Optional
 import numpy as np
 
 from hepa_sklearn import HEPAFinetuner
-from hepa_sklearn.baselines import (ChronosEmbedder, ElapsedTimeEventPredictor, GradientBoostingEventPredictor,
-                                   ITransformerEncoder, MAEPretrainer, MatchedHeadPredictor, MomentEmbedder, PatchTSTEncoder)
+from hepa_sklearn.baselines import (ElapsedTimeEventPredictor, GradientBoostingEventPredictor, ITransformerEncoder,
+                                   MAEPretrainer, MatchedHeadPredictor, PatchTSTEncoder)
 from hepa_sklearn.baselines._boosting import SEARCH_GRID
 from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT
 from hepa_sklearn.metrics import h_auroc
 
-from .foundation import foundation_encoder
+from .foundation import FOUNDATION_MODELS, foundation_encoder, weights_folder
 from .position import PositionOnlyPredictor
 from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, plain_pipeline
 from .registry import PATIENCE
@@ -296,11 +296,10 @@ METHODS = {
         pretrain={"tokens": "channel"}),
     "mae": Method("MAE baseline: the same causal encoder pretrained by masked-patch reconstruction, matched head",
                   family="baseline", encoder=pretrained_mae, head=matched_head),
-    "chronos2": Method("Chronos-2 baseline: frozen, each channel alone, patch outputs averaged, then channels; matched "
-                       "head (weights from $HEPA_MODEL_HOME/chronos-2)", family="baseline", head=matched_head,
-                       encoder=functools.partial(foundation_encoder, ChronosEmbedder)),
-    "moment": Method("MOMENT baseline: as chronos2 with MOMENT-1-large (weights from $HEPA_MODEL_HOME/MOMENT-1-large)",
-                     family="baseline", encoder=functools.partial(foundation_encoder, MomentEmbedder), head=matched_head),
+    **{name: Method(f"{embedder._model_name} baseline: frozen, each channel alone, patch outputs averaged, then "
+                    f"channels; matched head (weights from {weights_folder(embedder)})", family="baseline",
+                    encoder=functools.partial(foundation_encoder, embedder), head=matched_head)
+       for name, embedder in FOUNDATION_MODELS.items()},
     "patchtst": Method(
         "PatchTST baseline: channel-independent patches, bidirectional attention, trained end to end with the "
         "cell's labels, then frozen; matched head", family="baseline",

@@ -7,7 +7,7 @@ common downstream head, :class:`MatchedHeadPredictor`:
 end, then frozen). :class:`GradientBoostingEventPredictor` is a non-neural
 baseline on summary features, and :class:`ElapsedTimeEventPredictor` the
 reliability baseline that reads only how long a unit has been observed. :class:`ChronosEmbedder` and
-:class:`MomentEmbedder` turn pretrained foundation models into frozen
+:class:`MomentEmbedder`, :class:`TimesFMEmbedder` turn pretrained foundation models into frozen
 embeddings for the same head.
 """
 
@@ -20,6 +20,7 @@ from ._mae import MAEPretrainer
 from ._matched_head import MatchedHeadPredictor, matched_head_parameter_count
 from ._moment import MomentEmbedder
 from ._supervised import ITransformerEncoder, PatchTSTEncoder
+from ._timesfm import TimesFMEmbedder
 
 __all__ = [
     "ChronosEmbedder",
@@ -30,6 +31,7 @@ __all__ = [
     "MatchedHeadPredictor",
     "MomentEmbedder",
     "PatchTSTEncoder",
+    "TimesFMEmbedder",
     "matched_head_parameter_count",
     "multiscale_feature_names",
     "multiscale_features",

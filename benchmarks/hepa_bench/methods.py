@@ -24,7 +24,7 @@ from hepa_sklearn.metrics import h_auroc
 
 from .foundation import FOUNDATION_MODELS, foundation_encoder, weights_folder
 from .position import PositionOnlyPredictor
-from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, plain_pipeline
+from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, plain_pipeline, predictor_init
 from .registry import PATIENCE
 
 __all__ = ["METHODS", "Method", "PAPER_ABLATIONS", "baselines", "headline_variants", "references", "tuned_variants"]
@@ -286,9 +286,10 @@ METHODS = {
     "hepa-e2e": _hepa("ablation: end-to-end finetuning of encoder and head", surface=end_to_end, ablation=True),
     "hepa-nll": _hepa("ablation: discrete-time survival likelihood instead of BCE", finetune={"loss": "nll"},
                       ablation=True),
-    "hepa-matched": _hepa(
-        "the hepa encoder with the paper's common baseline head (MatchedHeadPredictor) instead of pred-FT",
-        head=matched_head),
+    "hepa-matched": _hepa("the hepa encoder with the paper's common baseline head (MatchedHeadPredictor) instead of "
+                          "pred-FT", head=matched_head),
+    "hepa-init": _hepa("variant: hepa with the event predictor started from the pretrained JEPA predictor "
+                       "(init_from) instead of at random, the paper's appendix comparison", surface=predictor_init),
     "hepa-channel": _hepa("HEPA with one token stream per channel (tokens='channel'), pred-FT head",
                           pretrain={"tokens": "channel"}),
     "hepa-channel-random": _untrained(

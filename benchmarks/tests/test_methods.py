@@ -241,3 +241,18 @@ def test_the_foundation_baselines_load_their_weights_from_the_model_home(data_ho
     encoded = _fit_encoder(method, entry, data, 1.0, pre_epochs=1, ft_epochs=1, device="cpu", seed=0)
     cell = run_cell(entry, data, method, 1.0, seed=0, finetune_epochs=1, device="cpu", encoded=encoded)
     assert 0 <= cell["h_auroc"] <= 1 and encoded.E_train.shape[1] == 16  # the tiny model's width
+
+
+def test_the_predictor_init_variant_starts_from_the_pretrained_predictor(data_home, small_registry):
+    from hepa_bench.protocols import predictor_init
+
+    assert METHODS["hepa-init"].encoder is pretrained_hepa and METHODS["hepa-init"].surface is predictor_init
+    entry = small_registry["VIX"]
+    data = entry.load(0, data_home=data_home)
+    encoder = pretrained_hepa(entry, data, epochs=1, device="cpu", seed=0, d_model=16, n_heads=2, n_layers=1)
+    mask, _ = data.train_mask(1.0)
+    model, info = predictor_init(entry, data, mask, epochs=1, device="cpu", seed=0, encoder=encoder, hidden=16)
+    # started from the pretrainer (init_from): the head reads Δt on the pretrainer's horizon scale
+    assert model.head.horizon_scale_ == encoder.max_horizon and info["finetune_epochs_run"] == model.head.n_epochs_
+    P = model.predict_proba(data.X_test)
+    assert P.shape == (len(data.X_test), entry.K) and (np.diff(P, axis=1) >= -1e-7).all()

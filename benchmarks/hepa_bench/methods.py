@@ -24,7 +24,7 @@ from hepa_sklearn.metrics import h_auroc
 
 from .foundation import FOUNDATION_MODELS, foundation_encoder, weights_folder
 from .position import PositionOnlyPredictor
-from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, plain_pipeline, predictor_init
+from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, multi_horizon_probe, plain_pipeline, predictor_init
 from .registry import PATIENCE
 
 __all__ = ["METHODS", "Method", "PAPER_ABLATIONS", "baselines", "headline_variants", "references", "tuned_variants"]
@@ -265,12 +265,10 @@ METHODS = {
         "variant: hepa-packed stopped by the label-free rank rule: a fifth of the pretraining units held out, the "
         "weights of the epoch whose held-out embeddings have the highest effective rank",
         pretrain={**_PACKED, "early_stopping": "rank", "validation_fraction": 0.2}),
-    "hepa-within": _retired(
-        "variant: hepa-packed with SIGReg also on h_t centred within each unit's cuts, so that the representation "
-        "keeps moving along a unit instead of coding which unit it is", "regularize"),
-    "hepa-change": _retired(
-        "variant: hepa-packed predicting the change of the representation, h* - h_t, instead of h*, so that what "
-        "stays constant along a unit cancels out of the target", "objective"),
+    "hepa-within": _retired("variant: hepa-packed with SIGReg also on h_t centred within each unit's cuts, so that "
+                            "h_t keeps moving along a unit instead of coding which unit it is", "regularize"),
+    "hepa-change": _retired("variant: hepa-packed predicting the change of the representation, h* - h_t, instead of "
+                            "h*, so that what stays constant along a unit cancels out of the target", "objective"),
     "hepa-proj1024": _retired("variant: hepa-packed with 1024 SIGReg projections instead of 256", "n_projections"),
     "hepa-lowlr": _hepa("variant: hepa-packed with pretraining learning rate 3e-5 (a tenth of 3e-4)",
                         pretrain={**_PACKED, "lr": 3e-5}),
@@ -288,6 +286,8 @@ METHODS = {
                       ablation=True),
     "hepa-matched": _hepa("the hepa encoder with the paper's common baseline head (MatchedHeadPredictor) instead of "
                           "pred-FT", head=matched_head),
+    "hepa-probe-multi": _hepa("analysis: a linear probe on the frozen predictor's outputs at 16 horizons, concatenated "
+                              "(the paper's frozen multi-horizon probe)", surface=multi_horizon_probe),
     "hepa-init": _hepa("variant: hepa with the event predictor started from the pretrained JEPA predictor "
                        "(init_from) instead of at random, the paper's appendix comparison", surface=predictor_init),
     "hepa-channel": _hepa("HEPA with one token stream per channel (tokens='channel'), pred-FT head",

@@ -256,3 +256,24 @@ def test_the_predictor_init_variant_starts_from_the_pretrained_predictor(data_ho
     assert model.head.horizon_scale_ == encoder.max_horizon and info["finetune_epochs_run"] == model.head.n_epochs_
     P = model.predict_proba(data.X_test)
     assert P.shape == (len(data.X_test), entry.K) and (np.diff(P, axis=1) >= -1e-7).all()
+
+
+def test_the_frozen_multi_horizon_probe_reads_the_predictor_at_16_horizons(data_home, small_registry):
+    from hepa_bench.protocols import PROBE_HORIZONS, PredictorFeatures, multi_horizon_probe
+
+    entry = small_registry["VIX"]
+    data = entry.load(0, data_home=data_home)
+    encoder = pretrained_hepa(entry, data, epochs=1, device="cpu", seed=0, d_model=16, n_heads=2, n_layers=1)
+    features = PredictorFeatures(encoder)
+    X = data.X_valid[:5]
+    F = features.transform(X)
+    assert F.shape == (5, PROBE_HORIZONS * 16) and features.horizons[-1] == encoder.max_horizon
+    # block k is the predictor at horizon k * max_horizon / 16, one window at a time
+    h = torch.as_tensor(encoder.transform(X[:1]))
+    with torch.no_grad():
+        at_third = encoder.predictor_(h, torch.tensor([3 * encoder.max_horizon / PROBE_HORIZONS])).numpy()
+    np.testing.assert_allclose(F[0, 2 * 16:3 * 16], at_third[0], rtol=1e-5, atol=1e-6)
+    mask, _ = data.train_mask(1.0)
+    model, info = multi_horizon_probe(entry, data, mask, epochs=1, device="cpu", seed=0, encoder=encoder)
+    assert model.head.head == "linear" and -1 <= info["cross_horizon_cosine"] <= 1
+    assert model.predict_proba(data.X_test).shape == (len(data.X_test), entry.K)

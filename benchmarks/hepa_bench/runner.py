@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 import numpy as np
 import torch
 
+from hepa_sklearn import HEPAPretrainer
 from hepa_sklearn.calibration import SurfaceCalibrator
 from hepa_sklearn.datasets._cmapss import RUL_CAP
 from hepa_sklearn.metrics import (
@@ -98,6 +99,13 @@ class _Encoded:
         # the epoch whose weights an early-stopping rule kept; None where the epochs were fixed or none ran
         stopped = getattr(encoder, "early_stopping", False) and self.n_epochs
         self.kept_epoch = kept_epoch(encoder) if stopped else None
+        # ε: the pretrained JEPA's prediction error on the validation windows (one cut each), as the paper's bound reads it
+        self.epsilon = None
+        if isinstance(encoder, HEPAPretrainer) and self.n_epochs:
+            try:
+                self.epsilon = encoder.pretraining_loss(data.X_valid, cuts_per_window=1, seed=0)["l1"]
+            except ValueError:  # no validation window holds two usable (cut, horizon) pairs
+                pass
 
 
 def _fit_encoder(method, entry, data, fraction, *, pre_epochs, ft_epochs, device, seed):
@@ -122,6 +130,8 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
                     embed_cpu_s=encoded.embed_cpu_s, pretrain_epochs_run=encoded.n_epochs)
         if encoded.kept_epoch is not None:
             info["pretrain_epoch_kept"] = encoded.kept_epoch
+        if encoded.epsilon is not None:
+            info["valid_jepa_l1"] = encoded.epsilon
     else:
         info.update(pretrain_s=0.0, pretrain_cpu_s=0.0, embed_s=0.0, embed_cpu_s=0.0)
     start, cpu = time.perf_counter(), time.process_time()

@@ -46,6 +46,9 @@ def test_runner_writes_records_shares_the_encoder_and_resumes(run_small, tmp_pat
     assert all(r["pretrain_epochs_run"] == 1 and r["pretrain_s"] > 0 for r in encoder_cells)
     # early stopping ran, so the record names the epoch whose weights were kept
     assert all(r["pretrain_epoch_kept"] == 1 for r in encoder_cells)
+    # ε, the pretrained encoder's JEPA prediction error on the validation windows, beside each of its cells
+    assert len({r["valid_jepa_l1"] for r in encoder_cells}) == 1 and encoder_cells[0]["valid_jepa_l1"] > 0
+    assert all("valid_jepa_l1" not in r for r in records if r["method"] == "gbm")
     partial = [r for r in records if r["fraction"] == 0.2]
     assert all(r["n_train_windows"] < records[0]["n_train_windows"] for r in partial)
     assert len({r["n_train_windows"] for r in partial}) == 1  # the same labelled windows for every method

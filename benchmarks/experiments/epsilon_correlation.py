@@ -1,0 +1,50 @@
+"""The paper's cross-dataset reading of ε: does the pretrained encoder's prediction error track h-AUROC?
+
+For every record of ``hepa`` (the pretrained encoder, pred-FT head) that
+holds ``valid_jepa_l1`` (ε: the JEPA prediction error on the row's
+validation windows, which the runner records beside each cell of a
+pretrained HEPA encoder), one point per dataset: the mean ε and the mean
+test h-AUROC over the records with all labels. Prints the points and
+Spearman's ρ across datasets (with its p-value), which the paper's bound
+expects to be negative: lower error, better events.
+
+    python benchmarks/experiments/epsilon_correlation.py benchmarks/event_results.jsonl benchmarks/cmapss_results.jsonl
+"""
+
+import argparse
+import json
+
+import numpy as np
+from scipy import stats
+
+
+def points(paths, method="hepa"):
+    """``{dataset: (mean ε, mean h-AUROC, n records)}`` from the records with all labels."""
+    found = {}
+    for path in paths:
+        for line in open(path):
+            record = json.loads(line)
+            if record["method"] == method and float(record["fraction"]) == 1.0 and "valid_jepa_l1" in record:
+                dataset = record.get("dataset", record.get("subset"))
+                found.setdefault(dataset, []).append((record["valid_jepa_l1"], record["h_auroc"]))
+    return {d: (float(np.mean([e for e, _ in v])), float(np.mean([h for _, h in v])), len(v)) for d, v in found.items()}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", nargs="+")
+    args = parser.parse_args()
+    table = points(args.results)
+    print("| dataset | ε (valid_jepa_l1) | h-AUROC | records |")
+    print("|---|---|---|---|")
+    for dataset, (epsilon, score, n) in sorted(table.items(), key=lambda item: item[1][0]):
+        print(f"| {dataset} | {epsilon:.4f} | {score:.3f} | {n} |")
+    if len(table) < 3:
+        print(f"\n{len(table)} dataset(s) with ε recorded: too few for a correlation across datasets.")
+        return
+    rho, p = stats.spearmanr([v[0] for v in table.values()], [v[1] for v in table.values()])
+    print(f"\nSpearman's rho across {len(table)} datasets: {rho:+.3f} (p = {p:.3g})")
+
+
+if __name__ == "__main__":
+    main()

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hepa_sklearn.datasets import fetch_chbmit, load_chbmit
 from hepa_sklearn.datasets._chbmit import FEATURES, read_edf, read_summary
@@ -173,3 +175,22 @@ def test_fetch_uses_the_files_present_when_their_checksums_are_listed(home):
     assert set(data.frame["unit"]) == {"chb01_01", "chb01_02", "chb01_03"}
     with pytest.raises(ValueError, match="lists no chb05/chb05-summary.txt"):
         fetch_chbmit(data_home=tmp_path, patients="chb05", download_if_missing=False)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n_signals=st.integers(1, 4), n_records=st.integers(1, 3), rate=st.sampled_from([4, 8, 16]),
+       factor=st.sampled_from([1, 2, 4]), low=st.floats(-1000, -1), span=st.floats(1, 2000), seed=st.integers(0, 99))
+def test_read_edf_converts_any_file_to_physical_block_means(tmp_path_factory, n_signals, n_records, rate, factor, low,
+                                                           span, seed):
+    digital = np.random.default_rng(seed).integers(-32768, 32768, size=(n_records * rate, n_signals)).astype(np.int16)
+    labels = [f"S{i}" for i in range(n_signals)]
+    physical, digits = (round(low, 3), round(low + span, 3)), (-32768, 32767)
+    path = tmp_path_factory.mktemp("edf") / "x.edf"
+    write_edf(path, digital, labels, rate=rate, physical=physical, digits=digits)
+    picks = labels[::-1]
+    values, found_rate = read_edf(path, picks, factor)
+    expected = to_physical(digital[:, ::-1].astype(np.float64), physical, digits)
+    n_blocks = len(expected) // factor
+    assert found_rate == rate and values.shape == (n_blocks, n_signals)
+    np.testing.assert_allclose(values, expected[: n_blocks * factor].reshape(n_blocks, factor, -1).mean(axis=1),
+                               rtol=1e-9, atol=1e-9)

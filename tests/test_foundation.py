@@ -8,6 +8,7 @@ architectures, written to a temporary folder in the published layout
 import json
 import pickle
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +21,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.pipeline import make_pipeline
 
 from hepa_sklearn import HEPAEventPredictor, make_survival_y
-from hepa_sklearn.baselines import ChronosEmbedder, MomentEmbedder, TimesFMEmbedder
+from hepa_sklearn.baselines import ChronosEmbedder, MoiraiEmbedder, MomentEmbedder, TimesFMEmbedder
 from hepa_sklearn.baselines._foundation import mean_over_patches, observed_patches, pool_channels
 
 D_MODEL = 16
@@ -135,10 +136,18 @@ def timesfm_path(tmp_path_factory):
     return write_timesfm_checkpoint(tmp_path_factory.mktemp("timesfm"))[0]
 
 
-@pytest.fixture(params=["chronos", "moment", "timesfm"])
+@pytest.fixture(scope="module")
+def moirai_path():
+    """A one-layer Moirai in the released layout, with uni2ts's own outputs for one series (see its make_reference.py)."""
+    pytest.importorskip("safetensors", reason="MoiraiEmbedder needs the 'moirai' extra (safetensors)")
+    return Path(__file__).parent / "data" / "moirai_tiny"
+
+
+@pytest.fixture(params=["chronos", "moment", "timesfm", "moirai"])
 def embedder(request):
     """An unfitted embedder of each kind on its tiny checkpoint, on the CPU."""
-    kind = {"chronos": ChronosEmbedder, "moment": MomentEmbedder, "timesfm": TimesFMEmbedder}[request.param]
+    kinds = {"chronos": ChronosEmbedder, "moment": MomentEmbedder, "timesfm": TimesFMEmbedder, "moirai": MoiraiEmbedder}
+    kind = kinds[request.param]
     return kind(request.getfixturevalue(f"{request.param}_path"), device="cpu")
 
 
@@ -171,19 +180,21 @@ def test_pool_channels_is_the_mean_of_usable_channels(embeddings, usable):
     np.testing.assert_array_equal(concat, np.where(usable[..., None], embeddings, 0.0))
 
 
-# -- behaviour common to both models ----------------------------------------------------------
+# -- behaviour common to the models ----------------------------------------------------------
 
 
 def test_shapes_dtype_and_feature_names(embedder):
     X = _windows()
     E = embedder.fit(X).transform(X)
-    assert E.shape == (6, D_MODEL) and E.dtype == np.float32 and np.isfinite(E).all()
-    assert embedder.embedding_dim_ == D_MODEL and embedder.patch_len_ == PATCH
+    # the stored Moirai (tests/data/moirai_tiny) is 128 wide and reads patches of 16
+    width, patch = (128, 16) if isinstance(embedder, MoiraiEmbedder) else (D_MODEL, PATCH)
+    assert E.shape == (6, width) and E.dtype == np.float32 and np.isfinite(E).all()
+    assert embedder.embedding_dim_ == width and embedder.patch_len_ == patch
     assert (embedder.n_features_in_, embedder.n_timepoints_in_) == (3, 30)
-    assert embedder.get_feature_names_out().shape == (D_MODEL,)
+    assert embedder.get_feature_names_out().shape == (width,)
     concat = clone(embedder).set_params(channel_pooling="concat").fit(X)
-    assert concat.transform(X).shape == (6, 3 * D_MODEL)
-    assert concat.get_feature_names_out().shape == (3 * D_MODEL,)
+    assert concat.transform(X).shape == (6, 3 * width)
+    assert concat.get_feature_names_out().shape == (3 * width,)
 
 
 def test_deterministic_across_calls_and_fits(embedder):
@@ -281,10 +292,11 @@ def test_bad_parameters_raise(embedder, params, match):
 
 @pytest.mark.parametrize(
     "kind, hub_id", [(ChronosEmbedder, "amazon/chronos-2"), (MomentEmbedder, "AutonLab/MOMENT-1-large"),
-                     (TimesFMEmbedder, "google/timesfm-2.5-200m-pytorch")]
+                     (TimesFMEmbedder, "google/timesfm-2.5-200m-pytorch"), (MoiraiEmbedder, "Salesforce/moirai-1.1-R-small")]
 )
 def test_missing_weights_say_where_to_put_them(kind, hub_id, tmp_path):
-    pytest.importorskip({ChronosEmbedder: "chronos", MomentEmbedder: "transformers", TimesFMEmbedder: "timesfm"}[kind])
+    pytest.importorskip({ChronosEmbedder: "chronos", MomentEmbedder: "transformers", TimesFMEmbedder: "timesfm",
+                         MoiraiEmbedder: "safetensors"}[kind])
     missing = tmp_path / "nowhere"
     with pytest.raises(FileNotFoundError) as info:
         kind(missing).fit(_windows())
@@ -302,12 +314,14 @@ def test_a_folder_of_the_other_model_is_refused(chronos_path, moment_path, times
         MomentEmbedder(chronos_path).fit(_windows())
     with pytest.raises(ValueError, match="holds no TimesFM-2.5 weights"):
         TimesFMEmbedder(moment_path).fit(_windows())
+    with pytest.raises(ValueError, match="holds no Moirai model"):
+        MoiraiEmbedder(moment_path).fit(_windows())
 
 
 @pytest.mark.parametrize(
     "kind, module, extra",
     [(ChronosEmbedder, "chronos", "chronos"), (MomentEmbedder, "transformers", "moment"),
-     (TimesFMEmbedder, "timesfm", "timesfm")],
+     (TimesFMEmbedder, "timesfm", "timesfm"), (MoiraiEmbedder, "safetensors", "moirai")],
 )
 def test_missing_library_names_the_extra(kind, module, extra, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, module, None)  # makes `import module` raise ImportError
@@ -478,3 +492,27 @@ def test_timesfm_embeds_as_its_own_forecasting_normalises(tmp_path):
         (_, states, _, _), _ = module.eval()(normed, torch.from_numpy(masks))
     expected = states[0, 1:].mean(dim=0).numpy()  # the three patches that hold an observation
     np.testing.assert_allclose(embedder.transform(series[None, None])[0], expected, rtol=1e-4, atol=1e-5)
+
+
+# -- Moirai ----------------------------------------------------------------------------------------
+
+
+def test_moirai_gives_the_states_of_uni2ts_on_the_released_layout(moirai_path):
+    """Token by token the encoder states equal uni2ts's own MoiraiModule's (stored), and the embedding is their mean."""
+    import torch as th
+    from safetensors.torch import load_file
+
+    from hepa_sklearn.baselines._moirai import MoiraiEncoder
+
+    stored = np.load(moirai_path / "reference.npz")
+    series, states = stored["series"], stored["states"]  # 20 steps of padding, a gap at 37, steps 48..63 missing
+    encoder = MoiraiEncoder(load_file(str(moirai_path / "model.safetensors")), [8, 16], 16).float().eval()
+    values = th.from_numpy(series).reshape(1, 5, 16)
+    real = th.tensor([[False, True, True, True, True]])  # from the first observed step (20) on
+    with th.no_grad():
+        mine = encoder(values, ~th.isnan(values), real, th.tensor([[0, 0, 1, 2, 3]]))[0].numpy()
+    np.testing.assert_allclose(mine, states, rtol=1e-4, atol=1e-5)
+    embedder = MoiraiEmbedder(moirai_path, device="cpu").fit(series[None, None])
+    # the mean over the patches that hold an observation: not the padding, not the missing 48..63
+    np.testing.assert_allclose(embedder.transform(series[None, None])[0], states[[1, 2, 4]].mean(axis=0),
+                               rtol=1e-4, atol=1e-5)

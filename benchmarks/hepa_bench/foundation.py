@@ -3,7 +3,7 @@
 The weights are never downloaded. ``$HEPA_MODEL_HOME`` (default:
 ``models/`` in the data home) holds one folder per model, named as the
 last part of its Hugging Face repository (``chronos-2``,
-``MOMENT-1-large``, ``timesfm-2.5-200m-pytorch``), as ``huggingface-cli download REPO --local-dir NAME``
+``MOMENT-1-large``, ``timesfm-2.5-200m-pytorch``, ``moirai-1.1-R-small``), as ``huggingface-cli download REPO --local-dir NAME``
 writes it; the embedder's ``FileNotFoundError`` says what to fetch when a
 folder is missing.
 """
@@ -11,13 +11,14 @@ folder is missing.
 import os
 from pathlib import Path
 
-from hepa_sklearn.baselines import ChronosEmbedder, MomentEmbedder, TimesFMEmbedder
+from hepa_sklearn.baselines import ChronosEmbedder, MoiraiEmbedder, MomentEmbedder, TimesFMEmbedder
 from hepa_sklearn.datasets import get_data_home
 
 __all__ = ["FOUNDATION_MODELS", "foundation_encoder", "model_home", "weights_folder"]
 
 #: the method names of the foundation-model baselines (the paper's Table 1 names its Chronos-2 column chronos2)
-FOUNDATION_MODELS = {"chronos2": ChronosEmbedder, "moment": MomentEmbedder, "timesfm": TimesFMEmbedder}
+FOUNDATION_MODELS = {"chronos2": ChronosEmbedder, "moment": MomentEmbedder, "timesfm": TimesFMEmbedder,
+                     "moirai": MoiraiEmbedder}
 
 
 def model_home():

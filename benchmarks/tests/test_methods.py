@@ -42,7 +42,7 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-default-auto0-nll"]
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
         "mae", "patchtst", "itransformer", "gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30",
-        "patchtst-revin", "itransformer-revin", "chronos2", "moment", "timesfm"}
+        "patchtst-revin", "itransformer-revin", "chronos2", "moment", "timesfm", "moirai"}
     assert METHODS["gbm-last30"].finetune == {"features": "last"} and METHODS["gbm"].finetune == {}
     assert references(list(METHODS)) == ["elapsed", "position"]
     assert {m for m, spec in METHODS.items() if spec.control} == {
@@ -226,7 +226,7 @@ def test_the_foundation_baselines_load_their_weights_from_the_model_home(data_ho
     assert model_home() == pathlib.Path(data_home) / "models"  # the data home's models/ by default
     monkeypatch.setenv("HEPA_MODEL_HOME", str(tmp_path))
     assert model_home() == tmp_path
-    assert {"chronos2", "moment", "timesfm"} <= set(baselines(list(METHODS)))
+    assert {"chronos2", "moment", "timesfm", "moirai"} <= set(baselines(list(METHODS)))
     entry = small_registry["VIX"]
     data = entry.load(0, data_home=data_home)
     method = METHODS["moment"]

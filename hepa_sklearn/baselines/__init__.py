@@ -7,7 +7,7 @@ common downstream head, :class:`MatchedHeadPredictor`:
 end, then frozen). :class:`GradientBoostingEventPredictor` is a non-neural
 baseline on summary features, and :class:`ElapsedTimeEventPredictor` the
 reliability baseline that reads only how long a unit has been observed. :class:`ChronosEmbedder` and
-:class:`MomentEmbedder`, :class:`TimesFMEmbedder` turn pretrained foundation models into frozen
+:class:`MomentEmbedder`, :class:`TimesFMEmbedder` and :class:`MoiraiEmbedder` turn pretrained foundation models into frozen
 embeddings for the same head.
 """
 
@@ -18,6 +18,7 @@ from ._elapsed import ElapsedTimeEventPredictor
 from ._features import multiscale_feature_names, multiscale_features, summary_feature_names, summary_features
 from ._mae import MAEPretrainer
 from ._matched_head import MatchedHeadPredictor, matched_head_parameter_count
+from ._moirai import MoiraiEmbedder
 from ._moment import MomentEmbedder
 from ._supervised import ITransformerEncoder, PatchTSTEncoder
 from ._timesfm import TimesFMEmbedder
@@ -29,6 +30,7 @@ __all__ = [
     "ITransformerEncoder",
     "MAEPretrainer",
     "MatchedHeadPredictor",
+    "MoiraiEmbedder",
     "MomentEmbedder",
     "PatchTSTEncoder",
     "TimesFMEmbedder",

@@ -1,7 +1,9 @@
 """How tests/data/moirai_tiny was made: a one-layer Moirai (d_model 128, patch sizes 8 and 16) of uni2ts 2.0.0,
 its weights perturbed at random and stored in float16 in the released layout, and the encoder states that uni2ts's
 own MoiraiModule gives one series, packed as its forecasting packs a series (tests/test_foundation.py compares
-MoiraiEmbedder with them). Needs uni2ts, which the tests do not: python make_reference.py tests/data/moirai_tiny
+MoiraiEmbedder with them). Needs uni2ts, which the tests do not:
+
+    python benchmarks/experiments/moirai_reference.py tests/data/moirai_tiny
 """
 
 import json, sys, torch, numpy as np

@@ -36,3 +36,18 @@ def benchmark_split(args):
     torch.set_num_threads(1)
     entry = BENCHMARKS[args.dataset]
     return entry, entry.load(args.seed, None)
+
+
+def paired_records(path, first, second):
+    """The records of ``first`` and ``second`` in the JSON lines at ``path``, and their test h-AUROC paired by seed.
+
+    Returns ``(records, seeds, first scores, second scores)``, ``records``
+    mapping each method to its records.
+    """
+    import json
+
+    from hepa_bench.stats import paired_by_seed
+
+    lines = [json.loads(line) for line in open(path)]
+    records = {method: [r for r in lines if r["method"] == method] for method in (first, second)}
+    return (records, *paired_by_seed(records[first], records[second]))

@@ -14,21 +14,19 @@ the runner recorded.
     python benchmarks/experiments/multi_horizon_probe.py
 """
 
-import json
 import os
 
 import numpy as np
 
-from hepa_bench.stats import paired_by_seed, paired_tests
+from _common import paired_records
+from hepa_bench.stats import paired_tests
 
 RECORDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "multi_horizon_probe.jsonl")
 
 
 def main():
-    records = [json.loads(line) for line in open(RECORDS)]
-    by_method = {m: [r for r in records if r["method"] == m] for m in ("hepa-linear", "hepa-probe-multi")}
-    seeds, on_h, on_outputs = paired_by_seed(by_method["hepa-linear"], by_method["hepa-probe-multi"])
-    cosine = {r["seed"]: r["cross_horizon_cosine"] for r in by_method["hepa-probe-multi"]}
+    records, seeds, on_h, on_outputs = paired_records(RECORDS, "hepa-linear", "hepa-probe-multi")
+    cosine = {r["seed"]: r["cross_horizon_cosine"] for r in records["hepa-probe-multi"]}
     print("| seed | probe on h_t (`hepa-linear`) | probe on 16 predictor outputs (`hepa-probe-multi`) | "
           "cross-horizon cosine |")
     print("|---|---|---|---|")

@@ -12,18 +12,16 @@ paired t-test and Wilcoxon p-values.
     python benchmarks/experiments/predictor_init.py
 """
 
-import json
 import os
 
-from hepa_bench.stats import paired_by_seed, paired_tests
+from _common import paired_records
+from hepa_bench.stats import paired_tests
 
 RECORDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "predictor_init.jsonl")
 
 
 def main():
-    records = [json.loads(line) for line in open(RECORDS)]
-    by_method = {m: [r for r in records if r["method"] == m] for m in ("hepa", "hepa-init")}
-    seeds, random_start, pretrained_start = paired_by_seed(by_method["hepa"], by_method["hepa-init"])
+    _, seeds, random_start, pretrained_start = paired_records(RECORDS, "hepa", "hepa-init")
     print("| seed | random start (`hepa`) | pretrained start (`hepa-init`) | pretrained - random |")
     print("|---|---|---|---|")
     for seed, a, b in zip(seeds, random_start, pretrained_start):

@@ -169,9 +169,9 @@ class PredictorFeatures:
     def transform(self, X):
         return self.predictions(X).reshape(len(X), -1)
 
-    def cross_horizon_cosine(self, X):
-        """The mean cosine similarity of a window's predictions at two different horizons."""
-        outputs = self.predictions(X)
+    @staticmethod
+    def cross_horizon_cosine(outputs):
+        """The mean cosine similarity of a window's predictions ``outputs`` (:meth:`predictions`) at two horizons."""
         unit = outputs / np.maximum(np.linalg.norm(outputs, axis=-1, keepdims=True), 1e-12)
         similarity = unit @ unit.transpose(0, 2, 1)  # (n, 16, 16)
         off_diagonal = ~np.eye(PROBE_HORIZONS, dtype=bool)
@@ -186,7 +186,8 @@ def multi_horizon_probe(entry, data, mask, *, epochs, device, seed, encoder, **p
     """
     features = PredictorFeatures(encoder)
     head = entry.make_event_predictor(epochs, device=device, seed=seed, head="linear", **params)
+    valid = features.predictions(data.X_valid)  # read once: the head's validation windows and the similarity
     head = entry.fit_head(head, features.transform(data.X_train[mask]), data.y_train[mask],
-                          features.transform(data.X_valid), data.y_valid)
+                          valid.reshape(len(valid), -1), data.y_valid)
     return _Surface(features, head), {"finetune_epochs_run": head.n_epochs_,
-                                      "cross_horizon_cosine": features.cross_horizon_cosine(data.X_valid)}
+                                      "cross_horizon_cosine": features.cross_horizon_cosine(valid)}

@@ -68,14 +68,9 @@ def _field(block, widths, index, n):
 _SIGNAL_WIDTHS = (16, 80, 8, 8, 8, 8, 8, 80, 8, 32)  # label, transducer, unit, pmin, pmax, dmin, dmax, filter, n, -
 
 
-def read_edf(path, channels, factor):
-    """The ``channels`` of the EDF file at ``path`` in physical units, averaged over blocks of ``factor`` samples.
-
-    Returns (n_blocks, len(channels)) float64 and the file's sampling rate
-    in Hz. A label found twice (CHB-MIT repeats ``T8-P8``) is read from its
-    first signal; labels are compared without case.
-    """
-    path = Path(path)
+def _edf_header(path, channels):
+    """From the header of the EDF file at ``path``: header bytes, records, samples per record of each signal,
+    the physical/digital bounds, the common sampling rate of ``channels`` and their signal indices."""
     with open(path, "rb") as handle:
         head = handle.read(256)
         try:
@@ -91,9 +86,21 @@ def read_edf(path, channels, factor):
     if missing:
         raise ValueError(f"{path} lacks the channel(s) {missing}; it holds {labels}.")
     picks = [labels.index(name.upper()) for name in channels]
-    rates = samples[picks] / duration
-    if len(set(rates)) != 1:
-        raise ValueError(f"{path}: the channels {list(channels)} are sampled at different rates {sorted(set(rates))}.")
+    rates = set(samples[picks] / duration)
+    if len(rates) != 1:
+        raise ValueError(f"{path}: the channels {list(channels)} are sampled at different rates {sorted(rates)}.")
+    return n_header, n_records, samples, numbers, rates.pop(), picks
+
+
+def read_edf(path, channels, factor):
+    """The ``channels`` of the EDF file at ``path`` in physical units, averaged over blocks of ``factor`` samples.
+
+    Returns (n_blocks, len(channels)) float64 and the file's sampling rate
+    in Hz. A label found twice (CHB-MIT repeats ``T8-P8``) is read from its
+    first signal; labels are compared without case.
+    """
+    path = Path(path)
+    n_header, n_records, samples, numbers, rate, picks = _edf_header(path, channels)
     data = np.fromfile(path, dtype="<i2", offset=n_header)
     if n_records < 0:  # -1: unknown when the file was written
         n_records = data.size // samples.sum()
@@ -106,7 +113,7 @@ def read_edf(path, channels, factor):
     digital = np.stack([records[:, offsets[i] : offsets[i + 1]].reshape(-1) for i in picks], axis=1)
     physical = (digital - d_min) * (p_max - p_min) / (d_max - d_min) + p_min
     n_blocks = physical.shape[0] // factor
-    return physical[: n_blocks * factor].reshape(n_blocks, factor, -1).mean(axis=1), float(rates[0])
+    return physical[: n_blocks * factor].reshape(n_blocks, factor, -1).mean(axis=1), float(rate)
 
 
 _FILE = re.compile(r"^File Name:\s*(\S+)", re.MULTILINE)
@@ -138,7 +145,7 @@ def _patient_frames(data_home, patient, sampling_rate):
     for name, seizures in read_cached(read_summary, summary).items():
         path = dataset_file(data_home, f"{DIRECTORY}/{patient}", name, url=f"{_BASE_URL}{patient}/{name}",
                             fetch_name="fetch_chbmit")
-        rate = _edf_rate(path)
+        rate = _edf_header(path, FEATURES)[4]
         if rate % sampling_rate:
             raise ValueError(f"sampling_rate={sampling_rate} does not divide {path}'s {rate:g} Hz; choose a divisor.")
         try:
@@ -152,15 +159,6 @@ def _patient_frames(data_home, patient, sampling_rate):
         frame["label"] = label
         frames.append(frame)
     return frames
-
-
-def _edf_rate(path):
-    """The sampling rate of the first signal of an EDF file, from its header."""
-    with open(path, "rb") as handle:
-        head = handle.read(256)
-        n_signals = int(head[252:256])
-        block = handle.read(256 * n_signals)
-    return int(_field(block, _SIGNAL_WIDTHS, 8, n_signals)[0]) / float(head[244:252])
 
 
 def _frame(data_home, patients, sampling_rate):

@@ -90,8 +90,10 @@ def _observed_level(x, spread, slope):
     observed = ~torch.isnan(x)
     count = observed.sum(-1)
     mean = torch.where(observed, x, torch.zeros_like(x)).sum(-1) / count
-    dx = torch.where(observed, x - mean[..., None], torch.zeros_like(x))
     columns = [mean]
+    if not (spread or slope):  # the default level: the means alone
+        return columns
+    dx = torch.where(observed, x - mean[..., None], torch.zeros_like(x))
     if spread:
         columns.append(torch.sqrt((dx * dx).sum(-1) / count))
     if slope:

@@ -183,9 +183,9 @@ class MoiraiEmbedder(FoundationEmbedder):
 
     def _encode(self, series):
         device = self.model_.theta.device
-        values = torch.as_tensor(series, device=device)
-        started = (torch.cumsum((~torch.isnan(values)).int(), dim=-1) > 0).reshape(len(series), -1, self.patch_len_)
-        values = values.reshape(len(series), -1, self.patch_len_)
+        values = torch.as_tensor(series, device=device).reshape(len(series), -1, self.patch_len_)
+        observed = ~torch.isnan(values)
+        started = torch.cumsum(observed.flatten(1).int(), dim=-1).reshape(observed.shape) > 0
         real = started.any(-1)  # tokens from the first observed step on, missing steps inside them or not
         time_id = (real.cumsum(dim=-1) - 1).clamp(min=0)
-        return self.model_(values, ~torch.isnan(values), real, time_id)
+        return self.model_(values, observed, real, time_id)

@@ -7,6 +7,7 @@ imports it only when something is drawn.
 from ._embedding_pca import EmbeddingPCADisplay
 from ._event_surface import EventSurfaceDisplay
 from ._horizon_auroc import HorizonAUROCDisplay
+from ._predictor_outputs import PredictorOutputsDisplay
 from ._reliability import SurfaceReliabilityDisplay
 from ._training_history import TrainingHistoryDisplay
 
@@ -14,6 +15,7 @@ __all__ = [
     "EmbeddingPCADisplay",
     "EventSurfaceDisplay",
     "HorizonAUROCDisplay",
+    "PredictorOutputsDisplay",
     "SurfaceReliabilityDisplay",
     "TrainingHistoryDisplay",
 ]

@@ -6,7 +6,7 @@ from sklearn.decomposition import PCA
 from sklearn.pipeline import Pipeline
 
 from .._base import store_parameters
-from ._common import TitledDisplay, check_horizons
+from ._common import TitledDisplay, check_horizons, pyplot
 
 PROJECTIONS = ("pca", "tsne")
 
@@ -126,8 +126,6 @@ class PredictorOutputsDisplay(TitledDisplay):
     _legend = {"loc": "best", "fontsize": "small"}
 
     def _draw(self, ax):
-        from ._common import pyplot
-
         self.embedding_scatter_ = ax.scatter(*self.embedding_points.T, s=6, color="tab:blue", label="embedding h_t")
         shades = pyplot().get_cmap("Reds")(np.linspace(0.35, 0.95, len(self.horizons)))
         self.output_scatters_ = [

@@ -150,7 +150,7 @@ class Method:
     family : {"hepa", "default", "candidate", "baseline", "reference"}
         ``"hepa"``: a HEPA recipe a user would tune (pretrained or untrained
         encoder, any head); ``"default"``: the plain pipeline with the
-        defaults; ``"candidate"``: the plain pipeline with a candidate
+        defaults of a release (0.1.0 and 0.2.0); ``"candidate"``: the plain pipeline with a candidate
         default; ``"baseline"``: another method; ``"reference"``: a
         reference point that learns nothing from the sensor values (the
         unit's age, the window's position), shown beside every row and
@@ -229,10 +229,10 @@ def _untrained(description, **kwargs):
 
 _PACKED = {"layout": "packed"}  # C-MAPSS variants measured with the library's batch layout
 
-def _auto0(description, **params):
+def _auto0(description, family="candidate", **params):
     """A candidate default: the plain pipeline under the 0.2.0 defaults (norm="auto", untrained) with ``params``."""
     params = {"norm": "auto", "max_epochs": 0, "pretrainer": MeansLevelPretrainer, **params}
-    return Method(description, family="candidate", surface=functools.partial(plain_pipeline, **params))
+    return Method(description, family=family, surface=functools.partial(plain_pipeline, **params))
 
 
 METHODS = {
@@ -340,7 +340,7 @@ METHODS = {
         "the headline line with the defaults of release 0.2.0, chosen among the candidates: hepa-default with "
         "HEPAPretrainer(norm=\"auto\") never pretrained (max_epochs=0): windows standardised per operating regime "
         "where regimes are found, then RevIN, the window level (each channel's mean over the window and over its "
-        "last 30 steps) passed on beside the embedding"),
+        "last 30 steps) passed on beside the embedding", family="default"),
     "hepa-default-trend0": _auto0("candidate default: hepa-default-auto0 with the level widened to each channel's "
                                   "mean and least-squares slope over its last 10, 30, 100 steps and the whole window",
                                   pretrainer=TrendLevelPretrainer),

@@ -10,7 +10,7 @@ per seed; this prints the pairs, the paired tests and the cosine similarity
 the runner recorded.
 
     OMP_NUM_THREADS=1 hepa-bench run --results benchmarks/experiments/multi_horizon_probe.jsonl --datasets FD001 \\
-        --seeds 0 1 2 --label-fractions 1 --methods hepa-linear hepa-probe-multi --threads 1
+        --seeds 0 1 2 3 4 --label-fractions 1 --methods hepa-linear hepa-probe-multi --threads 1
     python benchmarks/experiments/multi_horizon_probe.py
 """
 

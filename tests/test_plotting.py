@@ -363,6 +363,7 @@ def test_import_works_without_matplotlib(monkeypatch):
         "EmbeddingPCADisplay",
         "EventSurfaceDisplay",
         "HorizonAUROCDisplay",
+        "PredictorOutputsDisplay",
         "SurfaceReliabilityDisplay",
         "TrainingHistoryDisplay",
     ]

@@ -1,5 +1,7 @@
 """PredictorOutputsDisplay: the finetuned predictor's outputs at a few horizons beside the embeddings (the paper's predictor figure)."""
 
+import sys
+
 import numpy as np
 import pytest
 import torch
@@ -86,3 +88,12 @@ def test_bad_estimators_and_arguments_are_refused(fitted):
         PredictorOutputsDisplay.from_estimator(model, E[:2], horizons=[1])
     with pytest.raises(ValueError, match="features"):
         PredictorOutputsDisplay.from_estimator(model, E[:, :4], horizons=[1])
+
+
+def test_drawing_without_matplotlib_names_the_extra(fitted, monkeypatch):
+    for name in [name for name in sys.modules if name.split(".")[0] == "matplotlib"]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    model, E, _ = fitted
+    with pytest.raises(ImportError, match=r"pip install 'hepa-sklearn\[plot\]'"):
+        PredictorOutputsDisplay.from_estimator(model, E, horizons=[1])

@@ -97,3 +97,14 @@ def test_drawing_without_matplotlib_names_the_extra(fitted, monkeypatch):
     model, E, _ = fitted
     with pytest.raises(ImportError, match=r"pip install 'hepa-sklearn\[plot\]'"):
         PredictorOutputsDisplay.from_estimator(model, E, horizons=[1])
+
+
+def test_from_outputs_draws_what_from_estimator_draws(fitted, plt):
+    model, E, _ = fitted
+    outputs = predictor_outputs(model, E, [3, 9])
+    display = PredictorOutputsDisplay.from_outputs(E, outputs, [3, 9])
+    reference = PredictorOutputsDisplay.from_estimator(model, E, horizons=[3, 9])
+    assert_allclose(display.output_points, reference.output_points)
+    assert_allclose(display.relative_shift, reference.relative_shift)
+    with pytest.raises(ValueError, match="outputs must have shape"):
+        PredictorOutputsDisplay.from_outputs(E, outputs[:1], [3, 9])

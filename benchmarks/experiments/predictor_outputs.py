@@ -58,13 +58,12 @@ def main():
         head = entry.make_event_predictor(entry.finetune_epochs, device="cpu", seed=args.seed)
         entry.fit_head(head, E_train, data.y_train, E_valid, data.y_valid)
         horizons = [k for k in HORIZONS if k <= head.K]
-        display = PredictorOutputsDisplay.from_estimator(head, E_test, horizons=horizons, method="tsne",
-                                                         random_state=args.seed, name=f"{name}, seed {args.seed}",
-                                                         ax=ax)
+        outputs = predictor_outputs(head, E_test, horizons)
+        display = PredictorOutputsDisplay.from_outputs(E_test, outputs, horizons, method="tsne", random_state=args.seed,
+                                                       name=f"{name}, seed {args.seed}", ax=ax)
         print(json.dumps({"dataset": name, "seed": args.seed, "horizons": horizons,
                           "relative_shift": [round(float(s), 4) for s in display.relative_shift],
-                          "cosine_with_embedding": [round(c, 4) for c in
-                                                    mean_cosine(E_test, predictor_outputs(head, E_test, horizons))],
+                          "cosine_with_embedding": [round(c, 4) for c in mean_cosine(E_test, outputs)],
                           "n_test_windows": int(len(E_test)), "cpu_s": round(time.process_time() - start, 1)}),
               flush=True)
     figure.tight_layout()

@@ -27,34 +27,30 @@ is its GFLOP/s over the fp32 matmul peak
 
 import argparse
 import statistics
-import time
 
 import torch
-from torch.utils.flop_counter import FlopCounterMode
 
 from hepa_bench.speed import matmul_peak_gflops
 from hepa_sklearn._training.net import flushed_denormals, retained_heap
 from hepa_sklearn.protocol import SubsetSplit
-from stage_profile import git_commit, pretraining
+from stage_profile import cpu_clock, flops_of, git_commit, pretraining
+
+
+def over(task, items):
+    """A call of ``task`` on every item of ``items``, as one task."""
+    return lambda: [task(item) for item in items]
 
 
 def cpu_ms(task, items, repeats):
-    """Median CPU milliseconds of ``task(item)`` per item, over ``repeats`` passes over ``items``."""
-    passes = []
-    for _ in range(repeats + 1):  # the first pass warms up
-        start = time.process_time()
-        for item in items:
-            task(item)
-        passes.append((time.process_time() - start) / len(items) * 1e3)
-    return statistics.median(passes[1:])
+    """Median CPU milliseconds of ``task(item)`` per item, over ``repeats`` passes over ``items`` after one warm-up."""
+    whole = over(task, items)
+    whole()
+    return statistics.median(cpu_clock(whole) for _ in range(repeats)) / len(items) * 1e3
 
 
 def gflop(task, items):
     """FLOPs of ``task`` per item, in GFLOP."""
-    with FlopCounterMode(display=False) as counter:
-        for item in items:
-            task(item)
-    return counter.get_total_flops() / len(items) / 1e9
+    return flops_of(over(task, items)) / len(items) / 1e9
 
 
 def measure(task, items, scale, batches, repeats):

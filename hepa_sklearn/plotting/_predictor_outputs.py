@@ -26,6 +26,11 @@ def predictor_outputs(estimator, E, horizons):
         The predictor's output (the hazard head's input) for every window
         at every horizon; it lives in the space of ``E``.
     """
+    return _outputs(estimator, *_checked(estimator, E, horizons))
+
+
+def _checked(estimator, E, horizons):
+    """``(E, horizons)`` checked against a fitted event predictor with a horizon predictor."""
     from ..event_predictor import HEPAEventPredictor
 
     if not isinstance(estimator, HEPAEventPredictor):
@@ -34,8 +39,12 @@ def predictor_outputs(estimator, E, horizons):
     if estimator.head != "mlp":
         raise ValueError(f"the predictor's outputs exist only with head='mlp'; this estimator has "
                          f"head={estimator.head!r}, a linear probe without a horizon predictor.")
-    E = estimator._validated_input(E)
-    steps = torch.as_tensor(check_horizons(horizons, estimator.K), dtype=torch.float32)
+    return estimator._validated_input(E), check_horizons(horizons, estimator.K)
+
+
+def _outputs(estimator, E, horizons):
+    """:func:`predictor_outputs` of checked ``E`` and ``horizons``."""
+    steps = torch.as_tensor(horizons, dtype=torch.float32)
 
     def grid(module):
         return lambda h: module.predictor.grid(h, steps.to(h.device))
@@ -78,8 +87,8 @@ class PredictorOutputsDisplay(TitledDisplay):
     to its own h_t in units of the embeddings' spread, computed in the full
     space (a two-dimensional map distorts distances, t-SNE most).
 
-    Build it with :meth:`from_estimator`; the constructor only stores its
-    arguments.
+    Build it with :meth:`from_estimator` (or :meth:`from_outputs` when the
+    outputs are at hand); the constructor only stores its arguments.
 
     Parameters
     ----------
@@ -169,13 +178,33 @@ class PredictorOutputsDisplay(TitledDisplay):
         if isinstance(estimator, Pipeline):
             X = estimator[:-1].transform(X)
             estimator = estimator[-1]
-        outputs = predictor_outputs(estimator, X, horizons)  # checks the estimator and X
-        E = np.asarray(X, dtype=np.float32)
+        E, horizons = _checked(estimator, X, horizons)
+        return cls.from_outputs(E, _outputs(estimator, E, horizons), horizons, method=method,
+                                random_state=random_state, name=name, ax=ax)
+
+    @classmethod
+    def from_outputs(cls, E, outputs, horizons, *, method="pca", random_state=None, name=None, ax=None):
+        """Draw embeddings ``E`` (n_windows, n_features) and outputs already computed by :func:`predictor_outputs`.
+
+        ``outputs`` has shape (n_horizons, n_windows, n_features), one slice
+        per horizon of ``horizons``; the other parameters are those of
+        :meth:`from_estimator`.
+
+        Returns
+        -------
+        display : PredictorOutputsDisplay
+        """
+        if method not in PROJECTIONS:
+            raise ValueError(f"method must be one of {PROJECTIONS}, got {method!r}.")
+        E, outputs = np.asarray(E, dtype=np.float32), np.asarray(outputs, dtype=np.float32)
+        horizons = np.asarray(horizons).ravel()
+        if outputs.shape != (horizons.size, *E.shape):
+            raise ValueError(f"outputs must have shape (n_horizons, n_windows, n_features) = "
+                             f"{(horizons.size, *E.shape)}, got {outputs.shape}.")
         if E.shape[0] < 3:
             raise ValueError(f"X needs at least 3 windows for a two-dimensional map, got {E.shape[0]}.")
         points = project(np.concatenate([E, *outputs]).astype(np.float64), method, random_state)
         n = E.shape[0]
         display = cls(embedding_points=points[:n], output_points=points[n:].reshape(len(outputs), n, 2),
-                      horizons=check_horizons(horizons, estimator.K),
-                      relative_shift=relative_shift(E, outputs), method=method, name=name)
+                      horizons=horizons, relative_shift=relative_shift(E, outputs), method=method, name=name)
         return display.plot(ax=ax)

@@ -7,6 +7,7 @@ import numpy as np
 
 from .methods import METHODS, baselines, headline_variants, references, tuned_variants
 from .registry import BENCHMARKS, PAPER_COLUMNS
+from .report_validation import agreement_table
 from .stats import (
     ALPHA, DEFAULT_TOLERANCE, ahead_of_every_baseline, beaten_by, cells_by, compare, comparisons_table,
     default_against_tuned, family_note, holm, leaders, markdown_table, marked, mean_std, paired_by_seed, paired_tests,
@@ -320,6 +321,15 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "With few seeds a long \"not significantly below\" list means the data cannot yet separate them.",
         "",
         *leaders(cells, comparisons, rows),
+        "",
+        "### Does validation rank the methods as test does?",
+        "",
+        "Every choice here is made on validation units, which helps only where they rank the methods as "
+        "the test units do. Per row, Spearman's ρ between the methods' mean validation and mean test "
+        "h-AUROC (methods with 2+ seeds of both; rows with 4+ such methods; descriptive, no correction), "
+        "and the method a choice on validation would take, against the best test mean.",
+        "",
+        *agreement_table(cells, rows, methods),
         "",
         "### The default pipeline beside the best tuned variant",
         "",

@@ -12,7 +12,13 @@ from .registry import BENCHMARKS
 from .report_events import event_records, event_rows, excluded_rows, win_tie_loss_table
 from .stats import ALPHA, beaten_by, compare, family_note, markdown_table, marked, mean_std, scores_of
 
-__all__ = ["render_rolling", "rolling_records"]
+__all__ = ["ROLLING_METHODS", "ROLLING_SEEDS", "missing_cells", "render_rolling", "rolling_records"]
+
+ROLLING_SEEDS = range(1, 5)  # the seeds a row of the rolling origin is complete with (0 is the fixed split's)
+# the methods due on every row: HEPA pretrained and untrained, the headline line, boosting, the reference points
+# and the neural baselines
+ROLLING_METHODS = ("hepa", "hepa-random", "hepa-default-auto0", "gbm", "gbm-select", "elapsed", "position",
+                   "itransformer", "patchtst", "mae")
 
 
 def rolling_records(records):
@@ -25,6 +31,39 @@ def rolling_records(records):
     rolled = {(r["dataset"], r["method"]) for r in records if r.get("split") == "rolling"}
     return [r for r in records if r.get("split") == "rolling"
             or (r["seed"] == 0 and (r["dataset"], r["method"]) in rolled)]
+
+
+def missing_cells(cells, rows, methods, seeds=ROLLING_SEEDS):
+    """``{method: [(dataset, fraction, missing seeds), ...]}`` for each of ``methods`` short of ``seeds`` in a row.
+
+    ``methods`` are those the section should hold; one that has no cell in
+    any row maps to None.
+    """
+    missing = {}
+    for m in methods:
+        if not any(cells.get((name, fraction, m)) for name, fraction, _ in rows):
+            missing[m] = None
+            continue
+        for name, fraction, _ in rows:
+            have = {r["seed"] for r in cells.get((name, fraction, m), [])}
+            lacking = [s for s in seeds if s not in have]
+            if lacking:
+                missing.setdefault(m, []).append((name, fraction, lacking))
+    return missing
+
+
+def _missing_lines(missing):
+    """One line per method of :func:`missing_cells`, or one saying that every row is complete."""
+    if not missing:
+        return ["Every method of this table has every seed of every row."]
+
+    def row_text(name, fraction, lacking):
+        return f"{name} {fraction * 100:g}% seed{'s' if len(lacking) > 1 else ''} " + ", ".join(map(str, lacking))
+
+    due = ", ".join(f"`{m}`" for m in ROLLING_METHODS)
+    return [f"Cells not yet run ({due} are due on every row with seeds 1 to 4; seeds missing per row):", ""] + [
+        f"- `{m}`: " + ("no cell yet" if rows is None else "; ".join(row_text(*row) for row in rows))
+        for m, rows in missing.items()]
 
 
 def render_rolling(records):
@@ -43,6 +82,7 @@ def render_rolling(records):
         row += [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in shown_references]
         table.append(row)
     guard, solved, _ = excluded_rows(cells, rows, methods)
+    due = list(dict.fromkeys([*methods, *shown_references, *ROLLING_METHODS]))  # those that ran first
     return [
         "### Seeds that vary the data: the rolling origin",
         "",
@@ -66,5 +106,7 @@ def render_rolling(records):
             f"{n} {f * 100:g}%" for n, f in sorted(solved)) + ") left out" if solved else "") + ":",
         "",
         *win_tie_loss_table([c for c in comparisons if (c.subset, c.fraction) not in solved], methods),
+        "",
+        *_missing_lines(missing_cells(cells, rows, due)),
         "",
     ]

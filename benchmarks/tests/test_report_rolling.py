@@ -1,7 +1,7 @@
 """The rolling-origin section: its seeds apart from the fixed split's, seed 0 shared, its own Holm family."""
 
 from hepa_bench.report_events import render_events
-from hepa_bench.report_rolling import render_rolling, rolling_records
+from hepa_bench.report_rolling import ROLLING_METHODS, render_rolling, rolling_records
 
 
 def _record(dataset, method, seed, score, split=None):
@@ -34,3 +34,15 @@ def test_rolling_section_tables_its_own_seeds_and_the_main_table_leaves_them_out
     main = render_events(_records())
     assert "0.720 ± 0.016 (5)" in main  # gbm's fixed-split seeds only
     assert render_rolling([r for r in _records() if "split" not in r]) == []
+
+
+def test_rolling_section_lists_the_seeds_each_method_still_misses():
+    records = _records() + [_record("ETTm1", "gbm", 2, 0.6, "rolling") | {"fraction": 0.1},
+                            _record("Weather", "gbm", 1, 0.6, "rolling")]
+    text = "\n".join(render_rolling(records))
+    assert "- `gbm`: ETTm1 10% seeds 1, 3, 4; Weather 100% seeds 2, 3, 4" in text
+    assert "- `elapsed`: ETTm1 10% seeds 1, 2, 3, 4; Weather 100% seeds 1, 2, 3, 4" in text
+    assert "- `patchtst`: no cell yet" in text  # due on every row, never ran
+    complete = [_record(d, m, s, 0.6, "rolling" if s else None) | {"fraction": f} for d in ("ETTm1", "Weather")
+                for m in ROLLING_METHODS for s in range(5) for f in (1.0, 0.1)]
+    assert "Every method of this table has every seed of every row." in "\n".join(render_rolling(complete))

@@ -61,7 +61,8 @@ def _missing_lines(missing):
         return f"{name} {fraction * 100:g}% seed{'s' if len(lacking) > 1 else ''} " + ", ".join(map(str, lacking))
 
     due = ", ".join(f"`{m}`" for m in ROLLING_METHODS)
-    return [f"Cells not yet run ({due} are due on every row with seeds 1 to 4; seeds missing per row):", ""] + [
+    seeds = f"seeds {ROLLING_SEEDS[0]} to {ROLLING_SEEDS[-1]}"
+    return [f"Cells not yet run ({due} are due on every row with {seeds}; seeds missing per row):", ""] + [
         f"- `{m}`: " + ("no cell yet" if rows is None else "; ".join(row_text(*row) for row in rows))
         for m, rows in missing.items()]
 

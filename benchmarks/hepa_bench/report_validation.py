@@ -22,10 +22,10 @@ MIN_METHODS = 4  # fewer methods than this give a rank correlation too coarse to
 
 def _means(records):
     """``(validation mean, test mean)`` over the seeds with both figures finite; NaNs with fewer than two."""
-    pairs = np.array([(r.get("valid_h_auroc"), r.get("h_auroc")) for r in records
-                      if r.get("valid_h_auroc") is not None and r.get("h_auroc") is not None], dtype=float)
-    pairs = pairs[np.isfinite(pairs).all(axis=1)] if pairs.size else pairs.reshape(0, 2)
-    return tuple(pairs.mean(axis=0)) if len(pairs) >= 2 else (np.nan, np.nan)
+    pairs = [(r["valid_h_auroc"], r["h_auroc"]) for r in records
+             if r.get("valid_h_auroc") is not None and r.get("h_auroc") is not None]
+    pairs = [pair for pair in pairs if np.isfinite(pair).all()]
+    return tuple(np.mean(pairs, axis=0)) if len(pairs) >= 2 else (np.nan, np.nan)
 
 
 def validation_agreement(cells, rows, methods):

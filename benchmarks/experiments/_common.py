@@ -22,12 +22,17 @@ def cmapss_split(args):
     return SubsetSplit(args.subset, args.seed, regime=False)
 
 
-def dataset_seed_parser(doc, dataset, arms):
-    """An argument parser described by ``doc``'s first line, with ``--dataset``, ``--seed`` and ``--arms`` (all of ``arms``)."""
+def dataset_seed_parser(doc, dataset, arms, fraction=False):
+    """An argument parser described by ``doc``'s first line, with ``--dataset``, ``--seed`` and ``--arms`` (all of ``arms``).
+
+    With ``fraction`` it also takes ``--fraction``, the share of labels (default 1).
+    """
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--dataset", default=dataset)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--arms", nargs="+", choices=arms, default=list(arms))
+    if fraction:
+        parser.add_argument("--fraction", type=float, default=1.0)
     return parser
 
 
@@ -36,6 +41,12 @@ def benchmark_split(args):
     torch.set_num_threads(1)
     entry = BENCHMARKS[args.dataset]
     return entry, entry.load(args.seed, None)
+
+
+def labelled_windows(data, fraction):
+    """The training windows and labels that the label ``fraction`` keeps in the split ``data``."""
+    mask = data.train_mask(fraction)[0]
+    return data.X_train[mask], data.y_train[mask]
 
 
 def paired_records(path, first, second):

@@ -28,7 +28,7 @@ import time
 import numpy as np
 from sklearn.preprocessing import StandardScaler
 
-from _common import benchmark_split, dataset_seed_parser
+from _common import benchmark_split, dataset_seed_parser, labelled_windows
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 from hepa_sklearn.baselines import multiscale_feature_names, multiscale_features
 
@@ -36,12 +36,9 @@ ARMS = ("headline", "multiscale", "trend")
 
 
 def main():
-    parser = dataset_seed_parser(__doc__, "Beijing", ARMS)
-    parser.add_argument("--fraction", type=float, default=1.0)
-    args = parser.parse_args()
+    args = dataset_seed_parser(__doc__, "Beijing", ARMS, fraction=True).parse_args()
     entry, data = benchmark_split(args)
-    mask = data.train_mask(args.fraction)[0]
-    X_train, y_train = data.X_train[mask], data.y_train[mask]
+    X_train, y_train = labelled_windows(data, args.fraction)
     start = time.process_time()
     encoder = HEPAPretrainer(random_state=args.seed).fit(X_train)
     E = {"train": encoder.transform(X_train), "valid": encoder.transform(data.X_valid)}

@@ -28,19 +28,16 @@ import time
 
 import numpy as np
 
-from _common import benchmark_split, dataset_seed_parser
+from _common import benchmark_split, dataset_seed_parser, labelled_windows
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 
 ARMS = ("headline", "global", "views")
 
 
 def main():
-    parser = dataset_seed_parser(__doc__, "Beijing", ARMS)
-    parser.add_argument("--fraction", type=float, default=1.0)
-    args = parser.parse_args()
+    args = dataset_seed_parser(__doc__, "Beijing", ARMS, fraction=True).parse_args()
     entry, data = benchmark_split(args)
-    mask = data.train_mask(args.fraction)[0]
-    X_train, y_train = data.X_train[mask], data.y_train[mask]
+    X_train, y_train = labelled_windows(data, args.fraction)
     embedded, seconds = {}, {}
     for norm in ("auto", "global"):
         start = time.process_time()

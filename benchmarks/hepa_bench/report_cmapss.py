@@ -279,6 +279,9 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
         *[f"- {m}" for m in machines],
         *[f"- {v} ({n} cell{'s' if n > 1 else ''})" for v, n in sorted(versions.items())],
         "",
+        "The commands that made the records (`hepa benchmark cmapss --subsets` and `hepa benchmark events` are "
+        "the harness's earlier command line, `hepa-bench run --datasets` today):",
+        "",
         "```bash",
         *commands,
         "hepa-bench report",

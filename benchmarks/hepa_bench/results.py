@@ -169,7 +169,7 @@ def _portable(option, path):
 
 
 def command_line(argv=None):
-    """The ``hepa`` command of this run as a record stores it.
+    """The ``hepa-bench`` command of this run as a record stores it.
 
     ``argv`` (default: ``sys.argv[1:]``) follows the thread setting that
     changes the run's timings; the paths of :data:`PATH_OPTIONS` are made
@@ -187,4 +187,4 @@ def command_line(argv=None):
             word = f"{name}={_portable(name, value)}"
         words.append(word)
         option = word if word in PATH_OPTIONS else None
-    return " ".join(filter(None, [threads, "hepa", *words]))
+    return " ".join(filter(None, [threads, "hepa-bench", *words]))

@@ -31,11 +31,11 @@ def test_a_stored_command_names_no_folder_of_the_machine(tmp_path, monkeypatch):
     outside = str(tmp_path / "elsewhere" / "data")
     command = command_line(["run", "--datasets", "TEP", "--data-home", outside,
                             "--results", str(work / "out" / "r.jsonl"), f"--snapshots={tmp_path / 'c'}"])
-    assert command == ("OMP_NUM_THREADS=1 hepa run --datasets TEP --data-home $HEPA_DATA_HOME "
+    assert command == ("OMP_NUM_THREADS=1 hepa-bench run --datasets TEP --data-home $HEPA_DATA_HOME "
                        "--results out/r.jsonl --snapshots=c")
     assert str(tmp_path) not in command
     monkeypatch.delenv("OMP_NUM_THREADS")
-    assert command_line(["report", "--output", "docs/b.md"]) == "hepa report --output docs/b.md"
+    assert command_line(["report", "--output", "docs/b.md"]) == "hepa-bench report --output docs/b.md"
 
 
 def test_records_name_the_cpu_kernels_they_ran_on():

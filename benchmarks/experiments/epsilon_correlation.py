@@ -30,7 +30,7 @@ from scipy import stats
 
 
 def points(paths, method="hepa"):
-    """``{dataset: (mean ε, mean h-AUROC, n records)}`` from the records with all labels."""
+    """``{dataset: (mean ε, mean h-AUROC, n records, ε's standard deviation)}`` from the records with all labels."""
     found = {}
     for path in paths:
         for line in open(path):
@@ -38,7 +38,9 @@ def points(paths, method="hepa"):
             if record["method"] == method and float(record["fraction"]) == 1.0 and "valid_jepa_l1" in record:
                 dataset = record.get("dataset", record.get("subset"))
                 found.setdefault(dataset, []).append((record["valid_jepa_l1"], record["h_auroc"]))
-    return {d: (float(np.mean([e for e, _ in v])), float(np.mean([h for _, h in v])), len(v)) for d, v in found.items()}
+    return {d: (float(np.mean([e for e, _ in v])), float(np.mean([h for _, h in v])), len(v),
+                float(np.std([e for e, _ in v], ddof=1)) if len(v) > 1 else float("nan"))
+            for d, v in found.items()}
 
 
 def main():
@@ -46,10 +48,10 @@ def main():
     parser.add_argument("results", nargs="+")
     args = parser.parse_args()
     table = points(args.results)
-    print("| dataset | ε (valid_jepa_l1) | h-AUROC | records |")
-    print("|---|---|---|---|")
-    for dataset, (epsilon, score, n) in sorted(table.items(), key=lambda item: item[1][0]):
-        print(f"| {dataset} | {epsilon:.4f} | {score:.3f} | {n} |")
+    print("| dataset | ε (valid_jepa_l1) | ε's standard deviation across records | h-AUROC | records |")
+    print("|---|---|---|---|---|")
+    for dataset, (epsilon, score, n, spread) in sorted(table.items(), key=lambda item: item[1][0]):
+        print(f"| {dataset} | {epsilon:.4f} | {spread:.4f} | {score:.3f} | {n} |")
     if len(table) < 3:
         print(f"\n{len(table)} dataset(s) with ε recorded: too few for a correlation across datasets.")
         return

@@ -44,9 +44,12 @@ def points(paths, method="hepa"):
             if record["method"] == method and float(record["fraction"]) == 1.0 and "valid_jepa_l1" in record:
                 dataset = record.get("dataset", record.get("subset"))
                 found.setdefault(dataset, []).append((record["valid_jepa_l1"], record["h_auroc"]))
-    return {d: (float(np.mean([e for e, _ in v])), float(np.mean([h for _, h in v])), len(v),
-                float(np.std([e for e, _ in v], ddof=1)) if len(v) > 1 else float("nan"))
-            for d, v in found.items()}
+    table = {}
+    for dataset, pairs in found.items():
+        epsilon, score = np.array(pairs).T
+        spread = float(epsilon.std(ddof=1)) if len(pairs) > 1 else float("nan")
+        table[dataset] = (float(epsilon.mean()), float(score.mean()), len(pairs), spread)
+    return table
 
 
 def main():

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The rolling-origin cells a CPU takes hours for (PatchTST: 18 to 64 CPU minutes per cell on ETTm1,
+# The rolling-origin cells a CPU takes hours for (PatchTST: 13 to 61 CPU minutes per 10 %-label cell on ETTm1,
 # Weather and VIX), run on one CUDA machine in under ten minutes: one process per dataset and
 # half of the seeds, side by side on the GPU, each starting no new cell after MINUTES minutes.
 #

@@ -1,11 +1,19 @@
-"""What the experiments share: a command line with the subset (or dataset) and the seed, and the seed's split."""
+"""What the experiments share: a command line with the subset (or dataset) and the seed, the seed's split, a CPU clock."""
 
 import argparse
+import time
 
 import torch
 
 from hepa_bench.registry import BENCHMARKS
 from hepa_sklearn.protocol import SubsetSplit
+
+
+def cpu_clock(task):
+    """CPU seconds this process spends in ``task()``."""
+    start = time.process_time()
+    task()
+    return time.process_time() - start
 
 
 def subset_seed_parser(doc):

@@ -20,10 +20,10 @@ one process (so load from other processes falls on both alike):
 import argparse
 import platform
 import statistics
-import time
 
 import torch
 
+from _common import cpu_clock
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 
 SHAPES = [(128, 256, 256), (2048, 256, 256), (2048, 256, 1024), (9600, 256, 256), (2048, 2048, 2048)]
@@ -31,18 +31,12 @@ SHAPES = [(128, 256, 256), (2048, 256, 256), (2048, 256, 1024), (9600, 256, 256)
 
 def matmul_gflops(m, k, n, dtype, calls=20):
     a, b = torch.randn(m, k, dtype=dtype), torch.randn(k, n, dtype=dtype)
-    for _ in range(3):
-        a @ b
-    start = time.process_time()
-    for _ in range(calls):
-        a @ b
-    return 2 * m * k * n * calls / (time.process_time() - start) / 1e9
+    def products(n_calls):
+        for _ in range(n_calls):
+            a @ b
 
-
-def cpu_seconds(task):
-    start = time.process_time()
-    task()
-    return time.process_time() - start
+    products(3)
+    return 2 * m * k * n * calls / cpu_clock(lambda: products(calls)) / 1e9
 
 
 def main():
@@ -77,7 +71,7 @@ def main():
         runs = {"fp32": [], "bf16": []}
         for _ in range(args.repeats):
             for precision in runs:
-                runs[precision].append(cpu_seconds(lambda: fit(precision)))
+                runs[precision].append(cpu_clock(lambda: fit(precision)))
         fp32, bf16 = (statistics.median(runs[p]) for p in runs)
         print(f"| {name} | {fp32:.2f} | {bf16:.2f} | {bf16 / fp32:.2f} |")
 

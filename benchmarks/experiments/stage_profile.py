@@ -66,6 +66,7 @@ from torch.profiler import ProfilerActivity, profile
 from torch.utils.flop_counter import FlopCounterMode
 
 import hepa_sklearn
+from _common import cpu_clock
 from hepa_bench.speed import matmul_peak_gflops
 from hepa_sklearn._training.runtime import seeded_torch
 from hepa_sklearn._training.sampling import WindowDataset
@@ -77,12 +78,6 @@ MATMUL_OPS = {
     "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addmv", "aten::mv",
     "aten::_scaled_dot_product_flash_attention_for_cpu", "aten::_scaled_dot_product_flash_attention_for_cpu_backward",
 }
-
-
-def cpu_clock(task):
-    start = time.process_time()
-    task()
-    return time.process_time() - start
 
 
 def page_faults(task):

@@ -1,5 +1,6 @@
 """The README is a short product page: its first commands, its length, its links, a table true to the records."""
 
+import json
 import re
 from pathlib import Path
 
@@ -47,6 +48,18 @@ def test_readme_links_point_to_files():
     assert "docs/findings.md" in links and "docs/harness.md" in links
     missing = [link for link in links if not (REPOSITORY / link).exists()]
     assert not missing, f"README.md links to missing files: {missing}"
+
+
+def test_readme_speed_figures_are_the_measured_ones():
+    """The protocol's CPU time and ratio (median of the side-by-side pairs) and the GPU seconds, as measured."""
+    text = " ".join(README.read_text().split())
+    cpu = json.loads((REPOSITORY / "benchmarks" / "speed_reference_median3.json").read_text())
+    gpu = json.loads((REPOSITORY / "benchmarks" / "speed_gpu.json").read_text())["side_by_side"]["median"]
+    n_pairs = len(cpu["runs"])
+    assert (f"{cpu['median']['hepa_sklearn']['cpu_s']:.0f} CPU s, {cpu['ratio']['cpu_s']:.2f} times less CPU time "
+            f"than the authors' implementation, median of {n_pairs} side-by-side pairs") in text
+    assert (f"the authors' code is the faster, {gpu['reference']['wall_s']:.0f} s against "
+            f"{gpu['hepa_sklearn']['wall_s']:.0f} s") in text
 
 
 def test_the_helpers_on_a_hand_made_text():

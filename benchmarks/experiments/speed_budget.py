@@ -34,7 +34,6 @@ import statistics
 
 import numpy as np
 import torch
-from torch.profiler import ProfilerActivity, profile
 from torch.utils.flop_counter import FlopCounterMode
 
 from _common import cpu_clock
@@ -42,7 +41,7 @@ from hepa_bench.speed import matmul_peak_gflops
 from hepa_sklearn._training.net import flushed_denormals, retained_heap
 from hepa_sklearn.protocol import SubsetSplit, protocol_pretrainer
 from pretraining_parts import set_dropout
-from stage_profile import MATMUL_OPS, finetuning, git_commit, pretraining
+from stage_profile import finetuning, git_commit, kernel_times, pretraining
 
 RANDOM_OPS = {"aten::bernoulli_", "aten::normal_", "aten::uniform_", "aten::randperm", "aten::random_"}
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS, TARGET_RATIO = 50, 30, 5
@@ -50,19 +49,9 @@ PRETRAIN_EPOCHS, FINETUNE_EPOCHS, TARGET_RATIO = 50, 30, 5
 
 def kernel_seconds(task):
     """Self seconds of one call's aten operators: (matrix products, random numbers, every other operator)."""
-    with profile(activities=[ProfilerActivity.CPU]) as prof:
-        task()
-    matmul = random = other = 0.0
-    for event in prof.key_averages():
-        if event.key.startswith("aten::"):
-            seconds = event.self_cpu_time_total / 1e6
-            if event.key in MATMUL_OPS:
-                matmul += seconds
-            elif event.key in RANDOM_OPS:
-                random += seconds
-            else:
-                other += seconds
-    return matmul, random, other
+    _, matmul, other, top = kernel_times(task)
+    random = sum(top[op] for op in RANDOM_OPS)
+    return matmul, random, other - random
 
 
 def stage_row(task, scale, repeats, peak):

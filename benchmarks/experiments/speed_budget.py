@@ -32,16 +32,14 @@ import argparse
 import json
 import statistics
 
-import numpy as np
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 from _common import cpu_clock
 from hepa_bench.speed import matmul_peak_gflops
 from hepa_sklearn._training.net import flushed_denormals, retained_heap
-from hepa_sklearn.protocol import SubsetSplit, protocol_pretrainer
 from pretraining_parts import set_dropout
-from stage_profile import finetuning, git_commit, kernel_times, pretraining
+from stage_profile import git_commit, kernel_times, protocol_parts
 
 RANDOM_OPS = {"aten::bernoulli_", "aten::normal_", "aten::uniform_", "aten::randperm", "aten::random_"}
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS, TARGET_RATIO = 50, 30, 5
@@ -104,13 +102,8 @@ def main():
     parser.add_argument("--reference-json", default=None)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    data = SubsetSplit("FD001", args.seed, regime=False)
     peak = max(matmul_peak_gflops() for _ in range(3))
-    pretrainer = protocol_pretrainer(0, device="cpu", seed=args.seed).fit(data.X_pre)
-    X_embed = np.concatenate([data.X_train, data.X_valid, data.X_test])
-    E_train, E_test = pretrainer.transform(data.X_train), pretrainer.transform(data.X_test)
-    net, dataset = pretraining(data, args.seed)
-    predictor, packed = finetuning(data, args.seed, E_train)
+    _, pretrainer, X_embed, E_train, E_test, net, dataset, predictor, packed = protocol_parts(args.seed)
     stages = [
         ("pretraining", PRETRAIN_EPOCHS, lambda: net.partial_fit(dataset, epochs=1)),
         ("finetuning", FINETUNE_EPOCHS, lambda: predictor.net_.partial_fit(E_train, packed, epochs=1)),

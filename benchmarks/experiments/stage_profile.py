@@ -156,6 +156,22 @@ def finetuning(data, seed, E_train):
     return predictor, packed
 
 
+def protocol_parts(seed):
+    """What the FD001 protocol's stages run on at ``seed``.
+
+    Returns the split, the protocol pretrainer (never pretrained), the windows
+    the run embeds, the embeddings of the training and test windows, the
+    pretraining net and dataset, and the event predictor and its packed
+    targets (see :func:`pretraining` and :func:`finetuning`).
+    """
+    data = SubsetSplit("FD001", seed, regime=False)
+    pretrainer = protocol_pretrainer(0, device="cpu", seed=seed).fit(data.X_pre)
+    X_embed = np.concatenate([data.X_train, data.X_valid, data.X_test])
+    E_train, E_test = pretrainer.transform(data.X_train), pretrainer.transform(data.X_test)
+    return (data, pretrainer, X_embed, E_train, E_test, *pretraining(data, seed),
+            *finetuning(data, seed, E_train))
+
+
 def git_commit():
     """The commit of the checkout the library is imported from."""
     try:
@@ -171,14 +187,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    data = SubsetSplit("FD001", args.seed, regime=False)
     peak = max(matmul_peak_gflops() for _ in range(3))
-
-    pretrainer = protocol_pretrainer(0, device="cpu", seed=args.seed).fit(data.X_pre)
-    X_embed = np.concatenate([data.X_train, data.X_valid, data.X_test])
-    E_train, E_test = pretrainer.transform(data.X_train), pretrainer.transform(data.X_test)
-    net, dataset = pretraining(data, args.seed)
-    predictor, packed = finetuning(data, args.seed, E_train)
+    data, pretrainer, X_embed, E_train, E_test, net, dataset, predictor, packed = protocol_parts(args.seed)
     n_pre_steps = len(net.get_iterator(dataset, training=True))
     n_fine_steps = len(predictor.net_.get_iterator(predictor.net_.get_dataset(E_train, packed), training=True))
     fine_tune = lambda: predictor.net_.partial_fit(E_train, packed, epochs=1)  # noqa: E731

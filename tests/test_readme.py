@@ -1,4 +1,4 @@
-"""The README is a short product page: its first commands, its length, its links, a table true to the records."""
+"""The README is a short product page: its first commands, its length, its links, a table true to the records, its speed figures."""
 
 import json
 import re

@@ -1,4 +1,4 @@
-"""The README is a short product page: its first commands, its length, its links, a table true to the records, its speed figures."""
+"""The README is a short product page: first commands, length, links, a table true to the records, speed figures."""
 
 import json
 import re

@@ -124,7 +124,8 @@ def python_self_time(task):
     for (filename, _, _), (_, _, own, _, _) in stats.stats.items():
         if filename != "~":  # "~" marks built-in (C) functions, torch's operators among them
             parts = filename.split(os.sep)
-            key = "/".join(parts[parts.index("site-packages") + 1:][:2]) if "site-packages" in parts else "/".join(parts[-2:])
+            inside = parts[parts.index("site-packages") + 1:][:2] if "site-packages" in parts else parts[-2:]
+            key = "/".join(inside)
             by_file[key] += own
     return sum(by_file.values()) / stats.total_tt, by_file
 
@@ -209,12 +210,13 @@ def main():
         faults = page_faults(task)
         profiled, matmul, other, top = kernel_times(task)
         python_share, by_file = python_self_time(task)
+        top_files = ", ".join(f"{k} {v / sum(by_file.values()):.0%}" for k, v in by_file.most_common(3))
         reached = flops / seconds / 1e9
         rows.append(
             f"| {name} | {seconds / n_items * 1e3:.1f} ms per {unit} | {flops / n_items / 1e9:.3f} G | "
             f"{reached:.1f} | {reached / peak:.0%} | {matmul / profiled:.0%} | {other / profiled:.0%} | "
             f"{max(0.0, 1 - (matmul + other) / profiled):.0%} | {flops / matmul / 1e9 / peak:.0%} | "
-            f"{python_share:.0%} ({', '.join(f'{k} {v / sum(by_file.values()):.0%}' for k, v in by_file.most_common(3))}) | "
+            f"{python_share:.0%} ({top_files}) | "
             f"{faults / n_items:.0f} |"
         )
         tops.append(f"- {name}: " + ", ".join(f"{op[6:]} {t / profiled:.0%}" for op, t in top.most_common(10)))

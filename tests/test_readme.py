@@ -62,6 +62,15 @@ def test_readme_speed_figures_are_the_measured_ones():
             f"{gpu['hepa_sklearn']['wall_s']:.0f} s") in text
 
 
+def test_readme_first_fit_figure_is_the_measured_one():
+    """The main job's h-AUROC and CPU time, as ``benchmarks/experiments/first_fit.py`` printed them for FD001."""
+    lines = (REPOSITORY / "benchmarks" / "experiments" / "first_fit.txt").read_text().splitlines()
+    records = [json.loads(line) for line in lines if line.startswith("{")]
+    fd001 = next(r for r in records if r["subset"] == "FD001" and not r["params"])
+    text = " ".join(README.read_text().split())
+    assert f"{fd001['test_h_auroc']:.3f} in {fd001['fit_cpu_s']:.0f} CPU s on one core" in text
+
+
 def test_the_helpers_on_a_hand_made_text():
     text = "```bash\nls\n```\n\n```\nx\n```\n[a](docs/a.md#b) [b](https://x.org) [c](#here) ![d](img.png)\n"
     assert code_blocks(text) == [("bash", "ls\n"), ("", "x\n")]

@@ -22,6 +22,11 @@ def relative_links(text):
     return [t.split("#", 1)[0] for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:", t) and not t.startswith("#")]
 
 
+def readme_words():
+    """README.md's text with every run of whitespace (line breaks included) as one space."""
+    return " ".join(README.read_text().split())
+
+
 def test_readme_table_is_what_the_records_give():
     from hepa_bench.report_summary import readme_block, render_summary
     from hepa_bench.results import read_results
@@ -52,7 +57,7 @@ def test_readme_links_point_to_files():
 
 def test_readme_speed_figures_are_the_measured_ones():
     """The protocol's CPU time and ratio (median of the side-by-side pairs) and the GPU seconds, as measured."""
-    text = " ".join(README.read_text().split())
+    text = readme_words()
     cpu = json.loads((REPOSITORY / "benchmarks" / "speed_reference_median3.json").read_text())
     gpu = json.loads((REPOSITORY / "benchmarks" / "speed_gpu.json").read_text())["side_by_side"]["median"]
     n_pairs = len(cpu["runs"])
@@ -67,7 +72,7 @@ def test_readme_first_fit_figure_is_the_measured_one():
     lines = (REPOSITORY / "benchmarks" / "experiments" / "first_fit.txt").read_text().splitlines()
     records = [json.loads(line) for line in lines if line.startswith("{")]
     fd001 = next(r for r in records if r["subset"] == "FD001" and not r["params"])
-    text = " ".join(README.read_text().split())
+    text = readme_words()
     assert f"{fd001['test_h_auroc']:.3f} in {fd001['fit_cpu_s']:.0f} CPU s on one core" in text
 
 

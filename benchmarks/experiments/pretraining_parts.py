@@ -30,10 +30,11 @@ import statistics
 
 import torch
 
+from _common import cpu_clock
 from hepa_bench.speed import matmul_peak_gflops
 from hepa_sklearn._training.net import flushed_denormals, retained_heap
 from hepa_sklearn.protocol import SubsetSplit
-from stage_profile import cpu_clock, flops_of, git_commit, pretraining
+from stage_profile import flops_of, git_commit, pretraining
 
 
 def over(task, items):

@@ -29,11 +29,11 @@ for dataset in "${datasets[@]}"; do
     python - "$records" "$dataset" "$method" $seeds > "$out/$name.jsonl" <<'EOF'
 import json, sys
 path, dataset, method, *seeds = sys.argv[1:]
+wanted = {(dataset, method, "rolling", seed) for seed in seeds}
 with open(path) as lines:
     for line in lines:
         record = json.loads(line)
-        if (record["dataset"], record["method"], record.get("split"), str(record["seed"])) in {
-                (dataset, method, "rolling", seed) for seed in seeds}:
+        if (record["dataset"], record["method"], record.get("split"), str(record["seed"])) in wanted:
             print(line, end="")
 EOF
     wc -l < "$out/$name.jsonl" > "$out/$name.recorded"

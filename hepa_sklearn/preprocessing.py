@@ -1,5 +1,6 @@
 """Operating-condition-aware normalisation of windows: per-regime statistics of each channel."""
 
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -12,7 +13,7 @@ from ._stats import nan_mean_std
 from ._docs import fill_doc
 from ._validation import POSITIVE_INT, StrOptions, WindowTransformerTags, check_windows
 
-__all__ = ["RegimeNormalizer", "normalise_steps"]
+__all__ = ["RegimeNormalizer", "RegimeWarning", "normalise_steps", "window_regimes"]
 
 # transform() works on this many windows at a time; each chunk holds
 # (chunk, n_regimes, n_settings, T) float64 differences to the centres,
@@ -53,6 +54,43 @@ def choose_n_regimes(Z, random_state):
         if explained[k] >= AUTO_EXPLAINED and gain < AUTO_GAIN:
             return k
     return 1
+
+
+class RegimeWarning(UserWarning):
+    """Operating regimes could not be looked for: too few time steps have every channel observed."""
+
+
+def window_regimes(X, random_state, norm):
+    """The regimes ``norm="regime"``/``"auto"`` find from every channel of windows ``X`` (n, C, T).
+
+    Returns ``(centers, loc, scale)`` as :meth:`RegimeNormalizer.regime_statistics`
+    gives the last three, or None when one regime is found. A step takes
+    part only where every channel is observed; with fewer than
+    ``2 * AUTO_MAX_REGIMES`` such steps (channels logged at different steps,
+    or a channel never observed) no regime can be told apart, so a
+    :class:`RegimeWarning` says why and None is returned: every channel is
+    then standardised globally, as with one regime.
+    """
+    missing = np.isnan(X)
+    complete = int((~missing.any(axis=1)).sum())
+    if complete < 2 * AUTO_MAX_REGIMES:
+        never = np.flatnonzero(missing.all(axis=(0, 2)))
+        why = (f"channel(s) {never.tolist()} of X are never observed, so no time step has them all" if never.size
+               else f"only {complete} time steps of X have them all (its channels are observed at different steps)")
+        warnings.warn(
+            f"norm={norm!r} finds operating regimes from the time steps where every channel is observed, and "
+            f"{why}; it needs at least {2 * AUTO_MAX_REGIMES}. Every channel is standardised globally instead, "
+            "as with one regime. To use regimes, pass windows whose channels are observed at the same steps "
+            "(resample or forward-fill the series before windowing); where one regime is meant, ignore "
+            "hepa_sklearn.preprocessing.RegimeWarning.",
+            RegimeWarning, stacklevel=4,
+        )
+        return None
+    regimes = RegimeNormalizer(None, n_regimes="auto", random_state=random_state).fit(X)
+    if regimes.n_regimes_ == 1:
+        return None
+    # with every channel a setting, the settings' statistics are the last (global) row of regime_loc/scale
+    return regimes.regime_statistics()[2:]
 
 
 def normalise_steps(X, settings, others, setting_loc, setting_scale, centers, loc, scale):
@@ -233,9 +271,14 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         assignable = ~np.isnan(X[:, settings, :]).any(axis=1)  # (n, T)
         steps = np.flatnonzero(assignable)
         if steps.size < (1 if auto else self.n_regimes):
+            named = "every channel (setting_channels=None)" if self.setting_channels is None else (
+                f"the setting channels {settings.tolist()}")
             raise ValueError(
-                f"X has {steps.size} time steps with every setting channel observed, fewer than "
-                f"n_regimes={self.n_regimes}."
+                f"{type(self).__name__}: X has {steps.size} time steps with {named} observed, fewer than the "
+                f"{1 if auto else self.n_regimes} that n_regimes={self.n_regimes!r} needs. Regimes are found "
+                "from the steps where every setting channel is observed: name in setting_channels only "
+                "channels observed at the same steps, or fill the gaps (resample or forward-fill the series) "
+                "before windowing."
             )
         rng = check_random_state(self.random_state)
         if steps.size > self.max_samples:

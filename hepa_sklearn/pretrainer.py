@@ -22,7 +22,7 @@ from ._validation import (
 )
 from .nn.encoder import NORM_MODES, TOKEN_MODES
 from .nn.jepa import JEPA
-from .preprocessing import CHUNK, RegimeNormalizer, normalise_steps
+from .preprocessing import CHUNK, normalise_steps, window_regimes
 
 __all__ = ["HEPAPretrainer", "WindowPretrainer"]
 
@@ -66,15 +66,8 @@ class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, T
         when the norm is another or the data shows a single regime (the
         global z-score then does the same).
         """
-        none = dict.fromkeys(REGIME_ATTRIBUTES)
-        if self.norm not in NET_NORM:
-            return none
-        regimes = RegimeNormalizer(None, n_regimes="auto", random_state=self._torch_seed()).fit(X)
-        if regimes.n_regimes_ == 1:
-            return none
-        # with every channel a setting, the settings' statistics are the last (global) row of regime_loc/scale
-        _, _, centers, regime_loc, regime_scale = regimes.regime_statistics()
-        return {"regime_centers_": centers, "regime_loc_": regime_loc, "regime_scale_": regime_scale}
+        found = window_regimes(X, self._torch_seed(), self.norm) if self.norm in NET_NORM else None
+        return dict.fromkeys(REGIME_ATTRIBUTES) if found is None else dict(zip(REGIME_ATTRIBUTES, found))
 
     def _by_regime(self, X, regimes=None):
         """Windows ``X`` with each step standardised by its regime (``norm="regime"``/``"auto"``, regimes found), else ``X``."""
@@ -210,6 +203,9 @@ class HEPAPretrainer(WindowPretrainer):
         ``transform`` appends the window level RevIN removes (per channel the
         mean over the window and over its last 30 steps, standardised by the
         training windows'): ``d_model + 2 * n_channels`` columns. ``"none"`` feeds raw values.
+        Regimes are found from the steps where every channel is observed;
+        with too few of them (channels logged at different steps, a channel
+        never observed) a ``RegimeWarning`` says so and one regime is used.
     max_horizon : int, default=150
         Largest Δt drawn in pretraining.
     sigreg_weight : float, default=0.1

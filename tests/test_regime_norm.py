@@ -6,12 +6,14 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.pipeline import make_pipeline
 
 from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, RegimeNormalizer, make_survival_y
 from hepa_sklearn.export import export_torchscript
 from hepa_sklearn.persistence import load, save
-from hepa_sklearn.preprocessing import choose_n_regimes
+from hepa_sklearn.preprocessing import RegimeWarning, choose_n_regimes, window_regimes
 
 TINY = dict(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, device="cpu", random_state=0)
 
@@ -174,3 +176,59 @@ def test_norm_auto_standardises_per_regime_first_and_reads_the_level_there(tmp_p
     y = make_survival_y(np.ones(40, bool), np.arange(1, 41))
     assert HEPAEventPredictor(K=8, max_epochs=1, random_state=0).fit(E, y).predict_proba(E).shape == (40, 8)
     assert HEPAFinetuner(pre, K=8, max_epochs=1, random_state=0).fit(X, y).predict_proba(X).shape == (40, 8)
+
+
+def staggered_windows(n=24, n_channels=3, length=48, seed=0):
+    """Channels logged at different steps: channel c is observed only at the steps t with t % n_channels == c."""
+    X = np.random.default_rng(seed).normal(size=(n, n_channels, length)).astype(np.float32)
+    for channel in range(n_channels):
+        X[:, channel, np.arange(length) % n_channels != channel] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("norm", ["auto", "regime"])
+def test_channels_observed_at_different_steps_embed_with_one_regime_and_a_warning_that_says_why(norm):
+    X = staggered_windows()
+    with pytest.warns(RegimeWarning, match=r"norm='%s'.*0 time steps .*observed at different steps" % norm):
+        pretrainer = HEPAPretrainer(norm=norm, **TINY).fit(X)
+    assert pretrainer.regime_centers_ is None
+    E = pretrainer.transform(X)
+    assert E.shape[0] == len(X) and np.isfinite(E).all()
+
+
+def test_the_default_embeds_windows_with_a_channel_never_observed():
+    X = np.random.default_rng(3).normal(size=(24, 3, 48)).astype(np.float32)
+    X[:, 1] = np.nan
+    with pytest.warns(RegimeWarning, match=r"channel\(s\) \[1\] of X are never observed"):
+        E = HEPAPretrainer(**TINY).fit(X).transform(X)
+    assert np.isfinite(E).all()
+
+
+def test_windows_observed_together_find_regimes_without_a_warning():
+    X, _ = regime_windows(n=16, length=64)
+    X[:4, :, :20] = np.nan  # left padding: every channel missing at the same steps
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert HEPAPretrainer(norm="regime", **TINY).fit(X).regime_centers_.shape == (3, 2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n_channels=st.integers(2, 5), complete=st.integers(0, 40), seed=st.integers(0, 2**16))
+def test_regimes_are_looked_for_exactly_when_enough_steps_have_every_channel(n_channels, complete, seed):
+    X = staggered_windows(n=4, n_channels=n_channels, length=60, seed=seed)
+    rows = np.random.default_rng(seed).normal(size=(complete, n_channels))
+    X[np.arange(complete) % 4, :, np.arange(complete) // 4] = rows  # `complete` steps with every channel
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        window_regimes(X, 0, "auto")
+    assert any(issubclass(w.category, RegimeWarning) for w in caught) == (complete < 16)
+
+
+def test_regime_normalizer_names_the_parameter_and_the_fix_when_no_step_has_every_setting():
+    X = staggered_windows()
+    with pytest.raises(ValueError, match=r"RegimeNormalizer: X has 0 time steps with every channel "
+                                         r"\(setting_channels=None\).*setting_channels.*forward-fill"):
+        RegimeNormalizer(None, n_regimes="auto").fit(X)
+    X[:, 0] = np.nan
+    with pytest.raises(ValueError, match=r"0 time steps with the setting channels \[0\].*n_regimes=6 needs"):
+        RegimeNormalizer([0], n_regimes=6).fit(X)

@@ -181,7 +181,8 @@ def test_too_few_assignable_steps():
     X, _ = three_regimes(n=2, T=10)
     X[:, 0] = nan
     X[0, 0, :2] = 1.0
-    with pytest.raises(ValueError, match=r"X has 2 time steps with the setting channels \[0\] observed, fewer than the 3"):
+    with pytest.raises(ValueError, match=r"X has 2 time steps with the setting channels \[0\] observed, "
+                                         r"fewer than the 3"):
         RegimeNormalizer([0], n_regimes=3).fit(X)
 
 

@@ -1,4 +1,4 @@
-"""Datasets: C-MAPSS shipped with the package, the paper's other benchmarks read from a data home."""
+"""Datasets: C-MAPSS shipped with the package, the paper's other benchmarks read from a data home, simulated fleets."""
 
 from ._batadal import fetch_batadal, load_batadal
 from ._beijing import BEIJING_STATIONS, fetch_beijing, load_beijing
@@ -9,6 +9,7 @@ from ._gecco import load_gecco
 from ._home import fetch_file, get_data_home
 from ._mba import fetch_mba, load_mba
 from ._psm import load_psm
+from ._simulated import SENSOR_SHAPES, make_fleet
 from ._smap import load_smap
 from ._tep import fetch_tep, load_tep
 from ._vix import fetch_vix, load_vix
@@ -17,6 +18,7 @@ from ._weather import fetch_weather, load_weather
 __all__ = [
     "BEIJING_STATIONS",
     "CMAPSS_SENSORS",
+    "SENSOR_SHAPES",
     "fetch_batadal",
     "fetch_beijing",
     "fetch_chbmit",
@@ -39,4 +41,5 @@ __all__ = [
     "load_tep",
     "load_vix",
     "load_weather",
+    "make_fleet",
 ]

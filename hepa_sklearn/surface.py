@@ -126,7 +126,7 @@ def _frame_records(y):
     return records
 
 
-def check_survival_y(y, n_samples=None):
+def check_survival_y(y, n_samples=None, *, events_within=None):
     """Validate a survival target and return it as ``(event, time)`` arrays.
 
     ``y`` is a 1-D structured array of two fields, the event indicator and
@@ -145,6 +145,11 @@ def check_survival_y(y, n_samples=None):
     y : structured ndarray of shape (n_samples,) or DataFrame of two columns
     n_samples : int, default=None
         The number of samples ``y`` must have; None checks nothing.
+    events_within : int, default=None
+        A surface estimator's ``K``: ``y`` must then hold an event at most
+        this many steps after a window's end, else every cell of the surface
+        it learns is negative and the estimator refuses to fit. None checks
+        nothing.
 
     Returns
     -------
@@ -158,7 +163,8 @@ def check_survival_y(y, n_samples=None):
         field has the wrong dtype.
     ValueError
         When ``y`` has other than two fields, is not 1-D, or holds times that
-        are negative or not finite, or the wrong number of samples.
+        are negative or not finite, or the wrong number of samples, or no
+        event within ``events_within`` steps.
 
     Examples
     --------
@@ -199,6 +205,13 @@ def check_survival_y(y, n_samples=None):
     if n_samples is not None and time.shape[0] != n_samples:
         raise ValueError(
             f"y has {time.shape[0]} samples but X has {n_samples}; they must match."
+        )
+    if events_within is not None and not (event & (time <= events_within)).any():
+        raise ValueError(
+            f"y has no event within K={events_within} steps of any window ({int(event.sum())} of its "
+            f"{event.size} windows end in an event, none within {events_within} steps): every known cell of "
+            "the surface is negative, so there is nothing to learn from. Fit on windows that include the "
+            "steps before events, or choose a larger K."
         )
     return event, time
 
@@ -272,7 +285,7 @@ def surface_targets(y, K, n_samples):
 
     Raises ValueError when the known cells hold only one class: nothing to learn from.
     """
-    check_survival_y(y, n_samples=n_samples)
+    check_survival_y(y, n_samples=n_samples, events_within=K)
     labels, known = label_surface(y, K)
     n_pos = float((labels * known).sum())
     n_neg = float(known.sum()) - n_pos

@@ -87,7 +87,7 @@ class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMi
         """Estimate the lifetime's survival function from windows ``X`` (n, C, L) and survival labels ``y``."""
         self._validate_params()
         X = check_windows(self, X, reset=True)
-        event, time = check_survival_y(y, n_samples=X.shape[0])
+        event, time = check_survival_y(y, n_samples=X.shape[0], events_within=self.K)
         entry = window_age(X)
         exit_ = entry + time
         event_times = np.unique(exit_[event & (time > 0)])

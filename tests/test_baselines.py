@@ -17,7 +17,7 @@ from hepa_sklearn import (
     summary_feature_names,
     summary_features,
 )
-from hepa_sklearn.baselines._boosting import SEARCH_GRID, _folds, auto_leaf_size
+from hepa_sklearn.baselines._boosting import SEARCH_GRID, _folds, auto_leaf_size, survival_targets
 
 nan = np.nan
 
@@ -162,16 +162,57 @@ def test_constant_targets_by_hand():
     assert (P[:, :7] == 0).all() and (P[:, 8:] == 1).all()
 
 
-def test_censored_beyond_horizon_targets_log_K_and_events_at_zero_log_1():
+def test_windows_past_the_horizon_target_log_K_plus_1_and_events_at_zero_log_1():
     X = np.random.default_rng(1).normal(size=(30, 1, 12))
-    beyond = make_survival_y(np.zeros(30, bool), np.full(30, 50))
-    np.testing.assert_allclose(
-        GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, beyond).predict(X), 20.0
-    )
+    for event in (False, True):  # censored at 50 steps, or the event observed at 50 steps: both survive K = 20
+        beyond = make_survival_y(np.full(30, event), np.full(30, 50))
+        np.testing.assert_allclose(GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, beyond).predict(X), 21.0)
     at_zero = make_survival_y(np.ones(30, bool), np.zeros(30))
     np.testing.assert_allclose(
         GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, at_zero).predict(X), 1.0
     )
+
+
+def test_survival_targets_by_hand():
+    event = np.array([True, True, True, False, False, False])
+    time = np.array([0.0, 20.0, 21.0, 20.0, 19.0, 1000.0])
+    expected = np.log([1.0, 20.0, 21.0, 21.0, np.nan, 21.0])
+    np.testing.assert_array_equal(survival_targets(event, time, 20), expected)
+
+
+def recurring_event_windows(n=300, K=20, seed=0):
+    """Windows of units with recurring events, censored beyond the horizon, where log-time targets invert the ranking.
+
+    A third of the windows (level 0) are censored 20-40 steps ahead, so
+    negative at every horizon 1..20. The other two thirds (level 1) sit
+    between two events: half of them have their next event 1-4 steps
+    ahead, half 500-1000 steps ahead, which the level cannot tell apart.
+    Level 1 holds every positive, so it is the riskier one at every
+    horizon; the mean of log(time) there, about (log 2 + log 700) / 2 =
+    3.6, exceeds log(20) = 3.0 of the censored windows, so a regressor of
+    log(time) ranks level 1 as the safer.
+    """
+    rng = np.random.default_rng(seed)
+    level = (np.arange(n) % 3 != 0).astype(float)
+    near = rng.random(n) < 0.5
+    time = np.where(level == 0, rng.integers(K, 2 * K, n),
+                    np.where(near, rng.integers(1, 5, n), rng.integers(500, 1000, n))).astype(float)
+    event = level == 1
+    X = level[:, None, None] + rng.normal(0.0, 0.05, size=(n, 2, 24))
+    return X.astype(np.float32), make_survival_y(event, time)
+
+
+def test_windows_surviving_the_horizon_rank_alike_with_recurring_events():
+    X, y = recurring_event_windows()
+    X_new, y_new = recurring_event_windows(seed=1)
+    with threadpool_limits(1, user_api="openmp"):
+        model = GradientBoostingEventPredictor(K=20, max_iter=20, search=None, random_state=0).fit(X, y)
+    # Level 1 above level 0, its near and far windows in any order, scores
+    # 0.5 * 1 + 0.5 * 0.5 = 0.75 at every horizon (the best the level allows);
+    # level 1 below level 0 scores 0.5 * 0 + 0.5 * 0.5 = 0.25
+    assert model.score(X_new, y_new) > 0.65
+    level_one = X_new[:, 0, 0] > 0.5
+    assert model.predict(X_new)[level_one].max() < model.predict(X_new)[~level_one].min()
 
 
 def test_dropped_censored_count_and_they_do_not_matter():
@@ -336,7 +377,7 @@ def test_sigma_is_the_out_of_fold_residual_over_units_by_hand():
     X, y, groups = unit_windows(4, 10, seed=2)
     params = dict(K=30, max_iter=20, min_samples_leaf=2, search=None, random_state=0)
     model = GradientBoostingEventPredictor(**params).fit(X, y, groups=groups)
-    target = np.log(y["time"])
+    target = np.log(np.minimum(y["time"], 31))  # events past K = 30 all target log(31)
     features = summary_features(X)
     residual = np.empty_like(target)
     for train, test in GroupKFold(3).split(X, groups=groups):

@@ -6,7 +6,8 @@ A method either embeds windows with a frozen ``encoder`` and fits a
 does). The runner (:mod:`hepa_bench.runner`) calls them with the
 dataset's registry entry, so one entry serves every dataset, C-MAPSS
 included. To add a baseline: its estimator in ``hepa_sklearn.baselines``,
-one entry here, one test.
+one entry here, one test. The callables that fit a surface model on raw
+windows are in :mod:`hepa_bench.surfaces`.
 """
 
 import functools
@@ -15,17 +16,14 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from hepa_sklearn import HEPAFinetuner
-from hepa_sklearn.baselines import (ElapsedTimeEventPredictor, GradientBoostingEventPredictor, ITransformerEncoder,
-                                   MAEPretrainer, MatchedHeadPredictor, PatchTSTEncoder)
-from hepa_sklearn.baselines._boosting import SEARCH_GRID
+from hepa_sklearn.baselines import ITransformerEncoder, MAEPretrainer, MatchedHeadPredictor, PatchTSTEncoder
 from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT
-from hepa_sklearn.metrics import h_auroc
 
+from .boosting_hazard import DiscreteHazardBoosting
 from .foundation import FOUNDATION_MODELS, foundation_encoder, weights_folder
-from .position import PositionOnlyPredictor
 from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, multi_horizon_probe, plain_pipeline, predictor_init
 from .registry import PATIENCE
+from .surfaces import elapsed_time, end_to_end, gradient_boosting, position_only
 
 __all__ = ["METHODS", "Method", "PAPER_ABLATIONS", "baselines", "headline_variants", "references", "tuned_variants"]
 
@@ -93,53 +91,6 @@ def matched_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, s
     return entry.fit_head(head, E_train, y_train, E_valid, y_valid)
 
 
-# -- surfaces: surface(entry, data, mask, *, epochs, device, seed, encoder, **params) -> (model, info) ---------
-
-def gradient_boosting(entry, data, mask, *, epochs, device, seed, encoder=None, **params):
-    """GradientBoostingEventPredictor on the raw windows; ``params`` are passed to it.
-
-    C-MAPSS: its own out-of-fold search on the training units. Elsewhere:
-    each candidate of its search grid is fitted on the training windows and
-    the one with the best validation h-AUROC is kept (the first among
-    equals); ``info`` names it. ``choose_features=True`` (not on C-MAPSS)
-    searches each candidate with both feature sets, multiscale and the last
-    30 steps, so that the validation units choose the features too.
-    """
-    choose = params.pop("choose_features", False)
-    X, y, groups = data.X_train[mask], data.y_train[mask], data.g_train[mask]
-    if entry.is_cmapss:
-        if choose:
-            raise ValueError("gbm-select runs on the event datasets; on C-MAPSS gbm searches out of fold instead.")
-        return GradientBoostingEventPredictor(K=entry.K, random_state=seed, **params).fit(X, y, groups=groups), {}
-    best, best_score, best_index = None, -np.inf, 0
-    grid = [{**c, "features": f} for f in ("multiscale", "last") for c in SEARCH_GRID] if choose else SEARCH_GRID
-    for index, candidate in enumerate(grid):
-        model = GradientBoostingEventPredictor(K=entry.K, search=None, random_state=seed, **candidate, **params)
-        model.fit(X, y, groups=groups)
-        score = h_auroc(data.y_valid, model.predict_proba(data.X_valid))
-        if best is None or (np.isfinite(score) and score > best_score):
-            best, best_score, best_index = model, score if np.isfinite(score) else -np.inf, index
-    return best, {"gbm_candidate": best_index, "gbm_params": best.best_params_, "gbm_features": best.features}
-
-
-def elapsed_time(entry, data, mask, *, epochs, device, seed, encoder=None):
-    """ElapsedTimeEventPredictor: the event-time distribution given the unit's visible age, nothing else."""
-    return ElapsedTimeEventPredictor(K=entry.K).fit(data.X_train[mask], data.y_train[mask]), {}
-
-
-def position_only(entry, data, mask, *, epochs, device, seed, encoder=None):
-    """The position-only score (:class:`~hepa_bench.position.PositionOnlyPredictor`): the leakage guard of a row."""
-    return PositionOnlyPredictor(K=entry.K).fit(data.X_train[mask], data.y_train[mask]), {}
-
-
-def end_to_end(entry, data, mask, *, epochs, device, seed, encoder, **params):
-    """HEPAFinetuner: the method's encoder and a fresh event head trained together, stopped as the entry says."""
-    model = HEPAFinetuner(encoder, K=entry.K, max_epochs=epochs, early_stopping=entry.finetune_stop != "fixed",
-                          validation_fraction=0.5, n_iter_no_change=PATIENCE, device=device, random_state=seed,
-                          **params)
-    return entry.fit_head(model, data.X_train[mask], data.y_train[mask], data.X_valid, data.y_valid), {}
-
-
 @dataclass(frozen=True)
 class Method:
     """One column of the benchmark.
@@ -147,14 +98,16 @@ class Method:
     Attributes
     ----------
     description : str
-    family : {"hepa", "default", "candidate", "baseline", "reference"}
+    family : {"hepa", "default", "candidate", "baseline", "reference", "former"}
         ``"hepa"``: a HEPA recipe a user would tune (pretrained or untrained
         encoder, any head); ``"default"``: the plain pipeline with the
         defaults of a release (0.1.0 and 0.2.0); ``"candidate"``: the plain pipeline with a candidate
         default; ``"baseline"``: another method; ``"reference"``: a
         reference point that learns nothing from the sensor values (the
         unit's age, the window's position), shown beside every row and
-        compared only with the row's best method.
+        compared only with the row's best method; ``"former"``: a retired
+        form of a baseline, whose records stay as data and count in no
+        comparison.
     encoder : callable or None
         ``encoder(entry, data, *, epochs, device, seed, **pretrain)``: a
         fitted object whose ``transform(X)`` gives embeddings; ``epochs``
@@ -364,6 +317,16 @@ METHODS = {
                          finetune={"features": "last"}),
     "gbm-regime-last30": Method("gbm-last30 on per-operating-condition z-scores", family="baseline",
                                 surface=gradient_boosting, finetune={"features": "last"}, regime=True),
+    "gbm-hazard": Method("candidate boosting targets: interval hazards of the next event by "
+                         "HistGradientBoostingClassifier on gbm's features, windows censored inside the horizon "
+                         "used up to their censoring (hepa_bench.boosting_hazard)", family="candidate",
+                         surface=functools.partial(gradient_boosting, estimator=DiscreteHazardBoosting)),
+    **{f"{name}-logtime": Method(
+        f"{name} with the boosting targets of release 0.2.0: log(time) of every observed event, log(K) for the "
+        "windows censored beyond K, which ranks a window whose event is observed far beyond the horizon as safer "
+        "than one known only to survive it", family="former", surface=gradient_boosting,
+        retired="the targets were corrected: every window known to survive the horizon now gets the same target")
+       for name in ("gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30")},
     "elapsed": Method("reference: ElapsedTimeEventPredictor, the event-time distribution given the unit's visible "
                       "age (left-truncated Kaplan-Meier on the training windows), no sensor value",
                       family="reference", surface=elapsed_time),

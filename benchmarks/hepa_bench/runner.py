@@ -119,8 +119,23 @@ def _fit_encoder(method, entry, data, fraction, *, pre_epochs, ft_epochs, device
     return _Encoded(encoder, data, time.perf_counter() - start, time.process_time() - cpu)
 
 
-def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, encoded=None):
-    """Fit one method on the labelled windows of ``fraction`` and score it (see :func:`score_surfaces`)."""
+def score_validation(entry, data, P_valid):
+    """The metrics of :func:`~hepa_sklearn.metrics.surface_metrics` on the validation windows, each named ``valid_*``.
+
+    What a validation-only cell records: nothing is computed on test windows.
+    """
+    result = surface_metrics(data.y_valid, P_valid, cap=RUL_CAP)
+    if not entry.is_cmapss:
+        result.pop("rul_rmse")
+    return {f"valid_{name}": value for name, value in result.items()}
+
+
+def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, encoded=None, validation_only=False):
+    """Fit one method on the labelled windows of ``fraction`` and score it (see :func:`score_surfaces`).
+
+    ``validation_only`` scores the validation windows alone
+    (:func:`score_validation`) and never predicts a test window.
+    """
     mask, n_blocks = data.train_mask(fraction)
     info = {"n_label_blocks": int(n_blocks), "n_train_windows": int(mask.sum()),
             "n_valid_windows": len(data.X_valid), "n_test_windows": len(data.X_test),
@@ -142,7 +157,8 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
         info.update(extra)
         surface = model.predict_proba
         start = time.perf_counter()
-        P_valid, P_test = surface(data.X_valid), surface(data.X_test)
+        P_valid = surface(data.X_valid)
+        P_test = None if validation_only else surface(data.X_test)
     else:
         head = method.head(entry, encoded.E_train[mask], data.y_train[mask], encoded.E_valid, data.y_valid,
                            epochs=finetune_epochs, device=device, seed=seed, **method.finetune)
@@ -150,8 +166,12 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
         info["finetune_epochs_run"] = getattr(head, "n_epochs_", None)
         surface = lambda X: head.predict_proba(encoded.encoder.transform(X))  # noqa: E731
         start = time.perf_counter()
-        P_valid, P_test = head.predict_proba(encoded.E_valid), head.predict_proba(encoded.E_test)
+        P_valid = head.predict_proba(encoded.E_valid)
+        P_test = None if validation_only else head.predict_proba(encoded.E_test)
     info["predict_s"] = time.perf_counter() - start
+    if validation_only:
+        return {**info, **score_validation(entry, data, P_valid), "fit_s": fit_s, "cpu_s": fit_cpu_s,
+                "scope": "validation"}
     result = {**info, **score_surfaces(entry, data, P_valid, P_test), "fit_s": fit_s, "cpu_s": fit_cpu_s}
     if entry.is_cmapss:
         result.update(cmapss_scores(data, P_valid, P_test, surface))
@@ -159,9 +179,14 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
 
 
 def cell_key(record):
-    """A record's cell; records of the former C-MAPSS sweep name their dataset ``subset``."""
+    """A record's cell; records of the former C-MAPSS sweep name their dataset ``subset``.
+
+    A validation-only record (``"scope": "validation"``) is a cell of its
+    own: it never stands for the scored cell of the same settings.
+    """
     return (record.get("dataset", record.get("subset")), record["seed"], float(record["fraction"]), record["method"],
-            record["pretrain_epochs"], record["finetune_epochs"], record.get("split", "fixed"))
+            record["pretrain_epochs"], record["finetune_epochs"], record.get("split", "fixed"),
+            record.get("scope", "test"))
 
 
 def cell_split(split, seed):
@@ -195,8 +220,12 @@ def _check(datasets, methods, fractions, table, registry, split="fixed"):
 
 def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, finetune_epochs=None, device="auto",
                   results, data_home=None, max_cells=None, max_minutes=None, command=None, methods_table=None,
-                  registry=None, split="fixed", log=print):
+                  registry=None, split="fixed", validation_only=False, log=print):
     """Run every missing cell, appending each finished one to ``results``; returns the new records.
+
+    ``validation_only`` fits as usual but scores the validation windows
+    alone (:func:`score_validation`), for screens that must not see a test
+    unit; its records carry ``"scope": "validation"`` and no test figure.
 
     ``split="rolling"`` makes the seed vary the data on the datasets with a
     fixed split in time (:class:`~hepa_bench.data.RollingOrigin`); such
@@ -215,8 +244,16 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
     """
     table = METHODS if methods_table is None else methods_table
     registry = BENCHMARKS if registry is None else registry
+    scope = "validation" if validation_only else "test"
     _check(datasets, methods, fractions, table, registry, split)
-    done = {cell_key(r) for r in read_results(results)}
+    previous = read_results(results)
+    other = [r for r in previous if r.get("scope", "test") != scope]
+    if other:
+        raise ValueError(
+            f"{results} holds {len(other)} records of {'scored' if validation_only else 'validation-only'} cells; "
+            f"keep validation-only records (--validation-only) and scored ones in separate results files, so that "
+            f"the report never reads a screen.")
+    done = {cell_key(r) for r in previous}
 
     def epochs(entry):
         return (entry.pretrain_epochs if pretrain_epochs is None else pretrain_epochs,
@@ -226,7 +263,7 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
     order = sorted(methods, key=lambda m: (table[m].regime, str(table[m].encoder_key), methods.index(m)))
     todo = [(name, seed, float(fraction), method)
             for name in datasets for seed in seeds for method in order for fraction in fractions
-            if (name, seed, float(fraction), method, *epochs(registry[name]), cell_split(split, seed)) not in done]
+            if (name, seed, float(fraction), method, *epochs(registry[name]), cell_split(split, seed), scope) not in done]
     log(f"{len(todo)} cells to run, {len(done)} already in {results}")
     env = environment(device)
     records, start = [], time.perf_counter()
@@ -253,7 +290,8 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
                                              ft_epochs=ft_epochs, device=device, seed=seed)
             cell_start = time.perf_counter()
             result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
-                              encoded=encoders.get(key) if method.encoder is not None else None)
+                              encoded=encoders.get(key) if method.encoder is not None else None,
+                              validation_only=validation_only)
         record = {
             "dataset": name, "seed": seed, "fraction": fraction, "method": method_name,
             "pretrain_epochs": pre_epochs, "finetune_epochs": ft_epochs, "device": device, "K": entry.K,
@@ -264,6 +302,10 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
         }
         append_record(results, record)
         records.append(record)
+        if validation_only:
+            log(f"[{i + 1}/{len(todo)}] {name} seed {seed} {method_name} labels {fraction:g}: validation h-AUROC "
+                f"{record['valid_h_auroc']:.4f} | {(time.perf_counter() - start) / 60:.1f} min", flush=True)
+            continue
         log(f"[{i + 1}/{len(todo)}] {name} seed {seed} {method_name} labels {fraction:g}: "
             f"h-AUROC {record['h_auroc']:.4f} (valid {record['valid_h_auroc']:.4f}), F1 {record['f1']:.3f}, "
             f"PA-F1 {record['pa_f1']:.3f}, event recall {record['event_recall']:.3f} "
@@ -292,6 +334,9 @@ def add_arguments(parser):
     parser.add_argument("--split", choices=["fixed", "rolling"], default="fixed",
                         help="rolling: on datasets split at fixed times, seed s re-splits the first 100 - 5 s "
                              "percent of the rows (seed 0 is the fixed split)")
+    parser.add_argument("--validation-only", action="store_true",
+                        help="score the validation windows alone, never a test window (for screens); the records "
+                             "carry \"scope\": \"validation\"")
 
 
 def run(args):
@@ -302,7 +347,8 @@ def run(args):
             datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
             pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
             results=args.results, data_home=args.data_home, max_cells=args.max_cells, max_minutes=args.max_minutes,
-            command=command_line(), split=args.split, log=lambda message, **kw: print(message, flush=True),
+            command=command_line(), split=args.split, validation_only=args.validation_only,
+            log=lambda message, **kw: print(message, flush=True),
         )
     except (ValueError, FileNotFoundError) as exc:  # an unknown name, or a dataset not in the data home
         raise SystemExit(f"hepa-bench run: {exc}") from None

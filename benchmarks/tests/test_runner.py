@@ -142,7 +142,7 @@ def test_runner_refuses_unknown_names_bad_fractions_and_retired_methods(run_smal
 def test_retired_methods_keep_their_records_as_data():
     record = {"subset": "FD001", "seed": 0, "fraction": 1.0, "method": "hepa-ctxreg", "pretrain_epochs": 50,
               "finetune_epochs": 30}
-    assert cell_key(record) == ("FD001", 0, 1.0, "hepa-ctxreg", 50, 30, "fixed")  # the former sweep's field name
+    assert cell_key(record) == ("FD001", 0, 1.0, "hepa-ctxreg", 50, 30, "fixed", "test")  # the former sweep's field name
     assert cell_key({**record, "dataset": "FD001"}) == cell_key(record)
     assert METHODS["hepa-ctxreg"].retired and METHODS["hepa-ctxreg"].encoder is None
 
@@ -216,6 +216,27 @@ def test_a_cell_scores_validation_and_nasa_units_the_same_whatever_the_test_wind
     for key in ("valid_h_auroc", "nasa_rmse", "f1_threshold", "alarm_threshold"):
         assert cells[0][key] == cells[1][key] or (np.isnan(cells[0][key]) and np.isnan(cells[1][key])), key
     assert cells[0]["h_auroc"] != cells[1]["h_auroc"]
+
+
+def test_a_validation_only_cell_never_predicts_a_test_window(fd001, tiny):
+    entry = BENCHMARKS["FD001"]
+    # test windows of the wrong width: predicting any of them would raise
+    no_test = dataclasses.replace(fd001, X_test=fd001.X_test[:, :, :7])
+    cell = run_cell(entry, no_test, tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1, device="cpu",
+                    validation_only=True)
+    scored = run_cell(entry, fd001, tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1, device="cpu")
+    assert cell["scope"] == "validation" and cell["valid_h_auroc"] == scored["valid_h_auroc"]
+    assert not {"h_auroc", "f1", "event_recall", "nasa_rmse", "pooled_auroc"} & set(cell)
+    with pytest.raises(ValueError):
+        run_cell(entry, no_test, tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1, device="cpu")
+
+
+def test_validation_only_and_scored_records_never_share_a_file(run_small, tmp_path):
+    records = run_small(methods=["gbm"], fractions=[1.0], validation_only=True)
+    assert records and all(r["scope"] == "validation" and "h_auroc" not in r for r in records)
+    assert run_small(methods=["gbm"], fractions=[1.0], validation_only=True) == []  # resumes
+    with pytest.raises(ValueError, match="separate results files"):
+        run_small(methods=["gbm"], fractions=[1.0])
 
 
 def test_records_name_the_pretraining_epoch_a_stopping_rule_kept(run_small, data_home, small_registry, tiny):

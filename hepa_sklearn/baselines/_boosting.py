@@ -70,6 +70,22 @@ def auto_leaf_size(n_rows):
     return max(1, min(AUTO_LEAF_MAX, n_rows // AUTO_LEAF_ROWS))
 
 
+def survival_targets(event, time, K):
+    """Log-time regression targets: ``log(max(time, 1))`` for events within ``K`` steps, ``log(K + 1)`` past the horizon.
+
+    Every window known to survive the ``K`` horizons (an event at
+    ``time > K``, or censoring at ``time >= K``) gets the same target, as
+    the surface treats them alike; a window censored before ``K`` gets NaN
+    (its time is bounded only from below, inside the horizon).
+
+    >>> survival_targets(np.array([True, True, False, False]), np.array([3.0, 500.0, 1000.0, 2.0]), 10).round(3)
+    array([1.099, 2.398, 2.398,   nan])
+    """
+    survives = (event & (time > K)) | (~event & (time >= K))
+    target = np.log(np.where(survives, K + 1.0, np.maximum(time, 1.0)))
+    return np.where(event | survives, target, np.nan)
+
+
 def _folds(n_rows, groups):
     """(train, test) index pairs: GroupKFold over ``groups`` when it has two groups or more, else contiguous KFold."""
     if groups is not None and np.unique(groups).size >= 2:
@@ -114,18 +130,21 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
     ``predict_risk``); the risk score falls as ``μ̂`` rises, so it ranks
     windows in the reverse order of ``predict``.
 
-    Training targets. A window with an observed event gets
-    ``log(max(time, 1))``; a censored window with ``time >= K`` is known to
-    survive the whole horizon and gets ``log(K)``; a censored window with
-    ``time < K`` carries only a lower bound inside the horizon and is left
-    out (counted in ``n_dropped_censored_``). ``log(K)`` caps the target of
-    the windows censored beyond the horizon at a value their true log time
-    exceeds. The surface only asks, at each ``k <= K``, whether a window's
-    event comes within ``k`` steps; a window that survives ``K`` is negative
-    at every such ``k`` whatever its true time, so the cap leaves it above
-    the windows whose event falls within the horizon and barely changes how
-    windows rank at horizons ``1..K``. It does put a point mass at
-    ``log K`` that the Gaussian residual model ignores.
+    Training targets. Only the order of the event times within the horizon
+    matters to the surface: at each ``k <= K`` a window is positive when its
+    event comes within ``k`` steps and negative otherwise, so every window
+    known to survive the horizon is negative at every ``k``, whether its
+    event is observed later or it is censored later. Such windows (an event
+    at ``time > K``, or censoring at ``time >= K``) all get the target
+    ``log(K + 1)``; a window with an event within the horizon gets
+    ``log(max(time, 1))``; a censored window with ``time < K`` carries only
+    a lower bound inside the horizon and is left out (counted in
+    ``n_dropped_censored_``). The common target puts a point mass at
+    ``log(K + 1)`` that the Gaussian residual model ignores. (Targets of
+    ``log(time)`` for every observed event, as in release 0.2.0, rank a
+    window whose event is observed 500 steps later as safer than one known
+    only to survive ``K`` steps, which inverts the ranking on data with
+    recurring events and censoring beyond the horizon.)
 
     Parameters
     ----------
@@ -284,7 +303,7 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
                 "which bounds their time to the event only from below; at least one window needs "
                 "an observed event or censoring at time >= K."
             )
-        target = np.log(np.where(event, np.maximum(time, 1.0), self.K)[keep])
+        target = survival_targets(event, time, self.K)[keep]
         features = self._features(X[keep])
         candidates = self._candidates(target.shape[0])
         folds = _folds(target.shape[0], None if groups is None else groups[keep])

@@ -117,6 +117,9 @@ class Tell(Callback):
         print("epoch", len(net.history), flush=True)
 
 
+# A process started in the background inherits SIGINT ignored; Ctrl-C's default handler makes
+# this test independent of how the suite was started.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 if sys.argv[1:] == ["term"]:
     def stop(signum, frame):
         sys.exit(143)

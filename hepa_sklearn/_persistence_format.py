@@ -258,6 +258,31 @@ def skops_bytes(node):
     return node["data"].numpy().tobytes()
 
 
+def storable_skops_bytes(estimator, where):
+    """The ``skops.io`` bytes of ``estimator``, read back once; TypeError naming ``where`` when load could not.
+
+    skops stores a function by its module and name, so a lambda, a
+    function defined inside another one or in ``__main__`` (a script or
+    notebook) would save but not load: such parts are refused before
+    anything is written.
+    """
+    io = skops_io(f"saving {where}")
+    data = io.dumps(estimator)
+    names = io.get_untrusted_types(data=data)
+    fix = ("Define each function the estimator holds at the top level of an importable module (not as a lambda, "
+           "inside another function or in a script or notebook), or leave the step out of the saved object.")
+    unimportable = [name for name in names if name.startswith("__main__.") or "<lambda>" in name]
+    if unimportable:
+        raise TypeError(f"cannot save {where}: it holds {unimportable}, which another process cannot import, so "
+                        f"load could not read the file back. {fix}")
+    try:
+        io.loads(data, trusted=names)
+    except Exception as exc:  # whatever skops raises on an object it cannot rebuild
+        raise TypeError(f"cannot save {where}: skops.io cannot read it back ({type(exc).__name__}: "
+                        f"{str(exc)[:200]}), so load could not either. {fix}") from exc
+    return data
+
+
 def refuse_untrusted(content, trusted, path):
     """TypeError naming every part of ``content`` that holds a type neither skops nor ``trusted`` trusts."""
     refused = []

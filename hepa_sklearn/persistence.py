@@ -91,6 +91,7 @@ from ._persistence_format import (
     skops_bytes,
     skops_io,
     skops_parts,
+    storable_skops_bytes,
     replacing,
     version_mismatches,
 )
@@ -149,8 +150,10 @@ def save(estimator, path):
         For a ``path`` that is not a file name (an open file object, for
         example), an object that is not a scikit-learn estimator, a torch-backed
         estimator nested inside another estimator (other than as a Pipeline
-        step), or a parameter that is not a plain value (for example a
-        ``RandomState`` instance as ``random_state``).
+        step), a parameter that is not a plain value (for example a
+        ``RandomState`` instance as ``random_state``), or a part that
+        :func:`load` could not read back (a lambda, a function defined inside
+        another one or in ``__main__``), all before anything is written.
     sklearn.exceptions.NotFittedError
         For an unfitted torch-backed estimator.
     ImportError
@@ -246,7 +249,7 @@ def _skops_node(estimator, where):
             "estimators are saved as the saved object itself or as Pipeline steps, not inside "
             "another estimator."
         )
-    data = skops_io(f"saving {where}").dumps(estimator)
+    data = storable_skops_bytes(estimator, where)
     return {
         "kind": "skops",
         "class": f"{type(estimator).__module__}.{type(estimator).__qualname__}",

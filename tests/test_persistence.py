@@ -368,6 +368,38 @@ def test_single_estimators_without_a_network_go_through_skops(tmp_path):
     assert load(tmp_path / "logs.pt").func is np.log1p
 
 
+def local_function():
+    def shift(E):
+        return E + 1.0
+
+    return shift
+
+
+def script_function(E):
+    return E + 1.0
+
+
+script_function.__module__ = "__main__"  # as if defined in a script or notebook
+
+
+@needs_skops
+@pytest.mark.parametrize("func", [lambda E: E + 1.0, local_function(), script_function],
+                         ids=["lambda", "local", "__main__"])
+def test_a_step_load_could_not_read_back_is_refused_before_anything_is_written(pretrainer, tmp_path, func):
+    E = pretrainer.transform(X)
+    path = tmp_path / "pipeline.pt"
+    save(pretrainer, path)
+    before = path.read_bytes()
+    pipe = Pipeline([("pre", pretrainer), ("tail", FunctionTransformer(func).fit(E))])
+    with pytest.raises(TypeError, match=r"cannot save Pipeline step 'tail': .*load could not.*top level of an "
+                                        r"importable module"):
+        save(pipe, path)
+    assert path.read_bytes() == before and list(tmp_path.iterdir()) == [path]
+    with pytest.raises(TypeError, match=r"cannot save FunctionTransformer: "):
+        save(FunctionTransformer(func).fit(E), tmp_path / "alone.pt")
+    assert not (tmp_path / "alone.pt").exists()
+
+
 def test_torch_estimator_nested_inside_another_estimator_is_refused(pretrainer, tmp_path):
     with pytest.raises(
         TypeError,

@@ -111,10 +111,25 @@ class Comparison:
     t_p: float
     wilcoxon_p: float
     holm_p: float = np.nan  # the paired-t p adjusted over the comparisons of one table
+    one_run: bool = False  # a or b scored the same on every paired seed: not tested
+
+
+def one_run(scores):
+    """Whether 2+ seeds gave one and the same score: the seeds varied nothing the method sees.
+
+    A deterministic method on a fixed split (boosting, the elapsed-time
+    baseline, with all labels) scores the same on every seed. Its seeds are
+    one run, and pairing them with another method's seeds would measure that
+    method's spread alone, so no paired test is run against it.
+    """
+    return scores.size >= 2 and np.ptp(scores) == 0
 
 
 def compare(cells, rows, *, key="h_auroc"):
     """Every pair of methods in each row of a table, Holm-adjusted over all of them.
+
+    A pair where either method is :func:`one_run` is recorded untested
+    (p NaN, ``one_run`` set) and takes no part in the correction.
 
     ``rows`` lists ``(subset, fraction, methods)``; each unordered pair of
     ``methods`` with results in a row is one comparison, with ``a`` the one
@@ -125,9 +140,10 @@ def compare(cells, rows, *, key="h_auroc"):
         ran = [m for m in methods if cells.get((subset, fraction, m))]
         for a, b in itertools.combinations(ran, 2):
             seeds, score_a, score_b = paired_by_seed(cells[(subset, fraction, a)], cells[(subset, fraction, b)], key)
-            t_p, w_p = paired_tests(score_a, score_b)
+            single = one_run(score_a) or one_run(score_b)
+            t_p, w_p = (np.nan, np.nan) if single else paired_tests(score_a, score_b)
             difference = float(np.mean(score_a - score_b)) if seeds else np.nan
-            comparisons.append(Comparison(a, b, subset, fraction, len(seeds), difference, t_p, w_p))
+            comparisons.append(Comparison(a, b, subset, fraction, len(seeds), difference, t_p, w_p, one_run=single))
     for comparison, adjusted in zip(comparisons, holm([c.t_p for c in comparisons])):
         comparison.holm_p = float(adjusted)
     return comparisons
@@ -151,7 +167,13 @@ def marked(score_text, losers, methods):
 def family_note(comparisons):
     """The line under a table: how many comparisons Holm's correction ran over."""
     tested = sum(np.isfinite(c.t_p) for c in comparisons)
-    return f"Holm's correction over {tested} comparison{'s' if tested != 1 else ''} (paired t-test, p < {ALPHA})."
+    note = f"Holm's correction over {tested} comparison{'s' if tested != 1 else ''} (paired t-test, p < {ALPHA})."
+    single = sum(c.one_run for c in comparisons)
+    if single:
+        note += (f" {single} comparison{'s' if single != 1 else ''} with a method that scored the same on every "
+                 f"seed (a deterministic method on a fixed split: one run, not five) {'are' if single != 1 else 'is'}"
+                 f" not tested.")
+    return note
 
 
 def _p(value):

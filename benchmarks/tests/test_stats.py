@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from hepa_bench.stats import beaten_by, cells_by, compare, holm, mean_std, paired_by_seed, paired_tests
+from hepa_bench.stats import beaten_by, cells_by, compare, family_note, holm, mean_std, paired_by_seed, paired_tests
 
 BASE = np.array([0.80, 0.90, 0.70, 0.85, 0.95])
 CLEAR = np.array([0.02, 0.03, 0.01, 0.025, 0.015])
@@ -60,3 +60,23 @@ def test_comparisons_are_holm_adjusted_over_the_table(hand_made_records):
     np.testing.assert_allclose([c.holm_p for c in comparisons], [0.014438, 0.090480, 0.090480], atol=1e-6)
     np.testing.assert_allclose([c.mean_difference for c in comparisons], [0.02, 0.023, -0.02])
     assert dict(beaten_by(comparisons)) == {("FD001", 1.0, "hepa"): ["gbm"]}
+
+
+def test_a_method_with_one_score_on_every_seed_is_one_run_and_not_tested():
+    def records(method, scores):
+        return [{"subset": "FD001", "seed": s, "fraction": 1.0, "method": method, "h_auroc": v}
+                for s, v in enumerate(scores)]
+
+    # hepa varies over the seeds, gbm scores 0.8 on each (a deterministic fit of a fixed split),
+    # mae varies too: only hepa against mae is a paired test
+    cells = cells_by(records("hepa", [0.90, 0.91, 0.92, 0.93, 0.94]) + records("gbm", [0.8] * 5)
+                     + records("mae", [0.85, 0.87, 0.86, 0.88, 0.84]))
+    comparisons = compare(cells, [("FD001", 1.0, ["hepa", "gbm", "mae"])])
+    tested = {(c.a, c.b): (c.one_run, np.isfinite(c.t_p)) for c in comparisons}
+    assert tested == {("hepa", "gbm"): (True, False), ("hepa", "mae"): (False, True), ("gbm", "mae"): (True, False)}
+    (hepa_mae,) = [c for c in comparisons if not c.one_run]
+    assert hepa_mae.holm_p == hepa_mae.t_p  # a family of one
+    # the paired t-test would have called hepa's 0.12 ahead of gbm significant on its own spread alone
+    assert paired_tests(np.array([0.90, 0.91, 0.92, 0.93, 0.94]), np.full(5, 0.8))[0] < 1e-4
+    assert not beaten_by(comparisons).get(("FD001", 1.0, "hepa"), []).count("gbm")
+    assert "2 comparisons with a method that scored the same on every seed" in family_note(comparisons)

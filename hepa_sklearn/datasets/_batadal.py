@@ -86,7 +86,7 @@ def _unit_frame(data_home, name, unit, n_rows=None):
     raw = read_cached(_read, path)
     check_columns(raw, ("DATETIME", *FEATURES, "ATT_FLAG"), path, "a BATADAL csv")
     raw = raw.iloc[:n_rows]
-    frame = unit_frame(unit, raw[list(FEATURES)], date=parsed_dates(raw["DATETIME"], path, "DATETIME", "%d/%m/%y %H"))
+    frame = unit_frame(unit, raw[list(FEATURES)], source=path, date=parsed_dates(raw["DATETIME"], path, "DATETIME", "%d/%m/%y %H"))
     flag = raw["ATT_FLAG"].to_numpy()
     unknown = ~pd.Series(flag).isin(ATT_FLAGS).to_numpy()
     if unknown.any():

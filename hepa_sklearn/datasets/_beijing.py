@@ -85,7 +85,7 @@ each start 24 hours after the boundary, those hours belonging to no part.
 
 def _read(path):
     # One cell of the Aotizhongxin file holds a blank instead of NA.
-    return pd.read_csv(path, na_values=[" "], dtype={name: np.float64 for name in MEASUREMENTS})
+    return pd.read_csv(path, na_values=[" "])
 
 
 def _station_frame(data_home, station):
@@ -99,7 +99,7 @@ def _station_frame(data_home, station):
         raise ValueError(f"{path}: unknown wind directions {unknown}; expected compass points {COMPASS}.")
     angle = np.deg2rad(filled["wd"].map({point: 22.5 * i for i, point in enumerate(COMPASS)}))
     date = parsed_dates(raw[["year", "month", "day", "hour"]], path, "year, month, day, hour")
-    frame = unit_frame(station, filled[list(MEASUREMENTS)], date=date)
+    frame = unit_frame(station, filled[list(MEASUREMENTS)], source=path, date=date)
     frame["wd_sin"] = np.sin(angle).to_numpy(dtype=np.float64)
     frame["wd_cos"] = np.cos(angle).to_numpy(dtype=np.float64)
     frame["label"] = (frame["PM2.5"] > PM25_THRESHOLD).to_numpy()

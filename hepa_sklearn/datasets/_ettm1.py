@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
-from ._home import check_columns, dataset_file, read_cached
+from ._home import check_columns, dataset_file, parsed_dates, read_cached
 from ._protocol import RollingSpike, unit_frame
 
 __all__ = ["load_ettm1", "fetch_ettm1"]
@@ -54,14 +54,15 @@ each start 200 rows after the boundary, those rows belonging to no part.
 
 
 def _read(path):
-    return pd.read_csv(path, parse_dates=["date"])
+    return pd.read_csv(path)
 
 
 def _frame(data_home):
     path = dataset_file(data_home, DIRECTORY, FILE, url=URL, fetch_name="fetch_ettm1")
     raw = read_cached(_read, path)
     check_columns(raw, ("date", *FEATURES), path, "the ETTm1 csv")
-    return SPIKE.label(unit_frame(UNIT, raw[list(FEATURES)], date=raw["date"]))
+    date = parsed_dates(raw["date"], path, "date")
+    return SPIKE.label(unit_frame(UNIT, raw[list(FEATURES)], source=path, date=date))
 
 
 SPEC = EventDataset("ettm1", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="step", event="spike onset")

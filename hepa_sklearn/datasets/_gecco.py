@@ -66,7 +66,7 @@ def _frame(data_home):
     path = dataset_file(data_home, DIRECTORY, FILE)
     raw = read_cached(_read, path)
     check_columns(raw, ("Time", *FEATURES, "EVENT"), path, "the GECCO 2018 csv")
-    frame = unit_frame(UNIT, raw[list(FEATURES)], Time=parsed_dates(raw["Time"], path, "Time"))
+    frame = unit_frame(UNIT, raw[list(FEATURES)], source=path, Time=parsed_dates(raw["Time"], path, "Time"))
     frame["label"] = _as_bool(raw["EVENT"], path)
     return frame
 

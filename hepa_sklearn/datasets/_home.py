@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import urlopen
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["get_data_home", "fetch_file", "parsed_dates", "read_cached", "unreadable"]
@@ -259,8 +260,21 @@ def parsed_dates(values, path, column, date_format=None):
     try:
         return pd.to_datetime(values, format=date_format)
     except (ValueError, TypeError) as exc:
+        row = _first_date_error(values, date_format)
         raise ValueError(
             f"{path}: column {column!r} holds values that are not dates"
             + (f" in the format {date_format!r}" if date_format else "")
+            + ("" if row is None else f", first in row {row}")
             + f" ({str(exc)[:200]}); is the file damaged, or not the published one?"
         ) from exc
+
+
+def _first_date_error(values, date_format):
+    """The position of the first value of ``values`` (a column, or a frame of date parts) that is given but no date."""
+    try:
+        dates = pd.to_datetime(values, format=date_format, errors="coerce")
+    except (ValueError, TypeError):
+        return None
+    given = values.notna().all(axis=1) if isinstance(values, pd.DataFrame) else pd.notna(values)
+    bad = np.asarray(pd.isna(dates)) & np.asarray(given)
+    return int(np.argmax(bad)) if bad.any() else None

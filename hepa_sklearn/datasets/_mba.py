@@ -98,7 +98,7 @@ def _frame(data_home):
             "'Sample' and '#'; are they the TranAD MBA files?"
         )
     n_rows = len(signal)
-    frame = unit_frame(UNIT, signal[list(FEATURES)])
+    frame = unit_frame(UNIT, signal[list(FEATURES)], source=signal_path)
     samples = pd.to_numeric(annotations["Sample"], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     whole = np.isfinite(samples) & (samples == np.round(samples))
     if not whole.all():

@@ -44,19 +44,21 @@ def unit_onsets(frame, label_col="label", unit_col="unit"):
     return event
 
 
-def unit_frame(unit, channels, **columns):
+def unit_frame(unit, channels, *, source=None, **columns):
     """One unit's frame: ``unit``, ``step`` (0, 1, ...), the ``columns`` given, then the channels.
 
     ``channels`` is a DataFrame whose columns, in order, become the channels,
-    as float64.
+    as float64; a value that is not a number raises a ValueError naming the
+    file ``source`` (when given), the column and the row.
     """
     frame = pd.DataFrame({"unit": unit, "step": np.arange(len(channels), dtype=np.int64), **columns})
     for name in channels.columns:
         values = pd.to_numeric(channels[name], errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
         text = np.isnan(values) & channels[name].notna().to_numpy()
         if text.any():
+            where = "" if source is None else f"{source}: "
             raise ValueError(
-                f"column {name!r} of {unit!r} holds values that are not numbers "
+                f"{where}column {name!r} of {unit!r} holds values that are not numbers "
                 f"({some_values(channels[name].to_numpy()[text])}, first in row {int(np.argmax(text))}); is the "
                 "file damaged, or not the published one?"
             )

@@ -68,7 +68,7 @@ def _unit_frame(path, unit, features=None):
     missing = [column for column in features if column not in raw.columns]
     if missing:
         raise ValueError(f"{path} lacks the feature column(s) {missing} of the training file.")
-    return unit_frame(unit, raw[features], **{TIME_COLUMN: raw[TIME_COLUMN].to_numpy()})
+    return unit_frame(unit, raw[features], source=path, **{TIME_COLUMN: raw[TIME_COLUMN].to_numpy()})
 
 
 def _frame(data_home):

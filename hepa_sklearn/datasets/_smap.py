@@ -74,7 +74,7 @@ def _series_frame(path, chan, unit, sequences=()):
             f"{path} has shape {values.shape}; SMAP series in the telemanom layout have "
             f"{N_COLUMNS} columns (telemetry, then 24 command channels)."
         )
-    frame = unit_frame(unit, pd.DataFrame(values, columns=list(FEATURES)))
+    frame = unit_frame(unit, pd.DataFrame(values, columns=list(FEATURES)), source=path)
     frame.insert(1, "chan_id", chan)
     label = np.zeros(len(frame), dtype=bool)
     for start, end in sequences:

@@ -92,10 +92,10 @@ units), each run whole.
 
 
 def _read(path):
-    values = pd.read_csv(path, sep=r"\s+", header=None).to_numpy(dtype=np.float64)
+    values = pd.read_csv(path, sep=r"\s+", header=None)
     # d00.dat is stored with one row per variable (52 x 500).
     if values.shape[0] == len(FEATURES) and values.shape[1] != len(FEATURES):
-        values = values.T
+        values = values.T.reset_index(drop=True)
     return values
 
 
@@ -108,7 +108,8 @@ def _run_frame(data_home, run):
             f"{path} has {values.shape[1]} columns per sample; TEP runs have {len(FEATURES)} "
             "(XMEAS 1-41, XMV 1-11)."
         )
-    frame = unit_frame(run, pd.DataFrame(values, columns=list(FEATURES)), fault=int(run[1:3]))
+    # the published runs have no header: the columns are XMEAS 1-41, then XMV 1-11
+    frame = unit_frame(run, values.set_axis(list(FEATURES), axis=1), source=path, fault=int(run[1:3]))
     faulty = run not in (NORMAL_RUN, "d00_te")
     frame["label"] = faulty & (frame["step"].to_numpy() >= FAULT_ONSET)
     return frame

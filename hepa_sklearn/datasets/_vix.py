@@ -57,7 +57,7 @@ def _frame(data_home):
     path = dataset_file(data_home, DIRECTORY, FILE, url=URL, fetch_name="fetch_vix")
     raw = read_cached(_read, path)
     check_columns(raw, ("DATE", *FEATURES), path, "VIX_History.csv")
-    frame = unit_frame(UNIT, raw[list(FEATURES)], date=parsed_dates(raw["DATE"], path, "DATE", "%m/%d/%Y"))
+    frame = unit_frame(UNIT, raw[list(FEATURES)], source=path, date=parsed_dates(raw["DATE"], path, "DATE", "%m/%d/%Y"))
     frame["label"] = (frame["CLOSE"] > REGIME_THRESHOLD).to_numpy()
     return frame
 

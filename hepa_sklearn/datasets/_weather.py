@@ -1,10 +1,9 @@
 """Loader for the Jena weather series (10-minute steps) with heat spikes as events."""
 
-import numpy as np
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
-from ._home import dataset_file, read_cached
+from ._home import check_columns, dataset_file, parsed_dates, read_cached
 from ._protocol import RollingSpike, unit_frame
 
 __all__ = ["load_weather", "fetch_weather"]
@@ -18,7 +17,11 @@ MIN_HISTORY = CONTEXT_LENGTH
 # The file's header spells the units of SWDR and PAR with replacement
 # characters (their micro and squared signs were lost upstream); the names
 # below restore them in ASCII. The last column, OT, is CO2 in ppm in the
-# station's own files.
+# station's own files. Columns are read by name: RESTORED_NAMES maps the
+# file's names of those three columns, without their non-ASCII characters,
+# to the restored ones.
+RESTORED_NAMES = {"SWDR (W/m)": "SWDR (W/m2)", "PAR (mol/m/s)": "PAR (umol/m2/s)",
+                  "max. PAR (mol/m/s)": "max. PAR (umol/m2/s)"}
 FEATURES = (
     "p (mbar)", "T (degC)", "Tpot (K)", "Tdew (degC)", "rh (%)", "VPmax (mbar)",
     "VPact (mbar)", "VPdef (mbar)", "sh (g/kg)", "H2OC (mmol/mol)", "rho (g/m**3)",
@@ -73,21 +76,26 @@ part) before the valid and before the test part.
 
 
 def _read(path):
-    return pd.read_csv(path, encoding="latin-1", parse_dates=["date"])
+    return pd.read_csv(path, encoding="latin-1")
+
+
+def _column_name(name):
+    """The name of a column of the file in FEATURES: its ASCII characters, the three damaged units restored."""
+    name = name.encode("ascii", "ignore").decode().strip()
+    return RESTORED_NAMES.get(name, name)
 
 
 def _frame(data_home):
     path = dataset_file(data_home, DIRECTORY, FILE, url=URL, fetch_name="fetch_weather")
     raw = read_cached(_read, path)
-    if raw.shape[1] != 1 + len(FEATURES) or raw.columns[0] != "date":
-        raise ValueError(
-            f"{path} has columns {list(raw.columns)}; the Weather csv has 'date' and "
-            f"{len(FEATURES)} numeric columns."
-        )
-    values = raw.iloc[:, 1:].to_numpy(dtype=np.float64, copy=True)
-    values[values == MISSING_CODE] = np.nan
-    channels = pd.DataFrame(values, columns=list(FEATURES))
-    return SPIKE.label(unit_frame(UNIT, channels, date=raw["date"]))
+    raw = raw.set_axis([_column_name(str(name)) for name in raw.columns], axis=1)
+    check_columns(raw, ("date", *FEATURES), path, "the Weather csv")
+    if raw.columns.duplicated().any():
+        raise ValueError(f"{path} names the column(s) {sorted(set(raw.columns[raw.columns.duplicated()]))} twice; "
+                         "which one holds the channel is ambiguous. Is it the published Weather csv?")
+    frame = unit_frame(UNIT, raw[list(FEATURES)], source=path, date=parsed_dates(raw["date"], path, "date"))
+    frame[list(FEATURES)] = frame[list(FEATURES)].mask(frame[list(FEATURES)] == MISSING_CODE)
+    return SPIKE.label(frame)
 
 
 SPEC = EventDataset("weather", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="step", event="spike onset")

@@ -163,10 +163,13 @@ def test_constant_targets_by_hand():
 
 
 def test_windows_past_the_horizon_target_log_K_plus_1_and_events_at_zero_log_1():
-    X = np.random.default_rng(1).normal(size=(30, 1, 12))
-    for event in (False, True):  # censored at 50 steps, or the event observed at 50 steps: both survive K = 20
-        beyond = make_survival_y(np.full(30, event), np.full(30, 50))
-        np.testing.assert_allclose(GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, beyond).predict(X), 21.0)
+    X = np.zeros((30, 1, 12))  # no feature to split on: the regressor predicts the mean target
+    # an event within K = 20 steps on one window; the rest are censored at 50 steps or have their event
+    # at 50 steps, which both survive the horizon: a regressor of depth 0 predicts their common target
+    for event in (False, True):
+        y = make_survival_y(np.r_[True, np.full(29, event)], np.r_[3.0, np.full(29, 50.0)])
+        model = GradientBoostingEventPredictor(K=20, max_iter=5, min_samples_leaf=29).fit(X, y)
+        np.testing.assert_allclose(model.predict(X[1:]), np.exp((np.log(3.0) + 29 * np.log(21.0)) / 30))
     at_zero = make_survival_y(np.ones(30, bool), np.zeros(30))
     np.testing.assert_allclose(
         GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, at_zero).predict(X), 1.0
@@ -257,8 +260,11 @@ def test_a_single_window_fits():
 def test_no_usable_window():
     X = np.zeros((4, 2, 8))
     y = make_survival_y(np.zeros(4, bool), [0, 3, 29, 10])
-    with pytest.raises(ValueError, match="no usable window: all 4 windows are censored before K=30"):
+    with pytest.raises(ValueError, match="y has no event within K=30 steps of any window"):
         GradientBoostingEventPredictor(K=30).fit(X, y)
+    # events beyond the horizon alone: the surface would have nothing positive to learn
+    with pytest.raises(ValueError, match=r"0 of its 4 windows end in an event|none within 30 steps"):
+        GradientBoostingEventPredictor(K=30).fit(X, make_survival_y(np.ones(4, bool), [31, 40, 50, 60]))
 
 
 def test_channel_mismatch_names_both_counts(fitted):

@@ -283,26 +283,20 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
 
         ``groups`` (n,), optional, names the unit of each window; the
         out-of-fold predictions behind ``sigma_`` and the search then hold
-        out whole units. Raises ValueError when no window remains once the
-        censored windows with ``time < K`` are left out, and for a bad
-        ``groups`` or search candidate.
+        out whole units. Raises ValueError when no window has its event within
+        ``K`` steps (every known cell of the surface would be negative), and
+        for a bad ``groups`` or search candidate.
         """
         self._validate_params()
         X = check_windows(self, X, reset=True)
-        event, time = check_survival_y(y, n_samples=X.shape[0])
+        event, time = check_survival_y(y, n_samples=X.shape[0], events_within=self.K)
         if groups is not None:
             groups = np.asarray(groups)
             if groups.shape != (X.shape[0],):
                 raise ValueError(
                     f"groups must hold one unit label per window, shape ({X.shape[0]},); got shape {groups.shape}."
                 )
-        keep = event | (time >= self.K)
-        if not keep.any():
-            raise ValueError(
-                f"no usable window: all {X.shape[0]} windows are censored before K={self.K} steps, "
-                "which bounds their time to the event only from below; at least one window needs "
-                "an observed event or censoring at time >= K."
-            )
+        keep = event | (time >= self.K)  # an event within K is there, checked above
         target = survival_targets(event, time, self.K)[keep]
         features = self._features(X[keep])
         candidates = self._candidates(target.shape[0])

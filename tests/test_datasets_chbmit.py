@@ -194,3 +194,54 @@ def test_read_edf_converts_any_file_to_physical_block_means(tmp_path_factory, n_
     assert found_rate == rate and values.shape == (n_blocks, n_signals)
     np.testing.assert_allclose(values, expected[: n_blocks * factor].reshape(n_blocks, factor, -1).mean(axis=1),
                                rtol=1e-9, atol=1e-9)
+
+
+_SIGNAL_FIELD_WIDTHS = (16, 80, 8, 8, 8, 8, 8, 80, 8, 32)
+
+
+def _damaged_edf(path, field, text, signal=None, n_signals=2):
+    """A two-signal EDF file with the header ``field`` (an offset in the fixed header, or a signal field's index)
+    of ``signal`` replaced by ``text``."""
+    digital = np.random.default_rng(0).integers(-2048, 2047, size=(4 * RATE, n_signals)).astype(np.int16)
+    write_edf(path, digital, ["FP1-F7", "F7-T7"])
+    data = bytearray(path.read_bytes())
+    if signal is None:
+        start, width = field
+    else:
+        width = _SIGNAL_FIELD_WIDTHS[field]
+        start = 256 + n_signals * sum(_SIGNAL_FIELD_WIDTHS[:field]) + signal * width
+    data[start : start + width] = text.ljust(width).encode("ascii")
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("field, text, signal, message", [
+    ((252, 4), "ab", None, r"field 'number of signals' holds 'ab', not an integer"),
+    ((252, 4), "0", None, r"field 'number of signals' holds '0', not an integer of at least 1"),
+    ((184, 8), "x1", None, r"field 'number of bytes in header' holds 'x1'"),
+    ((184, 8), "1024", None, r"announces 1024 header bytes for 2 signals \(256 x 3 expected\)"),
+    ((236, 8), "many", None, r"field 'number of data records' holds 'many'"),
+    ((236, 8), "0", None, r"announces 768 header bytes for 2 signals .*0 data records"),
+    ((244, 8), "0", None, r"data records of 0 s"),
+    ((244, 8), "nan", None, r"field 'duration of a data record' holds 'nan', not a number"),
+    ((244, 8), "-1", None, r"field 'duration of a data record' holds '-1', not a number of at least 0"),
+    (3, "low", 0, r"field 'physical minimum' of signal FP1-F7 holds 'low', not a number"),
+    (5, "2047", 1, r"signal\(s\) \['F7-T7'\] an empty physical or digital range"),
+    (3, "800", 0, r"signal\(s\) \['FP1-F7'\] an empty physical or digital range"),
+    (8, "0", 0, r"signal\(s\) \['FP1-F7'\] .*no sample per record"),
+    (8, "2.5", 1, r"'number of samples in each data record' of signal F7-T7 holds '2.5', not an integer"),
+])
+def test_read_edf_names_the_file_and_the_field_of_a_damaged_header(tmp_path, field, text, signal, message):
+    path = _damaged_edf(tmp_path / "damaged.edf", field, text, signal)
+    with pytest.raises(ValueError, match=rf"damaged.edf: .*{message}"):
+        read_edf(path, ["FP1-F7", "F7-T7"], 1)
+
+
+def test_read_edf_refuses_a_header_cut_short(tmp_path):
+    path = _damaged_edf(tmp_path / "short.edf", (252, 4), "2")
+    path.write_bytes(path.read_bytes()[:400])
+    with pytest.raises(ValueError, match=r"short.edf: the EDF header of 2 signals is cut short"):
+        read_edf(path, ["FP1-F7"], 1)
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(ValueError, match=r"short.edf does not start with an EDF header"):
+        read_edf(path, ["FP1-F7"], 1)

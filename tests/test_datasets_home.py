@@ -173,3 +173,19 @@ def test_loader_without_file_says_where_to_put_it_and_how_to_fetch(tmp_path):
     assert "VIX_History.csv.gz (or VIX_History.csv)" in message
     assert os.path.join(str(tmp_path), "VIX") in message
     assert "fetch_vix" in message and _vix.URL in message
+
+
+def test_a_data_home_that_is_not_a_usable_folder_is_refused_naming_it(tmp_path, monkeypatch):
+    a_file = tmp_path / "data.txt"
+    a_file.write_text("not a folder")
+    with pytest.raises(ValueError, match=r"data_home names .*data.txt, which is a file, not a folder"):
+        get_data_home(a_file)
+    monkeypatch.setenv("HEPA_DATA_HOME", str(a_file))
+    with pytest.raises(ValueError, match=r"the environment variable HEPA_DATA_HOME names .*data.txt, which is a file"):
+        get_data_home()
+    with pytest.raises(ValueError, match=r"which cannot be created as a folder"):
+        get_data_home(a_file / "inside")
+    with pytest.raises(ValueError, match=r"data_home is empty"):
+        get_data_home("  ")
+    with pytest.raises(TypeError, match=r"data_home must be a folder name \(str or path-like\), got int"):
+        get_data_home(3)

@@ -50,10 +50,25 @@ def get_data_home(data_home=None):
     ...     os.path.isdir(home)
     True
     """
+    given = "data_home" if data_home is not None else (
+        f"the environment variable {DATA_HOME_ENV}" if DATA_HOME_ENV in os.environ else "the default data home")
     if data_home is None:
         data_home = os.environ.get(DATA_HOME_ENV, os.path.join("~", "hepa_sklearn_data"))
-    data_home = os.path.expanduser(os.fspath(data_home))
-    os.makedirs(data_home, exist_ok=True)
+    if isinstance(data_home, str) and not data_home.strip():
+        raise ValueError(f"{given} is empty; name a folder, or leave it unset for ~/hepa_sklearn_data.")
+    try:
+        data_home = os.path.expanduser(os.fspath(data_home))
+    except TypeError:
+        raise TypeError(f"{given} must be a folder name (str or path-like), got {type(data_home).__name__}.") from None
+    if os.path.exists(data_home) and not os.path.isdir(data_home):
+        raise ValueError(f"{given} names {data_home}, which is a file, not a folder; name a folder for the datasets.")
+    try:
+        os.makedirs(data_home, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{given} names {data_home}, which cannot be created as a folder ({exc.strerror or exc}); "
+                         "name a folder you can write to.") from exc
+    if not os.access(data_home, os.R_OK | os.X_OK):
+        raise ValueError(f"{given} names {data_home}, a folder this process cannot read; name one it can.")
     return data_home
 
 

@@ -59,10 +59,15 @@ def test_readme_speed_figures_are_the_measured_ones():
     """The protocol's CPU time and ratio (median of the side-by-side pairs) and the GPU seconds, as measured."""
     text = readme_words()
     cpu = json.loads((REPOSITORY / "benchmarks" / "speed_reference_median3.json").read_text())
-    gpu = json.loads((REPOSITORY / "benchmarks" / "speed_gpu.json").read_text())["side_by_side"]["median"]
+    gpu_record = json.loads((REPOSITORY / "benchmarks" / "speed_gpu.json").read_text())
+    gpu = gpu_record["side_by_side"]["median"]
     n_pairs = len(cpu["runs"])
     assert (f"{cpu['median']['hepa_sklearn']['cpu_s']:.0f} CPU s, {cpu['ratio']['cpu_s']:.2f} times less CPU time "
             f"than the authors' implementation, median of {n_pairs} side-by-side pairs") in text
+    assert gpu_record["torch"].startswith("2.11") and gpu_record["device"].startswith("NVIDIA H100")
+    measured = gpu_record["side_by_side"]["hepa_sklearn"]
+    assert measured["version"] == "0.1.0" and measured["modified"] and len(gpu_record["side_by_side"]["runs"]) == 1
+    assert "one pair measured with release 0.1.0 (with changes not committed) and torch 2.11" in text
     assert (f"the authors' code is the faster, {gpu['reference']['wall_s']:.0f} s against "
             f"{gpu['hepa_sklearn']['wall_s']:.0f} s") in text
 
@@ -74,6 +79,7 @@ def test_readme_first_fit_figure_is_the_measured_one():
     fd001 = next(r for r in records if r["subset"] == "FD001" and not r["params"])
     text = readme_words()
     assert f"{fd001['test_h_auroc']:.3f} in {fd001['fit_cpu_s']:.0f} CPU s on one core" in text
+    assert fd001["seed"] == 0 and "HEPAPretrainer(random_state=0), HEPAEventPredictor(K=150, random_state=0)" in text
 
 
 def test_the_helpers_on_a_hand_made_text():

@@ -13,6 +13,7 @@ the gradient-boosting candidate, the F1 and false-alarm thresholds,
 calibrators); the test windows are only scored.
 """
 
+import os
 import time
 from datetime import datetime, timezone
 
@@ -339,7 +340,37 @@ def add_arguments(parser):
                              "carry \"scope\": \"validation\"")
 
 
+def check_options(args):
+    """SystemExit naming the option of the first value ``hepa-bench run`` could not run or record, before any work."""
+    least = {"--seeds": (args.seeds, 0), "--pretrain-epochs": ([args.pretrain_epochs], 0),
+             "--finetune-epochs": ([args.finetune_epochs], 1), "--threads": ([args.threads], 0),
+             "--max-cells": ([args.max_cells], 1)}
+    for option, (values, low) in least.items():
+        bad = [v for v in values if v is not None and not low <= v < 2**32]
+        if bad:
+            raise SystemExit(f"hepa-bench run: {option} must be integers from {low} to 2**32 - 1, got {bad}.")
+    bad = [f for f in args.label_fractions if not 0 < f <= 1]  # NaN fails the comparison too
+    if bad:
+        raise SystemExit(f"hepa-bench run: --label-fractions must lie in (0, 1], got {bad}.")
+    if args.max_minutes is not None and not 0 < args.max_minutes < float("inf"):
+        raise SystemExit(f"hepa-bench run: --max-minutes must be a positive number, got {args.max_minutes}.")
+    for option, values in (("--datasets", args.datasets), ("--seeds", args.seeds), ("--methods", args.methods),
+                           ("--label-fractions", args.label_fractions)):
+        repeated = sorted({v for v in values if values.count(v) > 1}, key=str)
+        if repeated:
+            raise SystemExit(f"hepa-bench run: {option} names {repeated} more than once; name each once.")
+    if args.device != "auto":
+        try:
+            torch.device(args.device)
+        except (RuntimeError, ValueError):
+            raise SystemExit(f"hepa-bench run: --device must be 'auto' or a torch device such as 'cpu' or 'cuda:0', "
+                             f"got {args.device!r}.") from None
+    if os.path.isdir(args.results):
+        raise SystemExit(f"hepa-bench run: --results names the folder {args.results}; name a JSON-lines file.")
+
+
 def run(args):
+    check_options(args)
     if args.threads:
         torch.set_num_threads(args.threads)
     try:

@@ -288,3 +288,30 @@ def test_rolling_split_records_its_seeds_apart_from_the_fixed_split(run_small, t
     no_origin = {"VIX": dataclasses.replace(BENCHMARKS["VIX"], origin_step=None)}
     with pytest.raises(ValueError, match="no rolling origin"):
         run_small(split="rolling", registry=no_origin)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seeds", "-1"], r"--seeds must be integers from 0 to 2\*\*32 - 1, got \[-1\]"),
+    (["--seeds", "4294967296"], r"--seeds must be integers from 0"),
+    (["--pretrain-epochs", "-3"], r"--pretrain-epochs must be integers from 0 .*got \[-3\]"),
+    (["--finetune-epochs", "0"], r"--finetune-epochs must be integers from 1 .*got \[0\]"),
+    (["--threads", "-2"], r"--threads must be integers from 0"),
+    (["--max-cells", "0"], r"--max-cells must be integers from 1"),
+    (["--max-minutes", "-5"], r"--max-minutes must be a positive number, got -5.0"),
+    (["--max-minutes", "nan"], r"--max-minutes must be a positive number, got nan"),
+    (["--label-fractions", "nan"], r"--label-fractions must lie in \(0, 1\], got \[nan\]"),
+    (["--label-fractions", "1.5"], r"--label-fractions must lie in \(0, 1\], got \[1.5\]"),
+    (["--seeds", "1", "1"], r"--seeds names \[1\] more than once"),
+    (["--methods", "hepa", "hepa"], r"--methods names \['hepa'\] more than once"),
+    (["--device", "gpu"], r"--device must be 'auto' or a torch device .*got 'gpu'"),
+])
+def test_run_refuses_impossible_options_before_any_work_naming_the_option(tmp_path, monkeypatch, argv, message):
+    monkeypatch.setattr(runner, "run_benchmark", lambda **kw: pytest.fail("the run started"))
+    results = tmp_path / "r.jsonl"
+    args = build_parser().parse_args(["run", "--datasets", "VIX", "--results", str(results), *argv])
+    with pytest.raises(SystemExit, match=rf"hepa-bench run: {message}"):
+        runner.run(args)
+    assert not results.exists()
+    args = build_parser().parse_args(["run", "--datasets", "VIX", "--results", str(tmp_path)])
+    with pytest.raises(SystemExit, match=r"--results names the folder"):
+        runner.run(args)

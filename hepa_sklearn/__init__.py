@@ -17,9 +17,12 @@ from .baselines import (
     summary_features,
 )
 from .calibration import SurfaceCalibrator
+from .classifier import HorizonClassifier, label_at_horizon
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .metrics import (
+    alarm_budget_score,
+    alarm_cost,
     best_f1_threshold,
     brier_decomposition,
     event_recall,
@@ -28,6 +31,8 @@ from .metrics import (
     false_alarm_threshold,
     h_auroc,
     h_auroc_scorer,
+    make_alarm_budget_scorer,
+    make_alarm_cost_scorer,
     monotonicity_violation_rate,
     per_horizon_auroc,
     point_adjust,
@@ -57,6 +62,7 @@ __all__ = [
     "HEPAEventPredictor",
     "HEPAFinetuner",
     "HEPAPretrainer",
+    "HorizonClassifier",
     "ITransformerEncoder",
     "MAEPretrainer",
     "MatchedHeadPredictor",
@@ -64,6 +70,8 @@ __all__ = [
     "RegimeNormalizer",
     "SurfaceCalibrator",
     "TrainingDivergedError",
+    "alarm_budget_score",
+    "alarm_cost",
     "best_f1_threshold",
     "brier_decomposition",
     "cumulative_hazard",
@@ -74,7 +82,10 @@ __all__ = [
     "false_alarm_threshold",
     "h_auroc",
     "h_auroc_scorer",
+    "label_at_horizon",
     "label_surface",
+    "make_alarm_budget_scorer",
+    "make_alarm_cost_scorer",
     "make_survival_y",
     "make_windows",
     "monotonicity_violation_rate",

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ._docs import fill_doc
+from ._interval_labels import interval_label_surface, is_interval_y
 from ._validation import POSITIVE_INT, check_event_indicator, real_numbers, validate_params
 
 __all__ = [
@@ -283,10 +284,16 @@ def check_surface(proba, n_samples=None, *, probabilities=False):
 def surface_targets(y, K, n_samples):
     """Labels and known-cell mask of ``y`` packed as (n, 2, K) float32, with the counts of positive and negative known cells.
 
+    ``y`` is a survival ``y`` or interval labels (``lower``, ``upper``; see
+    :mod:`hepa_sklearn._interval_labels`).
+
     Raises ValueError when the known cells hold only one class: nothing to learn from.
     """
-    check_survival_y(y, n_samples=n_samples, events_within=K)
-    labels, known = label_surface(y, K)
+    if is_interval_y(y):  # a label known only up to an interval, as HorizonClassifier's binary labels
+        labels, known = interval_label_surface(y, K, n_samples)
+    else:
+        check_survival_y(y, n_samples=n_samples, events_within=K)
+        labels, known = label_surface(y, K)
     n_pos = float((labels * known).sum())
     n_neg = float(known.sum()) - n_pos
     if n_pos == 0:

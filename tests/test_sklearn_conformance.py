@@ -18,6 +18,7 @@ from hepa_sklearn import (
     GradientBoostingEventPredictor,
     HEPAEventPredictor,
     HEPAPretrainer,
+    HorizonClassifier,
     ITransformerEncoder,
     MAEPretrainer,
     MatchedHeadPredictor,
@@ -254,7 +255,27 @@ REGIME_ADAPTER_FAILURES = {
 }
 
 
+# HorizonClassifier's classes are fixed, False and True (no event / an event within the horizon)
+ZERO_ONE_LABELS = "classes_ is [False, True]: y must be 0/1 or False/True, and the check's binary labels are other values"
+HORIZON_CLASSIFIER_FAILURES = {
+    **{name: ADAPTER_FAILURES[name] for name in ("check_n_features_in_after_fitting", "check_dtype_object")},
+    "check_estimators_empty_data_messages": WORDING["check_estimators_empty_data_messages"],
+    "check_fit2d_predict1d": WORDING["check_fit2d_predict1d"],
+    **{name: ZERO_ONE_LABELS for name in (
+        "check_classifiers_classes", "check_classifier_data_not_an_array", "check_estimators_dtypes",
+        "check_fit2d_1feature",
+    )},
+    "check_classifiers_train": (
+        "two epochs leave the accuracy under the check's 0.83; trained for 30 it passes that and fails on "
+        "decision_function, which returns the surface's probability at the horizon, in [0, 1], so that roc_auc "
+        "scoring equals the per-horizon AUROC, where the check expects a score whose sign gives the class"
+    ),
+}
+
+
 def expected_failed_checks(estimator):
+    if isinstance(estimator, HorizonClassifier):
+        return HORIZON_CLASSIFIER_FAILURES
     if isinstance(estimator, PatchTSTEventTimesFromLabels):
         return PATCHTST_ADAPTER_FAILURES
     if isinstance(estimator, ITransformerEventTimesFromLabels):
@@ -287,6 +308,7 @@ def expected_failed_checks(estimator):
         MatchedHeadEventTimesFromLabels(**TINY_EVENT_PREDICTOR),
         PatchTSTEventTimesFromLabels(**TINY_SUPERVISED, patch_size=1, patch_stride=1),
         ITransformerEventTimesFromLabels(**TINY_SUPERVISED),
+        HorizonClassifier(HEPAEventPredictor(**TINY_EVENT_PREDICTOR), horizon=5),
     ],
     expected_failed_checks=expected_failed_checks,
     xfail_strict=True,

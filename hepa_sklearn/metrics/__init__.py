@@ -1,5 +1,6 @@
-"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event, thresholded F1 and event recall; scorers, including scikit-survival's IPCW metrics."""
+"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event, thresholded F1, event recall and the cost of alarms; scorers, including scikit-survival's IPCW metrics."""
 
+from ._alarms import alarm_budget_score, alarm_cost, make_alarm_budget_scorer, make_alarm_cost_scorer
 from ._calibration import brier_decomposition, expected_calibration_error
 from ._ranking import (
     SurfaceScoreMixin,
@@ -40,6 +41,10 @@ __all__ = [
     "best_f1_threshold",
     "false_alarm_threshold",
     "event_recall",
+    "alarm_cost",
+    "alarm_budget_score",
+    "make_alarm_cost_scorer",
+    "make_alarm_budget_scorer",
     "make_sksurv_scorer",
     "concordance_ipcw_scorer",
     "neg_integrated_brier_scorer",

@@ -3,13 +3,15 @@
 The C-MAPSS tables are :mod:`hepa_bench.report_cmapss`, the event tables
 :mod:`hepa_bench.report_events` and, for the rolling origin's seeds,
 :mod:`hepa_bench.report_rolling`, the snapshot study
-:func:`hepa_bench.snapshots.markdown`; the paired tests and Holm's
+:func:`hepa_bench.snapshots.markdown`, the simulated fleets
+:mod:`hepa_bench.report_simulated`; the paired tests and Holm's
 correction they share are :mod:`hepa_bench.stats`.
 """
 
 from .report_cmapss import render
 from .report_events import render_events
 from .report_rolling import render_rolling
+from .report_simulated import render_simulated
 from .report_summary import summary_section
 from .results import read_results
 from .snapshots_report import markdown
@@ -18,7 +20,7 @@ __all__ = ["render", "render_events", "render_report"]
 
 
 def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, finetune_epochs=30,
-                  events_pretrain_epochs=None, events_finetune_epochs=None):
+                  events_pretrain_epochs=None, events_finetune_epochs=None, simulated=None):
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections."""
     text = render(read_results(results), pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
     if events:  # the summary table of both files, near the top
@@ -35,6 +37,9 @@ def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, f
             rolling = render_rolling(event_results)
             if rolling:
                 text = text.rstrip("\n") + "\n\n" + "\n".join(rolling)
+    simulated_lines = render_simulated(read_results(simulated)) if simulated else []
+    if simulated_lines:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(simulated_lines)
     return text
 
 
@@ -52,13 +57,15 @@ def add_arguments(parser):
                         help="event records' finetuning epochs (default: each dataset's own)")
     parser.add_argument("--snapshots", default=None,
                         help="results of `hepa-bench snapshots` to add as a section (optional)")
+    parser.add_argument("--simulated", default=None,
+                        help="results of `python -m hepa_bench.simulated` to add as a section (optional)")
 
 
 def run(args):
     text = render_report(args.results, snapshots=args.snapshots, events=args.events,
                          pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs,
                          events_pretrain_epochs=args.events_pretrain_epochs,
-                         events_finetune_epochs=args.events_finetune_epochs)
+                         events_finetune_epochs=args.events_finetune_epochs, simulated=args.simulated)
     if args.output == "-":
         print(text)
     else:

@@ -8,6 +8,11 @@ The C-MAPSS tables are :mod:`hepa_bench.report_cmapss`, the event tables
 correction they share are :mod:`hepa_bench.stats`.
 """
 
+import json
+import os
+import tempfile
+import warnings
+
 from .report_cmapss import render
 from .report_events import render_events
 from .report_rolling import render_rolling
@@ -22,15 +27,16 @@ __all__ = ["render", "render_events", "render_report"]
 def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, finetune_epochs=30,
                   events_pretrain_epochs=None, events_finetune_epochs=None, simulated=None):
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections."""
-    text = render(read_results(results), pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
+    text = render(report_records(results, "results"), pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
     if events:  # the summary table of both files, near the top
-        text = summary_section(text, read_results(results), read_results(events), pretrain_epochs=pretrain_epochs,
+        text = summary_section(text, report_records(results, "results"), report_records(events, "events"),
+                               pretrain_epochs=pretrain_epochs,
                                finetune_epochs=finetune_epochs, events_pretrain_epochs=events_pretrain_epochs,
                                events_finetune_epochs=events_finetune_epochs)
     if snapshots:
-        text = text.rstrip("\n") + "\n\n" + "\n".join(markdown(read_results(snapshots))) + "\n"
+        text = text.rstrip("\n") + "\n\n" + "\n".join(markdown(report_records(snapshots, "snapshots"))) + "\n"
     if events:
-        event_results = read_results(events)
+        event_results = report_records(events, "events")
         text = text.rstrip("\n") + "\n\n" + render_events(
             event_results, pretrain_epochs=events_pretrain_epochs, finetune_epochs=events_finetune_epochs)
         if events_pretrain_epochs is None and events_finetune_epochs is None:
@@ -43,10 +49,90 @@ def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, f
     return text
 
 
+# the fields each kind of results file must give a record for the report to read it, and their types
+RECORD_FIELDS = {
+    "results": {"method": str, "seed": int, "fraction": (int, float), "pretrain_epochs": int, "finetune_epochs": int,
+                "versions": dict},
+    "events": {"dataset": str, "method": str, "seed": int, "fraction": (int, float), "pretrain_epochs": int,
+               "finetune_epochs": int},
+    "snapshots": {"subset": str, "method": str, "seed": int, "epoch": int},
+}
+
+
+def _shape_problem(record, kind):
+    """Why ``record`` cannot be read as a record of ``kind``, or None."""
+    if not isinstance(record, dict):
+        return f"a JSON {type(record).__name__}, not an object"
+    fields = dict(RECORD_FIELDS[kind])
+    if kind == "results":  # records of the former C-MAPSS sweep name their dataset ``subset``
+        fields["subset" if "subset" in record else "dataset"] = str
+    missing = [name for name in fields if name not in record]
+    if missing:
+        return f"no field {missing}"
+    wrong = [name for name, types in fields.items()
+             if not isinstance(record[name], types) or isinstance(record[name], bool)]
+    return f"fields {wrong} of another type" if wrong else None
+
+
+def report_records(path, kind):
+    """The records of the results file ``path`` that have the shape of ``kind``; a warning names each line skipped.
+
+    A torn last line (a sweep killed while appending) is skipped silently,
+    as :func:`~hepa_bench.results.read_results` does.
+    """
+    records = []
+    with open(path, "rb") as handle:
+        lines = handle.read().split(b"\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            if number < len(lines):  # a whole line that is not JSON; the torn last one is expected
+                warnings.warn(f"{path}, line {number}: skipped, not a JSON record.", stacklevel=2)
+            continue
+        problem = _shape_problem(record, kind)
+        if problem:
+            warnings.warn(f"{path}, line {number}: skipped, {problem} (not a {kind} record).", stacklevel=2)
+        else:
+            records.append(record)
+    return records
+
+
+def check_inputs(args):
+    """SystemExit naming each input option whose file does not exist, before anything is written."""
+    for option in ("--results", "--events", "--snapshots", "--simulated"):
+        path = getattr(args, option[2:], None)
+        if path is not None and not os.path.isfile(path):
+            raise SystemExit(f"hepa-bench report: {option} names {path}, which is not a file; nothing was written.")
+
+
+def write_report(text, output, allow_shorter=False):
+    """Write ``text`` to ``output`` in one step; SystemExit when it has fewer lines than the file it replaces."""
+    if output == "-":
+        print(text)
+        return
+    if os.path.isfile(output) and not allow_shorter:
+        with open(output) as handle:
+            before = sum(1 for _ in handle)
+        after = len(text.splitlines())
+        if after < before:
+            raise SystemExit(f"hepa-bench report: the new report has {after} lines, {output} has {before}; it was "
+                             "left as it is. Check the inputs, or pass --allow-shorter to replace it.")
+    folder = os.path.dirname(os.path.abspath(output))
+    with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".part") as handle:
+        handle.write(text)
+    os.replace(handle.name, output)
+    print(f"wrote {output}")
+
+
 def add_arguments(parser):
     parser.add_argument("--results", default="cmapss_results.jsonl")
     parser.add_argument("--output", default="benchmarks.md",
                         help="markdown file to write ('-' for standard output)")
+    parser.add_argument("--allow-shorter", action="store_true",
+                        help="replace --output even with a report of fewer lines than it holds")
     parser.add_argument("--pretrain-epochs", type=int, default=50)
     parser.add_argument("--finetune-epochs", type=int, default=30)
     parser.add_argument("--events", default=None,
@@ -62,13 +148,9 @@ def add_arguments(parser):
 
 
 def run(args):
+    check_inputs(args)
     text = render_report(args.results, snapshots=args.snapshots, events=args.events,
                          pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs,
                          events_pretrain_epochs=args.events_pretrain_epochs,
                          events_finetune_epochs=args.events_finetune_epochs, simulated=args.simulated)
-    if args.output == "-":
-        print(text)
-    else:
-        with open(args.output, "w") as handle:
-            handle.write(text)
-        print(f"wrote {args.output}")
+    write_report(text, args.output, args.allow_shorter)

@@ -3,6 +3,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from hepa_bench.cli import main
 from hepa_bench.report import render_report
 
@@ -37,3 +39,52 @@ def test_report_regenerates_docs():
     text = render_report(benchmarks / "cmapss_results.jsonl", snapshots=benchmarks / "snapshot_results.jsonl",
                          events=benchmarks / "event_results.jsonl")
     assert text.encode() == (REPOSITORY / "docs" / "benchmarks.md").read_bytes()
+
+
+def test_report_refuses_a_missing_input_and_leaves_the_output_alone(tmp_path, capsys):
+    output = tmp_path / "report.md"
+    output.write_text("# the committed report\n")
+    for option in ("--results", "--events", "--snapshots"):
+        argv = ["report", "--results", str(tmp_path / "nowhere.jsonl"), "--output", str(output)]
+        if option != "--results":
+            (tmp_path / "results.jsonl").write_text("")
+            argv[2] = str(tmp_path / "results.jsonl")
+            argv += [option, str(tmp_path / "nowhere.jsonl")]
+        with pytest.raises(SystemExit, match=rf"hepa-bench report: {option} names .*nowhere.jsonl, which is not a "
+                                             r"file; nothing was written"):
+            main(argv)
+        assert output.read_text() == "# the committed report\n"
+
+
+def test_report_never_replaces_its_output_with_a_shorter_one_unless_asked(tmp_path, hand_made_records):
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in hand_made_records()))
+    output = tmp_path / "report.md"
+    main(["report", "--results", str(results), "--output", str(output)])
+    full = output.read_text()
+    results.write_text(json.dumps(hand_made_records()[0]) + "\n")
+    with pytest.raises(SystemExit, match=r"the new report has \d+ lines, .*report.md has \d+; it was left as it is"):
+        main(["report", "--results", str(results), "--output", str(output)])
+    assert output.read_text() == full
+    main(["report", "--results", str(results), "--output", str(output), "--allow-shorter"])
+    assert len(output.read_text().splitlines()) < len(full.splitlines())
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["report.md", "results.jsonl"]  # no temporary file
+
+
+@pytest.mark.parametrize("line, why", [
+    ('{"dataset": "FD001"}', r"no field \['method', 'seed'"),
+    ('[1, 2, 3]', "a JSON list, not an object"),
+    ('{"subset": "FD001", "seed": "0", "fraction": 1.0, "method": "hepa", "pretrain_epochs": 50, '
+     '"finetune_epochs": 30, "versions": {}}', r"fields \['seed'\] of another type"),
+    ("not json at all", "not a JSON record"),
+])
+def test_records_of_another_shape_are_skipped_with_a_warning_naming_the_line(tmp_path, hand_made_records, line, why):
+    records = hand_made_records()
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records[:3]) + line + "\n"
+                       + "".join(json.dumps(r) + "\n" for r in records[3:]))
+    with pytest.warns(UserWarning, match=rf"results.jsonl, line 4: skipped, {why}"):
+        text = render_report(results)
+    reference = tmp_path / "reference.jsonl"
+    reference.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert text == render_report(reference)

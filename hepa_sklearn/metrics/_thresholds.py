@@ -4,6 +4,14 @@ Each metric needs a threshold. Choosing it on the data being scored lets the
 score see its own labels, so every metric here comes as two functions: one
 that picks the threshold (call it on validation data) and one that scores at
 a given threshold (call it on test data).
+
+These pick a threshold for a fixed criterion (the best F1, a largest share
+of event-free windows that alarm) on one validation set. For a threshold
+that weighs the cost of a missed event against a false alarm, or keeps to
+an alarm budget, tuned on cross-validation folds, wrap the surface
+estimator in :class:`~hepa_sklearn.HorizonClassifier` and tune it with
+scikit-learn's ``TunedThresholdClassifierCV`` and
+:func:`make_alarm_cost_scorer` or :func:`make_alarm_budget_scorer`.
 """
 
 from numbers import Real

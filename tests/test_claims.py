@@ -1,39 +1,138 @@
-"""The measured figures that README.md, docs/user_guide.md and docs/findings.md quote are in the sources of figures.
+"""Every number that README.md and docs/findings.md quote is bound to where it comes from.
 
-Sources of figures: the committed files the harness or the scripts write, the generated
-report ``docs/benchmarks.md``, ``docs/speed.md``, ``benchmarks/*.txt``, ``benchmarks/*.md``
-and ``benchmarks/experiments/*.txt`` (each experiment script's printed output).
+The rules are those of ``tests/claims_check.py`` (its docstring): every number of the two
+documents, integers, CPU seconds and ratios included, is either bound to a source that the
+test recomputes it from and compares character for character (``Bind``: a cell of a table of
+the generated report ``docs/benchmarks.md``, a query over result records, a line of an
+experiment's output, a field of a JSON record, or a computation over those), or listed with a
+reason as not a measurement (``Not``), or, in docs/findings.md only, still in the inventory of
+figures not yet bound (``claims_findings_pending.NOT_YET_BOUND``), which only shrinks. Excluded
+by rule: numbers inside fenced code blocks, inline code spans, HTML comments and link targets,
+digits that are part of a name (``FD001``, ``H100``), and the README's generated summary table
+(checked against the records by ``tests/test_readme.py``). Presence of a figure elsewhere
+counts for nothing. The bindings are in ``tests/claims_readme.py`` and
+``tests/claims_findings.py``; a binding whose source gives another value than the quoted one is
+reported unless it is in ``MISMATCHED`` (``tests/claims_findings.py``), which must be exactly
+the list of such figures.
 
-A quoted figure is
-
-- a p-value: the number after ``p`` (``p = 0.004``, ``p < 0.05``, ``p ≥ 0.70``, ``paired t
-  p = 0.93``, ``smallest adjusted p 0.27``) or after ``Holm-adjusted`` / ``Holm``
-  (``Holm-adjusted 0.067``, ``Holm-adjusted to 0.068``), and the numbers joined to it by
-  "and" (``p = 0.45 and 0.13``); it is a Holm-adjusted p-value when the words before it say
-  ``Holm`` or ``adjusted``;
-- any other number with exactly three decimals between 0 and 1 (``0.974``) written as a
-  token of its own: not part of a longer number and without a sign (``+0.004``, ``−0.031``
-  are signed differences and are not checked).
-
-A figure is found when a source prints the same string as a number of its own (``0.97`` is
-not found in ``0.974``; a sign in front of the printed number does not matter), or prints a
-number with more decimals that rounds to it (``0.9795`` finds ``0.979`` and ``0.980``: the
-quoted figure is within half a unit of its last decimal of the printed number). A
-Holm-adjusted p-value is looked for only among the Holm-adjusted p-values the sources print
-(the report's "Holm p" columns), not among their means, raw p-values and records, so that one
-quoted from a report with a different number of comparisons is reported.
-
-Presence, not provenance: the report prints nine in ten of the three-decimal values between 0.4
-and 1 somewhere, so a changed figure is reported only where its new value is printed nowhere. The
-figures that the prose computes from records no source prints are recomputed from those
-records (``RECOMPUTED``) and so are checked exactly; numbers that are not measurements are
-listed in ``ALLOWED``; the figures no source gives are listed in ``UNSOURCED`` (and in
-``UNSOURCED_FOUND_BY_CHANCE`` where the number happens to be printed for something else).
-
-``ALLOWED``, ``RECOMPUTED`` and ``UNSOURCED`` name a figure by its document, a phrase around it
-(the whitespace between words does not matter, so a phrase may run over a line break) and the
-number; an entry whose phrase is no longer in its document fails the test.
+docs/user_guide.md is still checked the earlier way (the second part of this module): a quoted
+three-decimal figure or p-value must be printed by some source, and the figures of
+``RECOMPUTED`` are recomputed from the records.
 """
+
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import claims_check  # noqa: E402
+import claims_findings  # noqa: E402
+import claims_findings_pending  # noqa: E402
+import claims_readme  # noqa: E402
+from claims_check import Bind, Not, Pending, check, located, numbers, one_unit_changed  # noqa: E402
+
+BOUND = {
+    claims_readme.DOCUMENT: (claims_readme.BINDINGS, claims_readme.NOT_MEASUREMENTS, []),
+    claims_findings.DOCUMENT: (claims_findings.BINDINGS, claims_findings.NOT_MEASUREMENTS,
+                               claims_findings_pending.NOT_YET_BOUND),
+}
+MISMATCHED = claims_findings.MISMATCHED
+
+
+@pytest.fixture(scope="module")
+def expected():
+    """Per document, the string each binding's source gives (each source read once)."""
+    return {document: claims_check.expected_strings(bindings) for document, (bindings, _, _) in BOUND.items()}
+
+
+def run_check(document, text, expected):
+    bindings, nots, pending = BOUND[document]
+    return check(document, text, bindings, nots, pending, expected[document],
+                 [m for m in MISMATCHED if m.document == document])
+
+
+@pytest.mark.parametrize("document", list(BOUND))
+def test_every_number_is_bound_and_is_what_its_source_gives(document, expected):
+    problems = run_check(document, claims_check.read(document), expected)
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+def test_the_mismatches_are_listed_and_visible(expected):
+    """The figures whose source gives another value are exactly ``MISMATCHED`` (the check above
+    fails on any other and on a listed one that matches now); each is reported here."""
+    for mismatch in MISMATCHED:
+        assert mismatch.document in BOUND and mismatch.quoted != mismatch.source_value
+    if MISMATCHED:
+        warnings.warn(f"{len(MISMATCHED)} quoted figures differ from their source: "
+                      + "; ".join(f"{m.document}: {m.quoted} in {m.phrase!r}, source {m.source_value}"
+                                  for m in MISMATCHED))
+
+
+def test_the_inventory_of_figures_not_yet_bound_only_shrinks():
+    pending = claims_findings_pending.NOT_YET_BOUND
+    assert len(pending) <= claims_findings_pending.CEILING, (
+        f"NOT_YET_BOUND has {len(pending)} entries, more than its ceiling {claims_findings_pending.CEILING}: "
+        "bind a new figure instead of listing it")
+    assert len(set(pending)) == len(pending)
+    if pending:
+        warnings.warn(f"{claims_findings.DOCUMENT}: {len(pending)} numbers not yet bound to a source")
+
+
+def test_every_bound_figure_changed_by_one_unit_is_reported(expected):
+    """For every binding of both documents, the figure it names moved one unit of its last decimal
+    up, and down, in the document's text makes the check fail."""
+    for document, (bindings, _, _) in BOUND.items():
+        text = claims_check.read(document)
+        _, hits = located(text, [b.phrase for b in bindings])
+        unreported = []
+        for binding, named in zip(bindings, hits):
+            (start, end, quoted), = named
+            for step in (1, -1):
+                changed = one_unit_changed(quoted, step)
+                assert changed != quoted
+                altered = text[:start] + changed + text[end:]
+                if not run_check(document, altered, expected):
+                    unreported.append(f"{document}: {quoted} -> {changed} in {binding.phrase!r}")
+        assert not unreported, "changes the check does not report:\n" + "\n".join(unreported)
+
+
+def test_an_unbound_number_is_reported(expected):
+    for document in BOUND:
+        text = claims_check.read(document)
+        start = text.index("\n\n", len(text) // 3) + 2
+        altered = text[:start] + "A figure of nowhere: 0.123 here.\n\n" + text[start:]
+        problems = run_check(document, altered, expected)
+        assert [p for p in problems if "0.123 is bound to no source" in p], problems
+
+
+def test_a_stale_not_a_measurement_entry_is_reported(expected):
+    document = claims_readme.DOCUMENT
+    text = claims_check.read(document).replace("PHM 2008", "PHM 2009")
+    problems = run_check(document, text, expected)
+    assert any("2008" in p and "phrase not found" in p for p in problems)
+    assert any("2009 is bound to no source" in p for p in problems)
+
+
+def test_the_rules_on_a_hand_made_text():
+    paragraph = ("FD001 scores 0.974 (−0.021, +3; seeds 0-2) on an H100 with e2e, BSD-3-Clause, release 0.1.0,\n"
+                 "`K=150` [a](x/1.md) 2,018 windows, 94.5% and 5 %.")
+    assert [t for _, _, t in numbers(paragraph)] == ["0.974", "−0.021", "+3", "0", "2", "0.1.0", "2,018",
+                                                     "94.5", "5"]
+    text = "x\n\n```\n0.5\n```\n\n<!-- 7 -->\nscores 0.974 in 69 s\n\nsecond 0.974 in 70 s\n"
+    found, hits = located(text, ["scores {} in", "{} in 69", "0.974 in {} s"])
+    assert [t for _, _, t in found] == ["0.974", "69", "0.974", "70"]
+    assert [[t for _, _, t in h] for h in hits] == [["0.974"], ["0.974"], ["69", "70"]]
+    problems = check("d", text, [Bind("scores {} in", None, None)], [Not("0.974 in {} s", "70", "a setting")],
+                     [Pending("second {} in", "0.974")], ["0.975"], [])
+    assert len(problems) == 2 and "the source gives 0.975" in problems[0] and "69 is bound to no" in problems[1]
+    assert one_unit_changed("0.926") == "0.927" and one_unit_changed("2,018", -1) == "2,017"
+    assert one_unit_changed("−0.21") == "−0.22" and one_unit_changed("0", -1) == "1"
+
+
+# --- docs/user_guide.md, checked the earlier way
 
 import functools
 import json
@@ -45,11 +144,11 @@ from pathlib import Path
 import pytest
 
 REPOSITORY = Path(__file__).resolve().parents[1]
-DOCUMENTS = ("README.md", "docs/user_guide.md", "docs/findings.md")
+USER_GUIDE = "docs/user_guide.md"
+DOCUMENTS = (USER_GUIDE,)
 SOURCE_PATTERNS = ("docs/benchmarks.md", "docs/speed.md", "benchmarks/*.txt", "benchmarks/*.md",
                    "benchmarks/experiments/*.txt")
 
-README, USER_GUIDE, FINDINGS = DOCUMENTS
 
 # --- numbers that are not measurements: (document, phrase, number, reason)
 ALLOWED = [
@@ -58,7 +157,6 @@ ALLOWED = [
     (USER_GUIDE, "or above 0.999 (or that have", "0.999",
      "a setting of the h-AUROC: horizons with a commoner event are skipped"),
     (USER_GUIDE, "below HEPA with raw p < 0.05 only", "0.05", "the chosen significance level"),
-    (FINDINGS, "has a Holm-adjusted p below 0.05", "0.05", "the chosen significance level"),
 ]
 
 # --- figures computed in the prose from records that no source prints, recomputed here
@@ -194,11 +292,6 @@ RECOMPUTED = [
      "FD002 100%, RegimeNormalizer: never pretrained minus pretrained"),
     (USER_GUIDE, "is 0.005 and 0.019 higher", "0.019",
      "FD002 10%, RegimeNormalizer: never pretrained minus pretrained"),
-    # findings, the default pipeline on FD002
-    (FINDINGS, "the 0.1.0 default pipeline behind one reaches 0.955, 2 seeds", "0.955", "FD002 100%, RegimeNormalizer"),
-    (FINDINGS, "the same pipeline scores 0.725 against", "0.725", "FD002 100%, never pretrained"),
-    (FINDINGS, "(5 seeds, raw paired p = 0.0009)", "0.0009", "FD002 100%, p: never pretrained against the default"),
-    (FINDINGS, '0.864 with `norm="global"`', "0.864", "FD002 100%, norm=global, never pretrained"),
     # user guide, pretrained and raw-input features combined (validation h-AUROC, seeds 0-2)
     (USER_GUIDE, "embedding alone is 0.969 /", "0.969", "FD001 valid, combined, epoch 1"),
     (USER_GUIDE, "0.969 / 0.968 / 0.963 against", "0.968", "FD001 valid, combined, epoch 8"),
@@ -429,9 +522,9 @@ def test_every_recomputation_is_used_and_every_entry_names_one():
 
 
 def test_a_changed_figure_is_reported(index):
-    """Moving one quoted figure of README.md by a few thousandths to a value no source prints makes the check report it."""
-    text = read(README)
-    assert not unfound(README, text, index, exempt=unsourced_entries())
+    """Moving one quoted figure of the user guide by a few thousandths to a value no source prints makes the check report it."""
+    text = read(USER_GUIDE)
+    assert not unfound(USER_GUIDE, text, index, exempt=unsourced_entries())
     for figure in quoted_figures(text):
         if figure.kind != "value":
             continue
@@ -440,9 +533,9 @@ def test_a_changed_figure_is_reported(index):
             if not 0 <= Decimal(changed) <= 1 or index.finds(changed):
                 continue
             altered = text[:figure.start] + changed + text[figure.end:]
-            assert unfound(README, altered, index, exempt=unsourced_entries()) == [(README, figure.line, changed)]
+            assert unfound(USER_GUIDE, altered, index, exempt=unsourced_entries()) == [(USER_GUIDE, figure.line, changed)]
             return
-    pytest.fail("every README.md figure moved by up to 0.009 is printed somewhere in the sources")
+    pytest.fail("every user guide figure moved by up to 0.009 is printed somewhere in the sources")
 
 
 def test_a_changed_recomputed_figure_is_reported():

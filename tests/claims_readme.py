@@ -1,0 +1,60 @@
+"""README.md: where each of its figures comes from (see ``claims_check`` for the rules).
+
+The summary table between ``<!-- summary-table:start -->`` and ``<!-- summary-table:end -->`` is
+generated and checked against the records by ``tests/test_readme.py``, so it has no entries here.
+"""
+
+from claims_check import Bind, Json, Line, Not, Records, Computed
+
+DOCUMENT = "README.md"
+
+FIRST_FIT = "benchmarks/experiments/first_fit.txt"
+DEFAULT_SCREEN = "benchmarks/experiments/default_screen.txt"
+SPEED_CPU = "benchmarks/speed_reference_median3.json"
+SPEED_GPU = "benchmarks/speed_gpu.json"
+
+
+def first_fit(subset, field):
+    """The main job with today's defaults (no parameters), seed 0, one thread, as printed."""
+    return Records(FIRST_FIT, dict(subset=subset, params={}), field, how="one")
+
+
+BINDINGS = [
+    # the defaults of 0.2.0: the last screen of default_screen.py (seeds 0 and 1, validation units)
+    Bind("and at most {} below on the other two",
+         Line(DEFAULT_SCREEN, r"^hepa-default-auto0: largest shortfall against hepa-default \+(\d\.\d+)", n=-1),
+         "printed"),
+    # the demo on one thread: first_fit.py's FD001 line
+    Bind("records, scores {} in 69 CPU s on one core", first_fit("FD001", "test_h_auroc"), ".3f"),
+    Bind("scores 0.926 in {} CPU s on one core", first_fit("FD001", "fit_cpu_s"), ".0f"),
+    # hepa protocol, CPU: the median of the side-by-side pairs
+    Bind("30 of finetuning: {} CPU s,", Json(SPEED_CPU, "median.hepa_sklearn.cpu_s"), ".0f"),
+    Bind("CPU s, {} times less CPU time than the authors'", Json(SPEED_CPU, "ratio.cpu_s"), ".2f"),
+    Bind("median of {} side-by-side pairs", Computed("len", Json(SPEED_CPU, "runs")), "d"),
+    # hepa protocol, GPU: the one pair on an H100
+    Bind("the authors' code is the faster, {} s against", Json(SPEED_GPU, "side_by_side.median.reference.wall_s"),
+         ".0f"),
+    Bind("is the faster, 62 s against {} s;", Json(SPEED_GPU, "side_by_side.median.hepa_sklearn.wall_s"), ".0f"),
+    # Quickstart: first_fit.py's FD001 and FD002 lines
+    Bind("It fits on the {} training windows of FD001", first_fit("FD001", "n_train_windows"), ","),
+    Bind("of FD001 and scores the {} windows of NASA's", first_fit("FD001", "n_test_windows"), ","),
+    Bind("which the fit never sees, in {} CPU seconds on one thread", first_fit("FD001", "fit_cpu_s"), ".0f"),
+    Bind("to an h-AUROC of {} (seed 0 on one thread", first_fit("FD001", "test_h_auroc"), ".3f"),
+    Bind("On the {} training windows of FD002", first_fit("FD002", "n_train_windows"), ","),
+    Bind("the same line takes {} CPU seconds", first_fit("FD002", "fit_cpu_s"), ".0f"),
+    Bind("CPU seconds and scores {} on its test engines", first_fit("FD002", "test_h_auroc"), ".3f"),
+]
+
+NOT_MEASUREMENTS = [
+    Not("for every horizon Δt = {}..K", "1", "the first horizon, a definition"),
+    Not("Since release {} `HEPAPretrainer()`", "0.2.0", "a release"),
+    Not("defaults of {} on the validation units", "0.1.0", "a release"),
+    Not("with release {} (with changes not committed)", "0.1.0", "a release"),
+    Not("below the {} defaults on one row", "0.1.0", "a release"),
+    Not("and torch {}, the authors' code", "2.11", "a version of torch"),
+    Not("the paper's protocol instead ({} epochs of JEPA pretraining", "50", "a setting of the protocol"),
+    Not("epochs of JEPA pretraining, {} of finetuning", "30", "a setting of the protocol"),
+    Not("(Python {} or later)", "3.10", "a version of Python"),
+    Not("(seed {} on one thread", "0", "a setting: the seed"),
+    Not("Simulation\", PHM {})", "2008", "the year of a publication"),
+]

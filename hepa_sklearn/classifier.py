@@ -164,7 +164,7 @@ class HorizonClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import HEPAEventPredictor, HorizonClassifier, make_survival_y
+    >>> from hepa_sklearn import HEPAEventPredictor, HorizonClassifier, label_at_horizon, make_survival_y
     >>> rng = np.random.default_rng(0)
     >>> E = rng.normal(size=(64, 4)).astype("float32")
     >>> y = make_survival_y(np.ones(64, bool), 1 + np.round(5 * (E[:, 0] + 3)))

@@ -4,7 +4,8 @@ The C-MAPSS tables are :mod:`hepa_bench.report_cmapss`, the event tables
 :mod:`hepa_bench.report_events` and, for the rolling origin's seeds,
 :mod:`hepa_bench.report_rolling`, the snapshot study
 :func:`hepa_bench.snapshots.markdown`, the simulated fleets
-:mod:`hepa_bench.report_simulated`; the paired tests and Holm's
+:mod:`hepa_bench.report_simulated`, the former forms of baselines
+:mod:`hepa_bench.report_former`; the paired tests and Holm's
 correction they share are :mod:`hepa_bench.stats`.
 """
 
@@ -15,6 +16,7 @@ import warnings
 
 from .report_cmapss import render
 from .report_events import render_events
+from .report_former import current_records, former_section
 from .report_rolling import render_rolling
 from .report_simulated import render_simulated
 from .report_summary import summary_section
@@ -27,22 +29,31 @@ __all__ = ["render", "render_events", "render_report"]
 def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, finetune_epochs=30,
                   events_pretrain_epochs=None, events_finetune_epochs=None, simulated=None):
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections."""
-    text = render(report_records(results, "results"), pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
+    cmapss_all = report_records(results, "results")
+    cmapss = current_records(cmapss_all)  # the former forms of baselines have a section of their own
+    text = render(cmapss, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
     if events:  # the summary table of both files, near the top
-        text = summary_section(text, report_records(results, "results"), report_records(events, "events"),
+        text = summary_section(text, cmapss, current_records(report_records(events, "events")),
                                pretrain_epochs=pretrain_epochs,
                                finetune_epochs=finetune_epochs, events_pretrain_epochs=events_pretrain_epochs,
                                events_finetune_epochs=events_finetune_epochs)
     if snapshots:
         text = text.rstrip("\n") + "\n\n" + "\n".join(markdown(report_records(snapshots, "snapshots"))) + "\n"
     if events:
-        event_results = report_records(events, "events")
+        event_all = report_records(events, "events")
+        event_results = current_records(event_all)
         text = text.rstrip("\n") + "\n\n" + render_events(
             event_results, pretrain_epochs=events_pretrain_epochs, finetune_epochs=events_finetune_epochs)
         if events_pretrain_epochs is None and events_finetune_epochs is None:
             rolling = render_rolling(event_results)
             if rolling:
                 text = text.rstrip("\n") + "\n\n" + "\n".join(rolling)
+    former = former_section(cmapss_all, title="C-MAPSS: boosting with release 0.2.0's targets and now")
+    if events:
+        former += [""] * bool(former) + former_section(
+            event_all, title="Event benchmarks: boosting with release 0.2.0's targets and now")
+    if former:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(former) + "\n"
     simulated_lines = render_simulated(read_results(simulated)) if simulated else []
     if simulated_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(simulated_lines)

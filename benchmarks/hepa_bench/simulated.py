@@ -30,7 +30,7 @@ from hepa_sklearn.datasets import make_fleet
 
 from .methods import METHODS, Method
 from .registry import BENCHMARKS, BenchmarkEntry
-from .runner import add_arguments, run_benchmark
+from .runner import add_arguments, check_options, run_benchmark
 from .results import command_line
 
 __all__ = ["ORACLES", "PRESETS", "SIMULATED", "load_fleet", "main", "oracle_surface"]
@@ -148,15 +148,20 @@ def main(argv=None):
     add_arguments(parser)
     parser.set_defaults(datasets=list(SIMULATED), methods=DEFAULT_METHODS, results="simulated_results.jsonl")
     args = parser.parse_args(argv)
+    check_options(args)
     if args.threads:
         import torch
 
         torch.set_num_threads(args.threads)
-    run_benchmark(datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
-                  pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
-                  results=args.results, max_cells=args.max_cells, max_minutes=args.max_minutes,
-                  command=command_line(), methods_table={**METHODS, **ORACLES}, registry={**BENCHMARKS, **SIMULATED},
-                  log=lambda message, **kw: print(message, flush=True))
+    try:
+        run_benchmark(datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
+                      pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
+                      results=args.results, max_cells=args.max_cells, max_minutes=args.max_minutes,
+                      command=command_line(), split=args.split, validation_only=args.validation_only,
+                      methods_table={**METHODS, **ORACLES}, registry={**BENCHMARKS, **SIMULATED},
+                      log=lambda message, **kw: print(message, flush=True))
+    except ValueError as exc:  # an unknown name
+        raise SystemExit(f"python -m hepa_bench.simulated: {exc}") from None
 
 
 if __name__ == "__main__":

@@ -69,3 +69,10 @@ def test_the_command_line_runs_the_simulated_rows(tmp_path, capsys):
     (record,) = read_results(results)
     assert (record["dataset"], record["method"], record["K"]) == ("sim-modes", "age-oracle", K)
     assert "1 cells to run" in capsys.readouterr().out
+
+
+def test_the_command_line_refuses_bad_options_by_name(tmp_path):
+    with pytest.raises(SystemExit, match="unknown methods"):
+        main(["--methods", "nope", "--results", str(tmp_path / "out.jsonl")])
+    with pytest.raises(SystemExit, match="--label-fractions"):
+        main(["--label-fractions", "2", "--results", str(tmp_path / "out.jsonl")])

@@ -23,7 +23,7 @@ def unique_phrase(text, offset, paragraph, start, end):
     flat, where = normalised(paragraph)
     a = where.index(start)
     b = where.index(end - 1) + 1
-    for width in range(12, 400, 8):
+    for width in range(30, 400, 10):
         left = flat[max(0, a - width):a]
         right = flat[b:b + width]
         if a - width > 0 and " " in left:

@@ -140,11 +140,12 @@ ORACLES = {
 }
 
 DEFAULT_METHODS = ["elapsed", "oracle", "age-oracle", "hepa-default-auto0", "gbm"]
+PROG = "python -m hepa_bench.simulated"  # the command a record stores
 
 
 def main(argv=None):
     """``python -m hepa_bench.simulated``: ``hepa-bench run`` on the simulated rows, with their references."""
-    parser = argparse.ArgumentParser(prog="python -m hepa_bench.simulated", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog=PROG, description=main.__doc__)
     add_arguments(parser)
     parser.set_defaults(datasets=list(SIMULATED), methods=DEFAULT_METHODS, results="simulated_results.jsonl")
     args = parser.parse_args(argv)
@@ -157,11 +158,11 @@ def main(argv=None):
         run_benchmark(datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
                       pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
                       results=args.results, max_cells=args.max_cells, max_minutes=args.max_minutes,
-                      command=command_line(), split=args.split, validation_only=args.validation_only,
+                      command=command_line(argv).replace("hepa-bench", PROG, 1), split=args.split, validation_only=args.validation_only,
                       methods_table={**METHODS, **ORACLES}, registry={**BENCHMARKS, **SIMULATED},
                       log=lambda message, **kw: print(message, flush=True))
     except ValueError as exc:  # an unknown name
-        raise SystemExit(f"python -m hepa_bench.simulated: {exc}") from None
+        raise SystemExit(f"{PROG}: {exc}") from None
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ def test_the_command_line_runs_the_simulated_rows(tmp_path, capsys):
           "--results", str(results)])
     (record,) = read_results(results)
     assert (record["dataset"], record["method"], record["K"]) == ("sim-modes", "age-oracle", K)
+    assert record["command"].split("--datasets")[0].endswith("python -m hepa_bench.simulated ")
     assert "1 cells to run" in capsys.readouterr().out
 
 

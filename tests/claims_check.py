@@ -37,7 +37,7 @@ import json
 import math
 import re
 from collections import namedtuple
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -222,12 +222,16 @@ def check(document, text, bindings, nots, pending, expected, mismatched):
 
 def formatted(value, spec):
     """``value`` written with ``spec``: ``"printed"`` (the source's own string), ``"percent .1"`` (a
-    share as a percentage with one decimal, without the sign) or a format spec of Python's."""
+    share as a percentage with one decimal, without the sign) or a format spec of Python's; a
+    number the source printed (a string) with fewer decimals is rounded half up."""
     if spec == "printed":
         assert isinstance(value, str), value
         return value
-    if isinstance(value, str):
+    if isinstance(value, str):  # a printed decimal, rounded half up as a reader would
         value = Decimal(value)
+        places = re.fullmatch(r"\.(\d+)f", spec)
+        if places:
+            return format(value.quantize(Decimal(1).scaleb(-int(places[1])), rounding=ROUND_HALF_UP), "f")
     if spec.startswith("percent"):
         return format(value * 100, spec.split()[1] + "f")
     return format(value, spec)
@@ -295,7 +299,8 @@ class Cell(Source):
 
     ``table``: the headings above the table, innermost last, joined by `` / `` (as many of the
     innermost as make it unique); ``n``: which table under that heading (0 the first); ``row``: the
-    first cells of the row (a string for the first alone); ``column``: the column's header;
+    first cells of the row (a string for the first alone; a list of such keys: the one row that
+    any of them names); ``column``: the column's header;
     ``part``: the number in the cell that is meant (``mean``, ``sd`` and ``seeds`` of a
     ``0.957 ± 0.022 (5)`` cell; ``first``, ``second``... of any other), or ``text`` for the cell.
     """
@@ -311,8 +316,9 @@ class Cell(Source):
         tables = [t for t in report_tables(self.report) if t[0][-len(wanted):] == wanted]
         assert len(tables) > self.n, f"{self}: {len(tables)} tables under that heading"
         _, header, rows = tables[self.n]
-        keys = (self.row,) if isinstance(self.row, str) else tuple(self.row)
-        chosen = [r for r in rows if tuple(r[:len(keys)]) == keys]
+        alternatives = self.row if isinstance(self.row, list) else [self.row]
+        alternatives = [(key,) if isinstance(key, str) else tuple(key) for key in alternatives]
+        chosen = [r for r in rows for keys in alternatives if tuple(r[:len(keys)]) == keys]
         assert len(chosen) == 1, f"{self}: {len(chosen)} rows"
         assert header.count(self.column) == 1, f"{self}: column in header {header}"
         return chosen[0][header.index(self.column)]

@@ -21,7 +21,7 @@ __all__ = ["SENSOR_SHAPES", "make_fleet"]
 SENSOR_SHAPES = ("linear", "curved", "lagged", "saturating")
 LAG = 10  # steps a lagged sensor trails its damage: a tenth of the default fleet's median life (~100 steps)
 SATURATION = 3.0  # tanh(3 d): past d = 0.5 a saturating sensor has covered 80 % of its range
-AGE_DRAWS = 4096  # prior draws of the age-only oracle's population: its Monte Carlo error stays below 0.01
+AGE_DRAWS = 4096  # prior draws of the age-only oracle: the population survival's standard error <= 0.5 / 64
 MAX_STEPS = 100_000  # a unit still running after this many steps means the hazard cannot make it fail
 
 _DESCR = """\
@@ -160,11 +160,11 @@ def make_fleet(
         that range of about 1 (a noisy but readable trend).
     degradation_rate : float, default=0.008
         Median damage per step; with the default hazard the median unit
-        fails near step 100, so a window of 128 steps holds most lives.
+        fails near step 95, so a window of 128 steps holds most lives.
     rate_spread : float, default=0.3
         Standard deviation of the log rate across units: the rate is what
         the sensors can tell and the age cannot (lives then range from about
-        55 to 165 steps, 5th to 95th percentile).
+        50 to 160 steps, 5th to 95th percentile).
     initial_wear : float, default=0.2
         Initial damage is uniform on ``[0, initial_wear)`` (C-MAPSS engines
         start with unknown wear).
@@ -173,8 +173,9 @@ def make_fleet(
     hazard_growth : float, default=8.0
         Each unit of damage multiplies the hazard rate by ``e**hazard_growth``.
         With the defaults, a unit of known damage and rate still fails
-        within about ±30 steps of its median (5th to 95th percentile): an
-        oracle far from certain, so its ceiling is below 1.
+        anywhere from about 40 steps before to 20 steps after its median
+        (5th to 95th percentile): an oracle far from certain, so its
+        ceiling is below 1.
     censoring : float, default=0.3
         Share of units given a censoring step, uniform on ``[1, 2 /
         degradation_rate)`` and drawn independently of their failure; those

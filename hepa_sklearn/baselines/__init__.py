@@ -6,7 +6,9 @@ common downstream head, :class:`MatchedHeadPredictor`:
 :class:`PatchTSTEncoder` and :class:`ITransformerEncoder` (supervised end to
 end, then frozen). :class:`GradientBoostingEventPredictor` is a non-neural
 baseline on summary features, and :class:`ElapsedTimeEventPredictor` the
-reliability baseline that reads only how long a unit has been observed. :class:`ChronosEmbedder` and
+reliability baseline that reads only how long a unit has been observed. :class:`MiniRocketEncoder` is
+a random feature map (MiniRocket's convolutions, with each channel's level) for
+:class:`~hepa_sklearn.HEPAEventPredictor`. :class:`ChronosEmbedder` and
 :class:`MomentEmbedder`, :class:`TimesFMEmbedder` and :class:`MoiraiEmbedder` turn pretrained foundation models into frozen
 embeddings for the same head.
 """
@@ -18,6 +20,7 @@ from ._elapsed import ElapsedTimeEventPredictor
 from ._features import multiscale_feature_names, multiscale_features, summary_feature_names, summary_features
 from ._mae import MAEPretrainer
 from ._matched_head import MatchedHeadPredictor, matched_head_parameter_count
+from ._minirocket import MiniRocketEncoder
 from ._moirai import MoiraiEmbedder
 from ._moment import MomentEmbedder
 from ._supervised import ITransformerEncoder, PatchTSTEncoder
@@ -30,6 +33,7 @@ __all__ = [
     "ITransformerEncoder",
     "MAEPretrainer",
     "MatchedHeadPredictor",
+    "MiniRocketEncoder",
     "MoiraiEmbedder",
     "MomentEmbedder",
     "PatchTSTEncoder",

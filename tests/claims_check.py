@@ -123,11 +123,13 @@ class Phrase:
         left, slot, right = phrase.partition("{}")
         assert slot and "{}" not in right, f"a phrase needs exactly one {{}}: {phrase!r}"
         self.left, self.right = re.sub(r"\s+", " ", left), re.sub(r"\s+", " ", right)
-        self.pattern = re.compile(re.escape(self.left) + f"({NUMBER})" + re.escape(self.right))
+        self.pattern = None
 
     def find(self, flat):
         if self.left not in flat or self.right not in flat:
             return []
+        if self.pattern is None:
+            self.pattern = re.compile(re.escape(self.left) + f"({NUMBER})" + re.escape(self.right))
         return [m.span(1) for m in self.pattern.finditer(flat)]
 
 
@@ -136,33 +138,45 @@ def _phrase(phrase):
     return Phrase(phrase)
 
 
+class _Phrases(tuple):
+    """Phrases, hashed by identity so that a paragraph's cache entry is found without rehashing them."""
+    __hash__ = object.__hash__
+
+    def __eq__(self, other):
+        return self is other
+
+
+@functools.lru_cache(maxsize=64)
+def _phrases(phrases):
+    return _Phrases(phrases)
+
+
 @functools.lru_cache(maxsize=4096)
 def _analyse(paragraph, phrases):
-    """Numbers of ``paragraph`` and, for each phrase, the numbers it names: ``((start, end, text), ...)``."""
+    """Numbers of ``paragraph`` as ``(start, end, text)`` and ``(i, number)`` for each number that
+    phrase ``i`` names."""
     found = numbers(paragraph)
     by_start = {start: (start, end, text) for start, end, text in found}
     flat, where = normalised(paragraph)
     hits = []
-    for phrase in phrases:
-        named = []
+    for i, phrase in enumerate(phrases):
         for a, b in _phrase(phrase).find(flat):
             number = by_start.get(where[a])  # the slot holds a whole number, its sign included
             if number is not None and number[1] == where[b - 1] + 1:
-                named.append(number)
-        hits.append(tuple(named))
+                hits.append((i, number))
     return tuple(found), tuple(hits)
 
 
 def located(text, phrases):
     """``(numbers, hits)``: every number of ``text`` as ``(start, end, text)`` and, per phrase, the
     numbers it names, positions in ``text``."""
-    phrases = tuple(phrases)
+    phrases = _phrases(tuple(phrases))
     all_numbers, hits = [], [[] for _ in phrases]
     for offset, paragraph in paragraphs(text):
         found, named = _analyse(paragraph, phrases)
         all_numbers += [(offset + a, offset + b, t) for a, b, t in found]
-        for i, numbers_named in enumerate(named):
-            hits[i] += [(offset + a, offset + b, t) for a, b, t in numbers_named]
+        for i, (a, b, t) in named:
+            hits[i].append((offset + a, offset + b, t))
     return all_numbers, hits
 
 

@@ -16,7 +16,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from hepa_sklearn.baselines import ITransformerEncoder, MAEPretrainer, MatchedHeadPredictor, PatchTSTEncoder
+from hepa_sklearn.baselines import (ITransformerEncoder, MAEPretrainer, MatchedHeadPredictor, MiniRocketEncoder,
+                                     PatchTSTEncoder)
 from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT
 
 from .boosting_hazard import DiscreteHazardBoosting
@@ -52,6 +53,11 @@ def pretrained_mae(entry, data, *, epochs, device, seed):
     mae = MAEPretrainer(norm=template.norm, max_epochs=epochs, early_stopping=template.early_stopping,
                         n_iter_no_change=template.n_iter_no_change, device=device, random_state=seed)
     return mae.fit(np.repeat(data.X_pre, CUTS_PER_UNIT, axis=0) if entry.is_cmapss else data.X_pre)
+
+
+def minirocket_features(entry, data, *, epochs, device, seed):
+    """MiniRocketEncoder fitted on the entry's pretraining windows: nothing is trained (``epochs``, ``device`` unused)."""
+    return MiniRocketEncoder(random_state=seed).fit(data.X_pre)
 
 
 def supervised_encoder(estimator_class, entry, data, mask, *, epochs, device, seed, norm=None):
@@ -254,6 +260,10 @@ METHODS = {
                     f"channels; matched head (weights from {weights_folder(embedder)})", family="baseline",
                     encoder=functools.partial(foundation_encoder, embedder), head=matched_head)
        for name, embedder in FOUNDATION_MODELS.items()},
+    "minirocket": Method(
+        "MiniRocket baseline: a random feature map, MiniRocketEncoder's defaults (252 convolutional features, each "
+        "channel's mean over the window and its last 30 steps, its observed share) fitted on the pretraining "
+        "windows, then HEPAEventPredictor as hepa's head", family="baseline", encoder=minirocket_features),
     "patchtst": Method(
         "PatchTST baseline: channel-independent patches, bidirectional attention, trained end to end with the "
         "cell's labels, then frozen; matched head", family="baseline",

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
+from hepa_sklearn.baselines import MiniRocketEncoder
 
 from hepa_bench.methods import (
     METHODS, PAPER_ABLATIONS, Method, baselines, end_to_end, event_head, headline_variants, pretrained_hepa,
@@ -46,7 +47,7 @@ def test_the_table_names_each_method_once_with_its_family():
         f"{m}-logtime": True for m in ("gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30")}
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
         "mae", "patchtst", "itransformer", "gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30",
-        "patchtst-revin", "itransformer-revin", "chronos2", "moment", "timesfm", "moirai"}
+        "patchtst-revin", "itransformer-revin", "chronos2", "moment", "timesfm", "moirai", "minirocket"}
     assert METHODS["gbm-last30"].finetune == {"features": "last"} and METHODS["gbm"].finetune == {}
     assert references(list(METHODS)) == ["elapsed", "position"]
     assert {m for m, spec in METHODS.items() if spec.control} == {
@@ -135,6 +136,29 @@ def test_baselines_and_variants_run_through_the_runner(run_small):
     assert 0 <= gbm["gbm_candidate"] < 4 and isinstance(gbm["gbm_params"], dict)
     e2e = next(r for r in records if r["method"] == "hepa-random-e2e")
     assert e2e["pretrain_epochs_run"] == 0  # end-to-end training from the initial weights
+
+
+def test_the_minirocket_baseline_is_fitted_on_the_pretraining_windows_under_the_event_head(
+        run_small, data_home, small_registry):
+    pytest.importorskip("aeon", reason="the minirocket method needs the 'minirocket' extra (aeon)")
+    method = METHODS["minirocket"]
+    assert method.family == "baseline" and method.head is event_head and method.surface is None
+    entry = small_registry["VIX"]
+    data = entry.load(0, data_home=data_home)
+    encoder = method.encoder(entry, data, epochs=3, device="cpu", seed=0)
+    assert type(encoder) is MiniRocketEncoder and encoder.random_state == 0
+    E = encoder.transform(data.X_pre)  # standardised by the pretraining windows' own statistics
+    np.testing.assert_allclose(E.mean(axis=0), 0, atol=1e-4)
+    np.testing.assert_array_equal(E, method.encoder(entry, data, epochs=3, device="cpu", seed=0).transform(data.X_pre))
+    # the head is the event predictor with its defaults, as hepa's
+    head = method.head(entry, encoder.transform(data.X_train), data.y_train, encoder.transform(data.X_valid),
+                       data.y_valid, epochs=1, device="cpu", seed=0)
+    defaults = HEPAEventPredictor().get_params()
+    assert type(head) is HEPAEventPredictor and (head.hidden, head.lr) == (defaults["hidden"], defaults["lr"])
+    records = run_small(methods=["minirocket"], fractions=[1.0, 0.2], methods_table=METHODS)
+    assert [(r["method"], r["fraction"]) for r in records] == [("minirocket", 1.0), ("minirocket", 0.2)]
+    for record in records:
+        assert 0 <= record["h_auroc"] <= 1 and record["n_pretrain_windows"] == len(data.X_pre)
 
 
 @pytest.mark.parametrize("method", ["patchtst", "itransformer"])

@@ -312,7 +312,7 @@ class Cell(Source):
     """A cell of a table of a generated report (``docs/benchmarks.md`` unless ``report`` says).
 
     ``table``: the headings above the table, innermost last, joined by `` / `` (as many of the
-    innermost as make it unique); ``n``: which table under that heading (0 the first); ``row``: the
+    innermost as make it unique; ``""``: any table of the file); ``n``: which table under that heading (0 the first); ``row``: the
     first cells of the row (a string for the first alone; a list of such keys: the one row that
     any of them names); ``column``: the column's header;
     ``part``: the number in the cell that is meant (``mean``, ``sd`` and ``seeds`` of a
@@ -326,8 +326,8 @@ class Cell(Source):
         return f"{self.report}: table {self.table!r}[{self.n}], row {self.row!r}, column {self.column!r}, {self.part}"
 
     def cell(self):
-        wanted = tuple(self.table.split(" / "))
-        tables = [t for t in report_tables(self.report) if t[0][-len(wanted):] == wanted]
+        wanted = tuple(self.table.split(" / ")) if self.table else ()
+        tables = [t for t in report_tables(self.report) if not wanted or t[0][-len(wanted):] == wanted]
         assert len(tables) > self.n, f"{self}: {len(tables)} tables under that heading"
         _, header, rows = tables[self.n]
         alternatives = self.row if isinstance(self.row, list) else [self.row]

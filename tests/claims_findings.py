@@ -83,6 +83,24 @@ def event_pair(a, b, dataset, labels="100%", column="Holm p"):
     return Cell("Event benchmarks / Pairwise comparisons", rows, column, "first")
 
 
+REFERENCE_PRETRAINING = "benchmarks/experiments/reference_pretraining.txt"
+PREDICTOR_INIT = "benchmarks/experiments/predictor_init.txt"
+
+
+def reference_run(seed, column):
+    """The table of ``reference_pretraining.py --summarize``: the authors' code on FD001."""
+    column = {"untrained": "untrained (--pre-epochs 0)", "pretrained": "pretrained (--pre-epochs 50)",
+              "difference": "pretrained - untrained"}[column]
+    return Cell("", seed, column, "first", report=REFERENCE_PRETRAINING)
+
+
+def predictor_init(seed, column):
+    """The table of ``predictor_init.py``: FD001, the event head started at random or from the JEPA predictor."""
+    column = {"random": "random start (`hepa`)", "pretrained": "pretrained start (`hepa-init`)",
+              "difference": "pretrained - random"}[column]
+    return Cell("", seed, column, "first", report=PREDICTOR_INIT)
+
+
 SNAPSHOTS = "Snapshot study: held-out pretraining loss against h-AUROC / Across datasets"
 
 
@@ -230,6 +248,45 @@ BINDINGS = [
     Bind('and 0.640) and boosting ({} and 0.823; significantly', event("Beijing", "gbm-last30", "100%"), 'printed'),  # 0.828
     Bind('and boosting (0.828 and {}; significantly with 10%', event("Beijing", "gbm-last30", "10%"), 'printed'),  # 0.823
     Bind('labels, Holm-adjusted p = {}).', event_pair("hepa-channel-random", "gbm-last30", "Beijing", "10%"), 'printed'),  # 0.000405
+    # --- The authors' code with and without pretraining; the predictor's initialisation
+    Bind('| |---|---|---|---| | 0 | {} | 0.9298 | +0.0170 | | 1 |', reference_run("0", "untrained"), 'printed'),  # 0.9128
+    Bind('| 0 | 0.9128 | {} | +0.0170 | | 1 | 0.9082 |', reference_run("0", "pretrained"), 'printed'),  # 0.9298
+    Bind('| 0 | 0.9128 | 0.9298 | {} | | 1 | 0.9082 | 0.9133 |', reference_run("0", "difference"), 'printed'),  # +0.0170
+    Bind('| 0.9298 | +0.0170 | | 1 | {} | 0.9133 | +0.0051 | | 2 |', reference_run("1", "untrained"), 'printed'),  # 0.9082
+    Bind('| +0.0170 | | 1 | 0.9082 | {} | +0.0051 | | 2 | 0.9293 |', reference_run("1", "pretrained"), 'printed'),  # 0.9133
+    Bind('| | 1 | 0.9082 | 0.9133 | {} | | 2 | 0.9293 | 0.9328 |', reference_run("1", "difference"), 'printed'),  # +0.0051
+    Bind('| 0.9133 | +0.0051 | | 2 | {} | 0.9328 | +0.0036 | | 3 |', reference_run("2", "untrained"), 'printed'),  # 0.9293
+    Bind('| +0.0051 | | 2 | 0.9293 | {} | +0.0036 | | 3 | 0.9241 |', reference_run("2", "pretrained"), 'printed'),  # 0.9328
+    Bind('| | 2 | 0.9293 | 0.9328 | {} | | 3 | 0.9241 | 0.9085 |', reference_run("2", "difference"), 'printed'),  # +0.0036
+    Bind('| 0.9328 | +0.0036 | | 3 | {} | 0.9085 | −0.0156 | | 4 |', reference_run("3", "untrained"), 'printed'),  # 0.9241
+    Bind('| +0.0036 | | 3 | 0.9241 | {} | −0.0156 | | 4 | 0.9259 |', reference_run("3", "pretrained"), 'printed'),  # 0.9085
+    Bind('| | 3 | 0.9241 | 0.9085 | {} | | 4 | 0.9259 | 0.9078 |', reference_run("3", "difference"), 'printed'),  # −0.0156
+    Bind('| 0.9085 | −0.0156 | | 4 | {} | 0.9078 | −0.0180 | | mean', reference_run("4", "untrained"), 'printed'),  # 0.9259
+    Bind('| −0.0156 | | 4 | 0.9259 | {} | −0.0180 | | mean | 0.9201', reference_run("4", "pretrained"), 'printed'),  # 0.9078
+    Bind('| | 4 | 0.9259 | 0.9078 | {} | | mean | 0.9201 | 0.9185 |', reference_run("4", "difference"), 'printed'),  # −0.0180
+    Bind('0.9078 | −0.0180 | | mean | {} | 0.9185 | −0.0016 |', reference_run("mean", "untrained"), 'printed'),  # 0.9201
+    Bind('−0.0180 | | mean | 0.9201 | {} | −0.0016 |', reference_run("mean", "pretrained"), 'printed'),  # 0.9185
+    Bind('| | mean | 0.9201 | 0.9185 | {} |', reference_run("mean", "difference"), 'printed'),  # −0.0016
+    Bind("over the five seeds: p = {}. In the authors' own code,", Line(REFERENCE_PRETRAINING, r"p = (\d\.\d+);"), 'printed'),  # 0.821
+    Bind('changes h-AUROC by at most ±{}. The harness method', Line(PREDICTOR_INIT, r"The paper: within ±(\d\.\d+)"), 'printed'),  # 0.003
+    Bind('| |---|---|---|---| | 0 | {} | 0.9400 | +0.0182 | | 1 |', predictor_init("0", "random"), 'printed'),  # 0.9218
+    Bind('| 0 | 0.9218 | {} | +0.0182 | | 1 | 0.9721 |', predictor_init("0", "pretrained"), 'printed'),  # 0.9400
+    Bind('| 0 | 0.9218 | 0.9400 | {} | | 1 | 0.9721 | 0.9649 |', predictor_init("0", "difference"), 'printed'),  # +0.0182
+    Bind('| 0.9400 | +0.0182 | | 1 | {} | 0.9649 | −0.0072 | | 2 |', predictor_init("1", "random"), 'printed'),  # 0.9721
+    Bind('| +0.0182 | | 1 | 0.9721 | {} | −0.0072 | | 2 | 0.9546 |', predictor_init("1", "pretrained"), 'printed'),  # 0.9649
+    Bind('| | 1 | 0.9721 | 0.9649 | {} | | 2 | 0.9546 | 0.9607 |', predictor_init("1", "difference"), 'printed'),  # −0.0072
+    Bind('| 0.9649 | −0.0072 | | 2 | {} | 0.9607 | +0.0061 | | 3 |', predictor_init("2", "random"), 'printed'),  # 0.9546
+    Bind('| −0.0072 | | 2 | 0.9546 | {} | +0.0061 | | 3 | 0.9866 |', predictor_init("2", "pretrained"), 'printed'),  # 0.9607
+    Bind('| | 2 | 0.9546 | 0.9607 | {} | | 3 | 0.9866 | 0.9794 |', predictor_init("2", "difference"), 'printed'),  # +0.0061
+    Bind('| 0.9607 | +0.0061 | | 3 | {} | 0.9794 | −0.0072 | | 4 |', predictor_init("3", "random"), 'printed'),  # 0.9866
+    Bind('| +0.0061 | | 3 | 0.9866 | {} | −0.0072 | | 4 | 0.9324 |', predictor_init("3", "pretrained"), 'printed'),  # 0.9794
+    Bind('| | 3 | 0.9866 | 0.9794 | {} | | 4 | 0.9324 | 0.9337 |', predictor_init("3", "difference"), 'printed'),  # −0.0072
+    Bind('| 0.9794 | −0.0072 | | 4 | {} | 0.9337 | +0.0014 |', predictor_init("4", "random"), 'printed'),  # 0.9324
+    Bind('| −0.0072 | | 4 | 0.9324 | {} | +0.0014 |', predictor_init("4", "pretrained"), 'printed'),  # 0.9337
+    Bind('| | 4 | 0.9324 | 0.9337 | {} |', predictor_init("4", "difference"), 'printed'),  # +0.0014
+    Bind('Mean difference {} (paired t-test p = 0.661):', Line(PREDICTOR_INIT, r"difference ([+-]\d\.\d+)"), 'printed'),  # +0.0022
+    Bind('+0.0022 (paired t-test p = {}): as in the paper, the start', Line(PREDICTOR_INIT, r"paired t-test p = (\d\.\d+)"), 'printed'),  # 0.661
+    Bind('single seeds move by up to {} either way.', Line(PREDICTOR_INIT, r"to \+(\d\.\d+)\)"), '.3f'),  # 0.018
 ]
 
 NOT_MEASUREMENTS = [
@@ -264,6 +321,19 @@ NOT_MEASUREMENTS = [
     Not('or not, MAE and the {} default pipeline with 10%', '0.1.0', 'a release'),
     Not('0.1.0 default pipeline with {}% labels). - VIX: 0.650 and', '10', 'a label fraction, a setting'),
     Not('0.823; significantly with {}% labels, Holm-adjusted p =', '10', 'a label fraction, a setting'),
+    # --- The authors' code with and without pretraining; the predictor's initialisation
+    Not('| |---|---|---|---| | {} | 0.9128 | 0.9298 | +0.0170', '0', 'a seed (the row label)'),
+    Not('| 0.9298 | +0.0170 | | {} | 0.9082 | 0.9133 | +0.0051', '1', 'a seed (the row label)'),
+    Not('| 0.9133 | +0.0051 | | {} | 0.9293 | 0.9328 | +0.0036', '2', 'a seed (the row label)'),
+    Not('| 0.9328 | +0.0036 | | {} | 0.9241 | 0.9085 | −0.0156', '3', 'a seed (the row label)'),
+    Not('| 0.9085 | −0.0156 | | {} | 0.9259 | 0.9078 | −0.0180', '4', 'a seed (the row label)'),
+    Not('engines with its fixed seed {}, so its seeds vary only', '42', "the fixed seed of the authors' split, a setting of their code"),
+    Not('run set of three seeds on a {}-core CPU machine gave the', '2', 'the machine an earlier run used, a description'),
+    Not('random | |---|---|---|---| | {} | 0.9218 | 0.9400 | +0.0182', '0', 'a seed (the row label)'),
+    Not('| 0.9400 | +0.0182 | | {} | 0.9721 | 0.9649 | −0.0072', '1', 'a seed (the row label)'),
+    Not('| 0.9649 | −0.0072 | | {} | 0.9546 | 0.9607 | +0.0061', '2', 'a seed (the row label)'),
+    Not('| 0.9607 | +0.0061 | | {} | 0.9866 | 0.9794 | −0.0072', '3', 'a seed (the row label)'),
+    Not('| 0.9794 | −0.0072 | | {} | 0.9324 | 0.9337 | +0.0014 |', '4', 'a seed (the row label)'),
 ]
 
 # figures whose source gives another value: (document, phrase, quoted, source value)

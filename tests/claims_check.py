@@ -19,7 +19,8 @@ Every other number must be named by exactly one kind of entry:
   of a table of the generated report, a query over result records, a line of an experiment's
   output, a field of a JSON record, or a computation over those) and written with ``format``;
   the result must be the quoted string, character for character (the minus sign ``−`` read as
-  ``-``);
+  ``-``; a figure quoted with fewer decimals than the source printed is the printed number
+  rounded half up);
 - a number that is not a measurement ``Not(phrase, number, reason)``;
 - an entry of the inventory of figures not yet bound (``NOT_YET_BOUND``), which only shrinks.
 

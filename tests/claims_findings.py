@@ -9,7 +9,12 @@ regenerated those bindings report every figure that changed.
 The figures not bound yet are listed in ``claims_findings_pending.NOT_YET_BOUND``.
 """
 
-from claims_check import Bind, Cell, Computed, Line, Mismatch, Not, Records
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # imported by the suite's doctest collection too
+
+from claims_check import Bind, Cell, Computed, Line, Mismatch, Not, Records  # noqa: E402
 
 DOCUMENT = "docs/findings.md"
 
@@ -99,6 +104,14 @@ def predictor_init(seed, column):
     column = {"random": "random start (`hepa`)", "pretrained": "pretrained start (`hepa-init`)",
               "difference": "pretrained - random"}[column]
     return Cell("", seed, column, "first", report=PREDICTOR_INIT)
+
+
+MULTI_HORIZON_PROBE = "benchmarks/experiments/multi_horizon_probe.txt"
+
+
+def probe_summary(pattern):
+    """The summary line that ``multi_horizon_probe.py`` prints under its table."""
+    return Line(MULTI_HORIZON_PROBE, r"^\d+ seeds, FD001, all labels, test h-AUROC" + pattern)
 
 
 SNAPSHOTS = "Snapshot study: held-out pretraining loss against h-AUROC / Across datasets"
@@ -287,6 +300,16 @@ BINDINGS = [
     Bind('Mean difference {} (paired t-test p = 0.661):', Line(PREDICTOR_INIT, r"difference ([+-]\d\.\d+)"), 'printed'),  # +0.0022
     Bind('+0.0022 (paired t-test p = {}): as in the paper, the start', Line(PREDICTOR_INIT, r"paired t-test p = (\d\.\d+)"), 'printed'),  # 0.661
     Bind('single seeds move by up to {} either way.', Line(PREDICTOR_INIT, r"to \+(\d\.\d+)\)"), '.3f'),  # 0.018
+    # --- The paper's frozen multi-horizon probe
+    Bind("predictor's outputs at {} horizons (evenly spaced up", Line(MULTI_HORIZON_PROBE, r"probe on (\d+) predictor outputs"), 'printed'),  # 16
+    Bind('protocol, all labels, {} seeds;', Line(MULTI_HORIZON_PROBE, r"^(\d+) seeds, FD001, all labels"), 'printed'),  # 5
+    Bind('test h-AUROC {} against 0.9046 (paired', probe_summary(r".* against (\d\.\d+) \(predictor outputs\)"), 'printed'),  # 0.8092
+    Bind('test h-AUROC 0.8092 against {} (paired t-test p = 0.00722;', probe_summary(r": (\d\.\d+) \(h_t\)"), 'printed'),  # 0.9046
+    Bind('0.9046 (paired t-test p = {}; lower on every seed), the', probe_summary(r".*paired t-test p = (\d\.\d+)"), 'printed'),  # 0.00722
+    Bind('a mean cosine similarity of {}. The paper saw the same with', probe_summary(r".*mean cross-horizon cosine (\d\.\d+)"), 'printed'),  # 0.999995
+    Bind('paper saw the same with F1w ({} against 0.299) and a', probe_summary(r".*The paper: F1w (\d\.\d+) against"), 'printed'),  # 0.148
+    Bind('same with F1w (0.148 against {}) and a similarity above', probe_summary(r".*The paper: F1w \d\.\d+ against (\d\.\d+)"), 'printed'),  # 0.299
+    Bind('and a similarity above {}: the frozen predictor says', probe_summary(r".*The paper: .*cosine above (\d\.\d+)"), 'printed'),  # 0.98
 ]
 
 NOT_MEASUREMENTS = [

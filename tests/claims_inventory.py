@@ -53,7 +53,9 @@ def main():
     OUTPUT.write_text(
         '"""The numbers of docs/findings.md not bound to a source yet (written by\n'
         "``tests/claims_inventory.py``; entries are removed as figures are bound, never added).\n"
-        '"""\n\nfrom claims_check import Pending\n\n'
+        '"""\n\nimport sys\nfrom pathlib import Path\n\n'
+        "sys.path.insert(0, str(Path(__file__).resolve().parent))\n\n"
+        "from claims_check import Pending  # noqa: E402\n\n"
         f"NOT_YET_BOUND = [\n" + "\n".join(lines) + "\n]\n\n"
         f"# the size the inventory may not exceed (it was {len(lines)} when written)\n"
         f"CEILING = {len(lines)}\n", encoding="utf-8")

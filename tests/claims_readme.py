@@ -4,7 +4,12 @@ The summary table between ``<!-- summary-table:start -->`` and ``<!-- summary-ta
 generated and checked against the records by ``tests/test_readme.py``, so it has no entries here.
 """
 
-from claims_check import Bind, Json, Line, Not, Records, Computed
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # imported by the suite's doctest collection too
+
+from claims_check import Bind, Computed, Json, Line, Not, Records  # noqa: E402
 
 DOCUMENT = "README.md"
 

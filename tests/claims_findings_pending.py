@@ -796,5 +796,5 @@ NOT_YET_BOUND = [
     Pending('pooling, predictor); {} finetuned (predictor and', '198,401'),
 ]
 
-# the size the inventory may not exceed (it was 954 when written)
-CEILING = 954
+# the size the inventory may not exceed (lowered as figures are bound)
+CEILING = 784

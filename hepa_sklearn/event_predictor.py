@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._base import EmbeddingSurfaceEstimator, store_parameters
+from ._base import EmbeddingSurfaceEstimator
 from ._docs import fill_doc
 from ._validation import StrOptions
 from .nn.predictor import EventModel
@@ -91,7 +91,24 @@ class HEPAEventPredictor(EmbeddingSurfaceEstimator):
         max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
         n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
-        store_parameters(self, locals())
+        self.K = K
+        self.hidden = hidden
+        self.head = head
+        self.loss = loss
+        self.pos_weight = pos_weight
+        self.init_from = init_from
+        self.max_epochs = max_epochs
+        self.batch_size = batch_size
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.device = device
+        self.precision = precision
+        self.random_state = random_state
+        self.verbose = verbose
+        self.callbacks = callbacks
 
     _fitted_attributes = ("n_features_in_", "pos_weight_", "horizons_", "horizon_scale_")
     _transient_parameters = ("init_from", "callbacks")

@@ -4,7 +4,7 @@ import copy
 
 from torch import nn
 
-from ._base import WindowSurfaceEstimator, store_parameters
+from ._base import WindowSurfaceEstimator
 from ._docs import fill_doc
 from ._validation import StrOptions, check_windows
 from .event_predictor import EVENT_HEADS
@@ -92,7 +92,24 @@ class HEPAFinetuner(WindowSurfaceEstimator):
         max_epochs=30, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
         n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
-        store_parameters(self, locals())
+        self.pretrainer = pretrainer
+        self.K = K
+        self.hidden = hidden
+        self.head = head
+        self.loss = loss
+        self.pos_weight = pos_weight
+        self.max_epochs = max_epochs
+        self.batch_size = batch_size
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.device = device
+        self.precision = precision
+        self.random_state = random_state
+        self.verbose = verbose
+        self.callbacks = callbacks
 
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "pos_weight_")
     _nested_parameters = ("pretrainer",)

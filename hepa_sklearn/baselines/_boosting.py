@@ -1,14 +1,12 @@
 """A gradient-boosting baseline on per-channel summary features of each window, at several scales."""
 
 import numpy as np
-from scipy.special import ndtr
 from sklearn.base import BaseEstimator, clone
 from sklearn.ensemble import HistGradientBoostingRegressor
 from sklearn.model_selection import GroupKFold, KFold
 from sklearn.utils.validation import check_is_fitted
 
 from .._docs import fill_doc
-from .._base import store_parameters
 from .._validation import (
     NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, StrOptions, WindowSurfaceTags, check_windows,
 )
@@ -16,13 +14,9 @@ from ..metrics import SurfaceScoreMixin, h_auroc
 from ..surface import check_survival_y, make_survival_y
 from ..survival import SurvivalMixin
 from ._features import multiscale_features, summary_features
+from ._lognormal import MIN_SIGMA, log_normal_surface, survival_targets
 
 __all__ = ["GradientBoostingEventPredictor"]
-
-# The residual scale never drops below this (0.1 % of the time, in log space),
-# so the surface stays a proper, if steep, distribution when the regressor
-# predicts its targets exactly; real residuals are far larger (0.25 on FD001).
-MIN_SIGMA = 1e-3
 
 # sigma_ and the search scores come from out-of-fold predictions over this
 # many folds. On FD001 (60 training units, seed-0 split of cmapss_protocol)
@@ -70,22 +64,6 @@ def auto_leaf_size(n_rows):
     return max(1, min(AUTO_LEAF_MAX, n_rows // AUTO_LEAF_ROWS))
 
 
-def survival_targets(event, time, K):
-    """Log-time regression targets: ``log(max(time, 1))`` for events within ``K`` steps, ``log(K + 1)`` past the horizon.
-
-    Every window known to survive the ``K`` horizons (an event at
-    ``time > K``, or censoring at ``time >= K``) gets the same target, as
-    the surface treats them alike; a window censored before ``K`` gets NaN
-    (its time is bounded only from below, inside the horizon).
-
-    >>> survival_targets(np.array([True, True, False, False]), np.array([3.0, 500.0, 1000.0, 2.0]), 10).round(3)
-    array([1.099, 2.398, 2.398,   nan])
-    """
-    survives = (event & (time > K)) | (~event & (time >= K))
-    target = np.log(np.where(survives, K + 1.0, np.maximum(time, 1.0)))
-    return np.where(event | survives, target, np.nan)
-
-
 def _folds(n_rows, groups):
     """(train, test) index pairs: GroupKFold over ``groups`` when it has two groups or more, else contiguous KFold."""
     if groups is not None and np.unique(groups).size >= 2:
@@ -95,11 +73,6 @@ def _folds(n_rows, groups):
     if n_splits < 2:
         return []
     return list(KFold(n_splits).split(np.zeros(n_rows)))
-
-
-def _log_normal_surface(mu, sigma, horizons):
-    """``P[i, k-1] = Φ((log k - μ_i) / σ)`` for the horizons ``k``."""
-    return ndtr((np.log(horizons)[None, :] - mu[:, None]) / sigma)
 
 
 @fill_doc
@@ -263,7 +236,16 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
         max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf="auto", l2_regularization=0.0,
         search="auto", random_state=None,
     ):
-        store_parameters(self, locals())
+        self.K = K
+        self.features = features
+        self.n_last = n_last
+        self.max_iter = max_iter
+        self.learning_rate = learning_rate
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
+        self.search = search
+        self.random_state = random_state
 
     _parameter_constraints = {
         "K": [POSITIVE_INT],
@@ -312,7 +294,7 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
             y_kept = make_survival_y(event[keep], time[keep])
             for i in range(len(candidates)):
                 sigma = max(float(np.std(target - predicted[i])), MIN_SIGMA)
-                scores[i] = h_auroc(y_kept, _log_normal_surface(predicted[i], sigma, horizons))
+                scores[i] = h_auroc(y_kept, log_normal_surface(predicted[i], sigma, horizons))
         best = int(np.argmax(np.where(np.isnan(scores), -np.inf, scores)))
         regressor = self._fit_regressor(features, target, candidates[best])
         # a single window has no fold to hold out: its residual is 0
@@ -392,4 +374,4 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
 
     def predict_proba(self, X):
         """Event probability surface, shape (n_windows, K): ``P[i, k-1]`` = P(event within k steps)."""
-        return _log_normal_surface(self._log_time(X), self.sigma_, self.horizons_)
+        return log_normal_surface(self._log_time(X), self.sigma_, self.horizons_)

@@ -4,7 +4,6 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import store_parameters
 from .._validation import POSITIVE_INT, WindowSurfaceTags, check_windows
 from ..metrics import SurfaceScoreMixin
 from ..surface import check_survival_y, expected_time_to_event
@@ -79,7 +78,7 @@ class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMi
     """
 
     def __init__(self, *, K=150):
-        store_parameters(self, locals())
+        self.K = K
 
     _parameter_constraints = {"K": [POSITIVE_INT]}
 

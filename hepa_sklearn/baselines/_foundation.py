@@ -11,7 +11,6 @@ import torch
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import store_parameters
 from .._training.runtime import resolve_device
 from .._validation import POSITIVE_INT, StrOptions, WindowTransformerTags, check_windows, row_chunks
 
@@ -110,7 +109,10 @@ class FoundationEmbedder(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin,
     }
 
     def __init__(self, model_path, *, channel_pooling="mean", batch_size=64, device="auto"):
-        store_parameters(self, locals())
+        self.model_path = model_path
+        self.channel_pooling = channel_pooling
+        self.batch_size = batch_size
+        self.device = device
 
     def _import_library(self):
         """Import the modules the model needs; ImportError naming the extra that installs them."""

@@ -2,7 +2,6 @@
 
 from numbers import Real
 
-from .._base import store_parameters
 from .._docs import fill_doc
 from .._training import HEPANet, PatchMaskSampler, ReconstructionLoss, make_net
 from .._validation import Interval
@@ -102,7 +101,25 @@ class MAEPretrainer(WindowPretrainer):
         max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
         n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
-        store_parameters(self, locals())
+        self.d_model = d_model
+        self.n_layers = n_layers
+        self.n_heads = n_heads
+        self.patch_size = patch_size
+        self.dropout = dropout
+        self.mask_ratio = mask_ratio
+        self.norm = norm
+        self.max_epochs = max_epochs
+        self.batch_size = batch_size
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.device = device
+        self.precision = precision
+        self.random_state = random_state
+        self.verbose = verbose
+        self.callbacks = callbacks
 
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for windows of ``fitted["n_features_in_"]`` channels."""

@@ -3,7 +3,7 @@
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import WindowEncoderMixin, WindowSurfaceEstimator, store_parameters
+from .._base import WindowEncoderMixin, WindowSurfaceEstimator
 from .._docs import fill_doc
 from .._training import window_attributes
 from .._validation import ENCODER_CONSTRAINTS, POSITIVE_INT, StrOptions, check_windows
@@ -147,7 +147,31 @@ class PatchTSTEncoder(SupervisedWindowEncoder):
         batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
         device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
-        store_parameters(self, locals())
+        self.d_model = d_model
+        self.n_layers = n_layers
+        self.n_heads = n_heads
+        self.patch_size = patch_size
+        self.patch_stride = patch_stride
+        self.dropout = dropout
+        self.channel_pooling = channel_pooling
+        self.norm = norm
+        self.K = K
+        self.hidden = hidden
+        self.horizon_rows = horizon_rows
+        self.loss = loss
+        self.pos_weight = pos_weight
+        self.max_epochs = max_epochs
+        self.batch_size = batch_size
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.device = device
+        self.precision = precision
+        self.random_state = random_state
+        self.verbose = verbose
+        self.callbacks = callbacks
 
     def _backbone(self, fitted):
         config = self._encoder_config(fitted["n_features_in_"], patch_size=self.patch_size)
@@ -237,7 +261,29 @@ class ITransformerEncoder(SupervisedWindowEncoder):
         max_epochs=50, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
         n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
-        store_parameters(self, locals())
+        self.d_model = d_model
+        self.n_layers = n_layers
+        self.n_heads = n_heads
+        self.dropout = dropout
+        self.channel_pooling = channel_pooling
+        self.norm = norm
+        self.K = K
+        self.hidden = hidden
+        self.horizon_rows = horizon_rows
+        self.loss = loss
+        self.pos_weight = pos_weight
+        self.max_epochs = max_epochs
+        self.batch_size = batch_size
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.device = device
+        self.precision = precision
+        self.random_state = random_state
+        self.verbose = verbose
+        self.callbacks = callbacks
 
     _check_input = check_fixed_length_windows
 

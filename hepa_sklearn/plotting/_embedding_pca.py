@@ -4,7 +4,6 @@ import numpy as np
 from scipy import stats
 from sklearn.decomposition import PCA
 
-from .._base import store_parameters
 from ..surface import check_survival_y
 from ._common import TitledDisplay
 
@@ -104,7 +103,13 @@ class EmbeddingPCADisplay(TitledDisplay):
 
     def __init__(self, *, components, time, event, explained_variance_ratio, spearman_rho, unit_spearman_rho=None,
                  name=None):
-        store_parameters(self, locals())
+        self.components = components
+        self.time = time
+        self.event = event
+        self.explained_variance_ratio = explained_variance_ratio
+        self.spearman_rho = spearman_rho
+        self.unit_spearman_rho = unit_spearman_rho
+        self.name = name
 
     _legend = {"loc": "best", "fontsize": "small"}
 

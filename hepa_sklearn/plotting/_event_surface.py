@@ -3,7 +3,6 @@
 import numpy as np
 
 from ..surface import check_survival_y
-from .._base import store_parameters
 from .._docs import fill_doc
 from ._common import axes_and_figure, check_labelled_surface, predict_surface
 
@@ -140,7 +139,10 @@ class EventSurfaceDisplay:
     """
 
     def __init__(self, *, proba, y, times=None, name=None):
-        store_parameters(self, locals())
+        self.proba = proba
+        self.y = y
+        self.times = times
+        self.name = name
 
     @fill_doc
     def plot(self, ax=None, *, cmap="viridis", colorbar=True):

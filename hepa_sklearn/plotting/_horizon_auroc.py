@@ -6,7 +6,6 @@ import numpy as np
 
 from ..metrics import per_horizon_auroc
 from ..surface import label_surface
-from .._base import store_parameters
 from ._common import axes_and_figure, check_horizons, check_labelled_surface, predict_surface
 
 
@@ -83,7 +82,9 @@ class HorizonAUROCDisplay:
     """
 
     def __init__(self, *, horizons, auroc, prevalence):
-        store_parameters(self, locals())
+        self.horizons = horizons
+        self.auroc = auroc
+        self.prevalence = prevalence
 
     def plot(self, ax=None):
         """Draw the AUROC curves and the prevalence curve.

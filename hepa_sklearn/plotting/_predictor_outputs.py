@@ -5,7 +5,6 @@ import torch
 from sklearn.decomposition import PCA
 from sklearn.pipeline import Pipeline
 
-from .._base import store_parameters
 from ._common import TitledDisplay, check_horizons, pyplot
 
 PROJECTIONS = ("pca", "tsne")
@@ -130,7 +129,12 @@ class PredictorOutputsDisplay(TitledDisplay):
     """
 
     def __init__(self, *, embedding_points, output_points, horizons, relative_shift, method, name=None):
-        store_parameters(self, locals())
+        self.embedding_points = embedding_points
+        self.output_points = output_points
+        self.horizons = horizons
+        self.relative_shift = relative_shift
+        self.method = method
+        self.name = name
 
     _legend = {"loc": "best", "fontsize": "small"}
 

@@ -5,7 +5,6 @@ import numpy as np
 from .._validation import POSITIVE_INT, validate_params
 from ..metrics._calibration import CALIBRATION_BINS, binned_forecasts
 from ..surface import label_surface
-from .._base import store_parameters
 from .._docs import fill_doc
 from ._common import TitledDisplay, check_horizons, check_labelled_surface, predict_surface
 
@@ -95,7 +94,11 @@ class SurfaceReliabilityDisplay(TitledDisplay):
     """
 
     def __init__(self, *, horizons, mean_predicted, observed_rate, counts, name=None):
-        store_parameters(self, locals())
+        self.horizons = horizons
+        self.mean_predicted = mean_predicted
+        self.observed_rate = observed_rate
+        self.counts = counts
+        self.name = name
 
     _legend = {"loc": "upper left", "fontsize": "small"}
 

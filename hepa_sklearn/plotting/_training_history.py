@@ -5,7 +5,6 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from .._base import store_parameters
 from .._docs import fill_doc
 from ._common import TitledDisplay
 
@@ -72,7 +71,11 @@ class TrainingHistoryDisplay(TitledDisplay):
     """
 
     def __init__(self, *, epochs, train_loss, valid_loss=None, collapse=None, name=None):
-        store_parameters(self, locals())
+        self.epochs = epochs
+        self.train_loss = train_loss
+        self.valid_loss = valid_loss
+        self.collapse = collapse
+        self.name = name
 
     _legend = {"fontsize": "small"}
 

@@ -30,30 +30,15 @@ from .nn.predictor import event_surface
 from .surface import expected_time_to_event, surface_targets
 from .survival import SurvivalMixin
 
-# the net's own normalisation under each norm that standardises the windows per regime first
-NET_NORM = {"regime": "global", "auto": "revin"}
-
 __all__ = [
     "EmbeddingSurfaceEstimator", "SurfaceNetEstimator", "TorchEstimator", "WindowEncoderMixin",
-    "WindowSurfaceEstimator", "registered_estimator", "store_parameters",
+    "WindowSurfaceEstimator", "registered_estimator",
 ]
 
 logger = logging.getLogger("hepa_sklearn")
 
 # every TorchEstimator subclass by class name: what persistence.load may rebuild
 _REGISTRY = {}
-
-
-def store_parameters(estimator, arguments):
-    """Store each constructor argument as the attribute of the same name, and nothing else.
-
-    Called with ``locals()`` as the whole body of each ``__init__``, which
-    is scikit-learn's contract: ``get_params``, ``set_params`` and ``clone``
-    rely on it.
-    """
-    for name, value in arguments.items():
-        if name not in ("self", "__class__"):
-            setattr(estimator, name, value)
 
 
 def registered_estimator(name):
@@ -68,8 +53,10 @@ class TorchEstimator(BaseEstimator):
 
     A subclass declares
 
-    - its constructor, whose body is ``store_parameters(self, locals())``,
-      ending with the shared training parameters (see
+    - its constructor, which assigns each parameter to the attribute of the
+      same name (``self.x = x``) and does nothing else, as scikit-learn's
+      ``get_params``, ``set_params`` and ``clone`` require, ending with the
+      shared training parameters (see
       :class:`~hepa_sklearn._training.TrainingConfig`);
     - ``_parameter_constraints``, extending this class's (``max_epochs >= 1``;
       the pretrainers also take 0);
@@ -244,14 +231,15 @@ class WindowEncoderMixin:
         self._validate_params()
         check_heads(self.d_model, self.n_heads)
 
+    def _network_norm(self):
+        """The normalisation inside the network: ``norm``."""
+        return self.norm
+
     def _encoder_config(self, n_channels, **settings):
         """The encoder configuration for ``n_channels`` channels; ``settings`` gives the other fields (``patch_size``...)."""
         return EncoderConfig(
             n_channels=n_channels, d_model=self.d_model, n_layers=self.n_layers, n_heads=self.n_heads,
-            # norm="regime" ("auto") standardises the windows per regime before the net, which then scales them
-            # globally (per window: RevIN)
-            dropout=float(self.dropout), norm=NET_NORM.get(self.norm, self.norm),
-            **settings,
+            dropout=float(self.dropout), norm=self._network_norm(), **settings,
         )
 
     def transform(self, X):

@@ -12,8 +12,9 @@ Pipeline of a pretrainer then a predictor      windows (B, C, L)    ``predict_pr
 =============================================  ===================  ===================
 
 The graph holds what the pretrainer does outside its network: the
-per-regime standardisation where regimes were found (``norm="regime"`` or
-``"auto"``) and, under ``norm="auto"`` (the default), the window level
+standardisation by operating regime where ``fit`` found regimes
+(``regimes``, :meth:`~hepa_sklearn.HEPAPretrainer.standardise_by_regime`)
+and, with ``window_level=True`` (the default), the window level
 ``transform`` appends: ``d`` is ``d_model + 2 * n_channels`` there,
 ``d_model`` otherwise.
 
@@ -51,8 +52,8 @@ Examples
 >>> from hepa_sklearn.export import export_torchscript
 >>> X = np.random.default_rng(0).normal(size=(32, 3, 64)).astype("float32")
 >>> X[:4, :, :20] = np.nan  # short histories, left-padded
->>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, norm="revin",
-...                      random_state=0).fit(X)
+>>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, regimes=None,
+...                      window_level=False, random_state=0).fit(X)
 >>> path = Path(tempfile.mkdtemp()) / "encoder.pt"
 >>> export_torchscript(pre, path, X[:2])
 >>> graph = torch.jit.load(path)
@@ -71,6 +72,8 @@ from torch import nn
 
 from ._docs import fill_doc
 from ._persistence_format import replacing
+from ._pretrainer_input import LEVEL_SPANS
+from ._validation import check_embeddings, check_windows
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .nn.encoder import last_valid_state
@@ -85,47 +88,36 @@ _EXPORT_MISSING = (
 )
 
 
-def _observed_level(x, spread, slope):
-    """Per window and channel the mean (std, slope) of the observed steps of ``x`` (B, C, T), as window_level's."""
+def _observed_mean(x):
+    """Per window and channel the mean of the observed steps of ``x`` (B, C, T); NaN where none is observed."""
     observed = ~torch.isnan(x)
-    count = observed.sum(-1)
-    mean = torch.where(observed, x, torch.zeros_like(x)).sum(-1) / count
-    columns = [mean]
-    if not (spread or slope):  # the default level: the means alone
-        return columns
-    dx = torch.where(observed, x - mean[..., None], torch.zeros_like(x))
-    if spread:
-        columns.append(torch.sqrt((dx * dx).sum(-1) / count))
-    if slope:
-        step = torch.arange(x.shape[-1], dtype=x.dtype, device=x.device).expand_as(x)
-        step = torch.where(observed, step, torch.zeros_like(x))
-        dt = torch.where(observed, step - (step.sum(-1) / count)[..., None], torch.zeros_like(x))
-        columns.append(torch.where(count >= 2, (dt * dx).sum(-1) / (dt * dt).sum(-1), torch.full_like(mean, float("nan"))))
-    return columns
+    return torch.where(observed, x, torch.zeros_like(x)).sum(-1) / observed.sum(-1)
 
 
 class WindowInputs(nn.Module):
     """What a fitted pretrainer does to windows outside its network, as tensors.
 
-    With regimes found (``norm="regime"`` or ``"auto"``) each step is
-    standardised by the statistics of the nearest regime centre (the global
-    ones where a channel is missing), and under ``norm="auto"`` the window
-    level (:func:`window_level` of the pretrainer, per channel and span,
-    standardised by the training windows') is returned beside the windows;
+    Where ``fit`` found regimes, each step is standardised by the
+    statistics of the nearest regime centre (the global ones where a
+    channel is missing), as :meth:`~hepa_sklearn.HEPAPretrainer.standardise_by_regime`;
+    with ``window_level=True`` the window level (its ``level_features``,
+    each channel's mean over the window and over its last 30 steps,
+    standardised by the training windows') is returned beside the windows.
     ``level=False`` leaves it out (a finetuner's network does not read it).
+    Export takes HEPAPretrainer itself, not a subclass, so the level is
+    always that of its ``level_features``.
     """
 
     def __init__(self, pretrainer, level=True):
         super().__init__()
         def buffer(name, values):
             self.register_buffer(name, None if values is None else torch.as_tensor(values, dtype=torch.float32))
-        centers = getattr(pretrainer, "regime_centers_", None)
+        centers = pretrainer.regime_centers_
         buffer("centers", centers)  # (R, C)
         buffer("regime_loc", None if centers is None else pretrainer.regime_loc_)  # (R + 1, C), row R global
         buffer("regime_scale", None if centers is None else pretrainer.regime_scale_)
-        self.level = pretrainer._level  # the spans and statistics of window_level, fixed when traced
-        buffer("level_loc", getattr(pretrainer, "level_loc_", None) if level else None)  # (k C,)
-        buffer("level_scale", getattr(pretrainer, "level_scale_", None) if level else None)
+        buffer("level_loc", pretrainer.level_loc_ if level else None)  # (2 C,)
+        buffer("level_scale", pretrainer.level_scale_ if level else None)
 
     def forward(self, x):
         if self.centers is not None:
@@ -136,9 +128,8 @@ class WindowInputs(nn.Module):
             x = (x - self.regime_loc[regime].transpose(1, 2)) / self.regime_scale[regime].transpose(1, 2)
         if self.level_loc is None:
             return x, None
-        spans = [x if length is None else x[..., -length:] for length in self.level["spans"]]
-        level = torch.cat([column for span in spans
-                           for column in _observed_level(span, self.level["spread"], self.level["slope"])], 1)
+        spans = [x if length is None else x[..., -length:] for length in LEVEL_SPANS]
+        level = torch.cat([_observed_mean(span) for span in spans], 1)  # (B, 2 C)
         level = (level - self.level_loc) / self.level_scale
         return x, torch.where(torch.isnan(level), torch.zeros_like(level), level)
 
@@ -200,7 +191,8 @@ def _inference_graph(estimator, example):
     """The float32 CPU graph of ``estimator``, a checked example tensor and the input and output names."""
     steps = _exported_steps(estimator)
     first, last = steps[0], steps[-1]
-    example = first._validated_input(example)  # its values only drive the trace
+    check = check_embeddings if isinstance(first, HEPAEventPredictor) else check_windows
+    example = check(first, example, reset=False)  # its values only drive the trace
     if example.shape[0] < 2:
         # a batch of one would let the exporter fix the batch size at 1
         example = np.concatenate([example, example])

@@ -115,8 +115,12 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     _nested_parameters = ("pretrainer",)
 
     def _check_input(self, X, reset):
-        """Windows checked, then standardised per regime as the pretrainer does (``norm="regime"``)."""
-        return self.pretrainer._by_regime(check_windows(self, X, reset=reset))
+        """Windows checked, then standardised by regime as the pretrainer's network reads them."""
+        X = check_windows(self, X, reset=reset)
+        n_channels = self.pretrainer.encoder_.config.n_channels
+        if X.shape[1] != n_channels:
+            raise ValueError(f"X has {X.shape[1]} channels but the pretrainer was fitted on {n_channels}.")
+        return self.pretrainer.standardise_by_regime(X)
 
     def _check_hyperparameters(self):
         super()._check_hyperparameters()
@@ -124,9 +128,6 @@ class HEPAFinetuner(WindowSurfaceEstimator):
             raise ValueError("pretrainer must be a fitted HEPAPretrainer (it has no net_).")
 
     def _fitted_state(self, X):
-        n_channels = self.pretrainer.encoder_.config.n_channels
-        if X.shape[1] != n_channels:
-            raise ValueError(f"X has {X.shape[1]} channels but the pretrainer was fitted on {n_channels}.")
         return {"n_timepoints_in_": X.shape[2]}
 
     def _build_net(self, fitted, device, seed):

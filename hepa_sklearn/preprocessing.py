@@ -60,33 +60,35 @@ class RegimeWarning(UserWarning):
     """Operating regimes could not be looked for: too few time steps have every channel observed."""
 
 
-def window_regimes(X, random_state, norm):
-    """The regimes ``norm="regime"``/``"auto"`` find from every channel of windows ``X`` (n, C, T).
+def window_regimes(X, random_state, n_regimes="auto"):
+    """The regimes ``HEPAPretrainer(regimes=n_regimes)`` finds from every channel of windows ``X`` (n, C, T).
 
-    Returns ``(centers, loc, scale)`` as :meth:`RegimeNormalizer.regime_statistics`
-    gives the last three, or None when one regime is found. A step takes
-    part only where every channel is observed; with fewer than
-    ``2 * AUTO_MAX_REGIMES`` such steps (channels logged at different steps,
-    or a channel never observed) no regime can be told apart, so a
-    :class:`RegimeWarning` says why and None is returned: every channel is
-    then standardised globally, as with one regime.
+    ``n_regimes`` is a number of regimes or ``"auto"`` (as
+    :class:`RegimeNormalizer`'s). Returns ``(centers, loc, scale)`` as
+    :meth:`RegimeNormalizer.regime_statistics` gives the last three, or
+    None when one regime is found. A step takes part only where every
+    channel is observed; with fewer such steps than ``2 * AUTO_MAX_REGIMES``
+    (``"auto"``) or ``n_regimes`` (channels logged at different steps, or a
+    channel never observed) the regimes cannot be told apart, so a
+    :class:`RegimeWarning` says why and None is returned: the windows are
+    then not standardised by regime, as with one regime.
     """
     missing = np.isnan(X)
     complete = int((~missing.any(axis=1)).sum())
-    if complete < 2 * AUTO_MAX_REGIMES:
+    needed = 2 * AUTO_MAX_REGIMES if n_regimes == "auto" else n_regimes
+    if complete < needed:
         never = np.flatnonzero(missing.all(axis=(0, 2)))
         why = (f"channel(s) {never.tolist()} of X are never observed, so no time step has them all" if never.size
                else f"only {complete} time steps of X have them all (its channels are observed at different steps)")
         warnings.warn(
-            f"norm={norm!r} finds operating regimes from the time steps where every channel is observed, and "
-            f"{why}; it needs at least {2 * AUTO_MAX_REGIMES}. Every channel is standardised globally instead, "
-            "as with one regime. To use regimes, pass windows whose channels are observed at the same steps "
-            "(resample or forward-fill the series before windowing); where one regime is meant, ignore "
-            "hepa_sklearn.preprocessing.RegimeWarning.",
+            f"regimes={n_regimes!r} finds operating regimes from the time steps where every channel is observed, "
+            f"and {why}; it needs at least {needed}. The windows are not standardised by regime, as with one "
+            "regime. To use regimes, pass windows whose channels are observed at the same steps (resample or "
+            "forward-fill the series before windowing); where one regime is meant, pass regimes=None.",
             RegimeWarning, stacklevel=4,
         )
         return None
-    regimes = RegimeNormalizer(None, n_regimes="auto", random_state=random_state).fit(X)
+    regimes = RegimeNormalizer(None, n_regimes=n_regimes, random_state=random_state).fit(X)
     if regimes.n_regimes_ == 1:
         return None
     # with every channel a setting, the settings' statistics are the last (global) row of regime_loc/scale

@@ -4,157 +4,30 @@ from dataclasses import replace
 
 import numpy as np
 import torch
-from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import NET_NORM, TorchEstimator, WindowEncoderMixin, store_parameters
-from ._stats import RECENT_STEPS, nan_mean_std, window_level
 from ._docs import fill_doc
+from ._pretrainer_input import INPUT_CONSTRAINTS, LEVEL_ATTRIBUTES, REGIME_ATTRIBUTES, PretrainerInputMixin
 from ._training import (
     CollapseMonitor, CutSampler, JEPACriterion, JEPANet, TargetEMA, WindowDataset, check_pretrainable, make_net,
-    window_attributes,
 )
 from ._training.callbacks import HeldOutRank
 from ._training.runtime import as_fp32, seeded_torch
-from ._validation import (
-    ENCODER_CONSTRAINTS, NON_NEGATIVE_INT, POSITIVE_INT, UNIT, StrOptions, WindowTransformerTags, check_groups,
-    check_windows,
-)
-from .nn.encoder import NORM_MODES, TOKEN_MODES
+from ._validation import POSITIVE_INT, UNIT, StrOptions
+from ._window_pretrainer import WindowPretrainer
+from .nn.encoder import TOKEN_MODES
 from .nn.jepa import JEPA
-from .preprocessing import CHUNK, normalise_steps, window_regimes
 
-__all__ = ["HEPAPretrainer", "WindowPretrainer"]
+__all__ = ["HEPAPretrainer"]
 
 # Cuts of one window per block of a batch that share one context pass: a 64-cut FD001 step on one CPU thread
 # takes 205 ms with every cut drawn independently, 94 ms with blocks of 8, 91 ms with blocks of 32; 8 keeps
 # batches spread over at least 8 windows.
 CUT_BLOCK = 8
 
-# the fitted attributes of norm="regime" or "auto" (None with any other norm, or when one regime is found)
-REGIME_ATTRIBUTES = ("regime_centers_", "regime_loc_", "regime_scale_")
-# the fitted statistics of the window level that norm="auto" appends to the embedding (None otherwise)
-LEVEL_ATTRIBUTES = ("level_loc_", "level_scale_")
-
-
-class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin,
-                       TorchEstimator):
-    """What HEPA's and MAE's pretrainers share: label-free training of an encoder on windows, which ``transform`` embeds.
-
-    A subclass builds its net (``_build_net``, whose module has ``encoder``
-    and ``embed``) and turns the checked windows into the training dataset
-    (``_pretraining_data``). ``max_epochs=0`` is allowed: the encoder then
-    keeps its initial weights.
-    """
-
-    _parameter_constraints = {
-        **TorchEstimator._parameter_constraints,
-        **ENCODER_CONSTRAINTS,
-        "max_epochs": [NON_NEGATIVE_INT],
-    }
-    # the window level norm="auto" appends (window_level's arguments): per channel the mean over the window and its end
-    _level = {"spans": (None, RECENT_STEPS), "spread": False, "slope": False}
-    _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_", *REGIME_ATTRIBUTES,
-                          *LEVEL_ATTRIBUTES)
-
-    def _find_regimes(self, X):
-        """The fitted regime attributes of ``norm="regime"`` learned from windows ``X``; None each otherwise.
-
-        ``regime_centers_`` (R, C) are the regime centres in globally
-        standardised channels; ``regime_loc_`` and ``regime_scale_`` (R + 1, C)
-        each regime's channel statistics, row R the global ones. All None
-        when the norm is another or the data shows a single regime (the
-        global z-score then does the same).
-        """
-        found = window_regimes(X, self._torch_seed(), self.norm) if self.norm in NET_NORM else None
-        return dict.fromkeys(REGIME_ATTRIBUTES) if found is None else dict(zip(REGIME_ATTRIBUTES, found))
-
-    def _by_regime(self, X, regimes=None):
-        """Windows ``X`` with each step standardised by its regime (``norm="regime"``/``"auto"``, regimes found), else ``X``."""
-        regimes = regimes or {name: getattr(self, name, None) for name in REGIME_ATTRIBUTES}
-        if regimes["regime_centers_"] is None:
-            return X
-        channels = np.arange(X.shape[1])
-        loc, scale = regimes["regime_loc_"], regimes["regime_scale_"]
-        out = np.empty(X.shape, dtype=np.float32)
-        for start in range(0, X.shape[0], CHUNK):
-            out[start : start + CHUNK] = normalise_steps(X[start : start + CHUNK].astype(np.float64), channels,
-                                                         channels, loc[-1], scale[-1], regimes["regime_centers_"],
-                                                         loc, scale)[0]
-        return out
-
-    def _validated_input(self, X):
-        return self._by_regime(super()._validated_input(X))
-
-    def _pretraining_data(self, X, groups):
-        """The training dataset of checked windows ``X`` and the unit label of each of its items (or None)."""
-        return WindowDataset(X), groups
-
-    @fill_doc
-    def fit(self, X, y=None, groups=None):
-        """Pretrain on windows ``X`` (n_windows, n_channels, n_timepoints); ``y`` is ignored.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_windows, n_channels, n_timepoints)
-            2-D ``X`` is read as single-channel windows (n_windows,
-            n_timepoints). NaN marks missing values and left padding.
-        y : None
-            Ignored.
-        %(fit_groups)s
-
-        Returns
-        -------
-        self : object
-            The fitted pretrainer.
-
-        %(fit_interruption)s
-        """
-        self._check_hyperparameters()
-        X = check_windows(self, X, reset=True)
-        groups = check_groups(groups, X.shape[0])
-        regimes = self._find_regimes(X)
-        X = self._by_regime(X, regimes)
-        dataset, groups = self._pretraining_data(X, groups)
-        fitted = {**window_attributes(X, NET_NORM.get(self.norm, self.norm)), **regimes, **self._level_statistics(X)}
-        return self._fit_net(fitted, dataset, seed=self._torch_seed(), groups=groups)
-
-    def _level_statistics(self, X):
-        """``level_loc_``/``level_scale_``: the training windows' level statistics under ``norm="auto"``, else None."""
-        if self.norm != "auto":
-            return dict.fromkeys(LEVEL_ATTRIBUTES)
-        loc, scale, _ = nan_mean_std(window_level(X, **self._level), axis=0)
-        return {"level_loc_": np.nan_to_num(loc), "level_scale_": np.where(scale > 0, scale, 1.0)}
-
-    def transform(self, X):
-        """Embed windows ``X`` (n_windows, n_channels, n_timepoints); under ``norm="auto"`` the window level follows.
-
-        The level is each channel's mean over the window and over its last
-        30 steps (of the regime-standardised window where regimes were
-        found), standardised by the training windows' statistics, 0 where a
-        channel is not observed: what RevIN takes out of the embedding is
-        passed on beside it.
-        """
-        X = self._validated_input(X)
-        E = self._infer(X, "transform", forward=lambda module: module.embed)
-        if getattr(self, "level_loc_", None) is None:
-            return E
-        level = np.nan_to_num((window_level(X, **self._level) - self.level_loc_) / self.level_scale_)
-        return np.hstack([E, level.astype(np.float32)])
-
-    @property
-    def encoder_(self):
-        check_is_fitted(self, "net_")
-        return self.net_.module_.encoder
-
-    @property
-    def _n_features_out(self):
-        level = getattr(self, "level_loc_", None)
-        return self.d_model + (0 if level is None else level.shape[0])
-
 
 @fill_doc
-class HEPAPretrainer(WindowPretrainer):
+class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
     """Pretrain a causal patch Transformer by JEPA and embed windows.
 
     ``fit(X)`` learns, without labels, to predict the representation of the
@@ -172,9 +45,11 @@ class HEPAPretrainer(WindowPretrainer):
     window come in shuffled blocks of 8 that share one causal pass (each
     cut keeps its own (cut, Δt) draw); docs/speed.md gives the speed.
 
-    The defaults, ``max_epochs=0`` (no pretraining) and ``norm="auto"``, beat
-    0.1.0's pretrained RevIN encoder on the benchmark's validation units
-    (docs/findings.md, "Choosing the defaults"); ``max_epochs=100`` pretrains.
+    The defaults, ``max_epochs=0`` (no pretraining), ``regimes="auto"``,
+    ``norm="revin"`` and ``window_level=True``, beat 0.1.0's pretrained
+    RevIN encoder on the benchmark's validation units (docs/findings.md,
+    "Choosing the defaults"); ``max_epochs=100`` pretrains, and
+    ``regimes=None, window_level=False`` gives 0.1.0's input.
 
     Parameters
     ----------
@@ -189,23 +64,45 @@ class HEPAPretrainer(WindowPretrainer):
         iTransformer and PatchTST). The JEPA objective is unchanged; the
         encoder costs about ``n_channels`` times more, and its target
         intervals are encoded in padded groups.
-    norm : {"auto", "revin", "global", "regime", "none"}, default="auto"
-        ``"revin"`` normalises each context by its own per-channel statistics;
+    norm : {"revin", "global", "none"}, default="revin"
+        The network's own normalisation of its input (after ``regimes``):
+        ``"revin"`` normalises each context by its own per-channel
+        statistics (RevIN), which removes each window's level;
         ``"global"`` uses per-channel statistics learned in ``fit`` (the
         C-MAPSS protocol, which keeps the absolute degradation level);
-        ``"regime"`` finds operating regimes in ``fit`` from the channels
-        themselves (:class:`~hepa_sklearn.preprocessing.RegimeNormalizer`
-        with ``setting_channels=None, n_regimes="auto"``) and standardises
-        each step by its regime's statistics, which removes the jumps between
-        operating conditions and keeps the level within each; where it finds
-        one regime it is ``"global"``. ``"auto"`` standardises per regime
-        as ``"regime"`` does where regimes are found, then applies RevIN, and
-        ``transform`` appends the window level RevIN removes (per channel the
-        mean over the window and over its last 30 steps, standardised by the
-        training windows'): ``d_model + 2 * n_channels`` columns. ``"none"`` feeds raw values.
-        Regimes are found from the steps where every channel is observed;
-        with too few of them (channels logged at different steps, a channel
-        never observed) a ``RegimeWarning`` says so and one regime is used.
+        ``"none"`` feeds the values as they are. It leaves the output
+        width alone.
+
+        .. deprecated:: 0.3.0
+            ``"auto"`` (read as ``"revin"``) and ``"regime"`` (read as
+            ``"global"`` with ``window_level=False``) are removed in 0.4.0;
+            the regime standardisation and the window level they stood for
+            are ``regimes`` and ``window_level``.
+    regimes : "auto", int or None, default="auto"
+        Standardise each step by its operating regime before the network:
+        ``fit`` finds regimes from the channels themselves
+        (:class:`~hepa_sklearn.preprocessing.RegimeNormalizer` with
+        ``setting_channels=None``), ``"auto"`` choosing their number from
+        the data and an int fixing it, and each step takes the statistics
+        of its regime, which removes the jumps between operating
+        conditions and keeps the level within each
+        (:meth:`standardise_by_regime`). Where one regime is found the
+        windows pass unchanged; None never looks for regimes. Regimes are
+        found from the steps where every channel is observed; with too few
+        of them (channels logged at different steps, a channel never
+        observed) a ``RegimeWarning`` says so and one regime is used. It
+        leaves the output width alone.
+    window_level : bool, default=True
+        Append the window level to the embedding: per channel, the mean
+        over the window and over its last 30 steps (of the
+        regime-standardised window), standardised by the training
+        windows' statistics (:meth:`level_features`). RevIN takes each
+        window's level out of the embedding; this passes it on beside it.
+        True widens ``transform``'s output from ``d_model`` to ``d_model +
+        2 * n_channels`` columns (:meth:`get_feature_names_out` names
+        them); an event predictor fitted on it, unlike one fitted on
+        ``h_t`` alone, cannot start from the pretrainer's predictor
+        (``init_from``).
     max_horizon : int, default=150
         Largest Δt drawn in pretraining.
     sigreg_weight : float, default=0.1
@@ -253,6 +150,16 @@ class HEPAPretrainer(WindowPretrainer):
     n_epochs_ : int
         Epochs that completed (fewer than ``max_epochs`` after early
         stopping).
+    regime_centers_ : ndarray of shape (n_regimes, n_channels) or None
+        The regime centres in globally standardised channels; None where
+        no regimes were looked for (``regimes=None``) or one was found.
+    regime_loc_, regime_scale_ : ndarray of shape (n_regimes + 1, n_channels) or None
+        Each regime's channel statistics, the last row the global ones
+        (for steps with a missing channel); None as ``regime_centers_``.
+    level_loc_, level_scale_ : ndarray of shape (2 * n_channels,) or None
+        The mean and standard deviation of :meth:`level_features` on the
+        training windows, which standardise the window level; None with
+        ``window_level=False``.
     %(encoder_attributes)s
 
     Examples
@@ -264,12 +171,17 @@ class HEPAPretrainer(WindowPretrainer):
     ...                      random_state=0).fit(X)
     >>> pre.transform(X).shape  # d_model columns, then the level: 2 per channel
     (32, 22)
+    >>> pre.get_feature_names_out()[-2:].tolist()
+    ['mean30_x1', 'mean30_x2']
+    >>> HEPAPretrainer(d_model=16, n_heads=2, regimes=None, window_level=False,
+    ...                random_state=0).fit(X).transform(X).shape  # h_t alone
+    (32, 16)
     """
 
     _parameter_constraints = {
         **WindowPretrainer._parameter_constraints,
         "tokens": [StrOptions(set(TOKEN_MODES))],
-        "norm": [StrOptions({*NORM_MODES, *NET_NORM})],
+        **INPUT_CONSTRAINTS,
         "max_horizon": [POSITIVE_INT],
         "sigreg_weight": [UNIT],
         "regularizer": [StrOptions({"sigreg", "vicreg"})],
@@ -282,14 +194,43 @@ class HEPAPretrainer(WindowPretrainer):
         self,
         *,
         # the encoder (paper §3.1)
-        d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch", norm="auto",
+        d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch",
+        # the input: standardised by regime, normalised by the network, its level beside the embedding
+        norm="revin", regimes="auto", window_level=True,
         # the pretraining objective (paper §3.1)
         max_horizon=150, sigreg_weight=0.1, regularizer="sigreg", target="shared", cuts_per_window=1,
         # training, as every torch-backed estimator (see TorchEstimator)
         max_epochs=0, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
         n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
     ):
-        store_parameters(self, locals())
+        self.d_model = d_model
+        self.n_layers = n_layers
+        self.n_heads = n_heads
+        self.patch_size = patch_size
+        self.dropout = dropout
+        self.tokens = tokens
+        self.norm = norm
+        self.regimes = regimes
+        self.window_level = window_level
+        self.max_horizon = max_horizon
+        self.sigreg_weight = sigreg_weight
+        self.regularizer = regularizer
+        self.target = target
+        self.cuts_per_window = cuts_per_window
+        self.max_epochs = max_epochs
+        self.batch_size = batch_size
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.device = device
+        self.precision = precision
+        self.random_state = random_state
+        self.verbose = verbose
+        self.callbacks = callbacks
+
+    _fitted_attributes = (*WindowPretrainer._fitted_attributes, *REGIME_ATTRIBUTES, *LEVEL_ATTRIBUTES)
 
     # the torch module of the net: encoder, target path and predictor
     _module_class = JEPA
@@ -299,7 +240,7 @@ class HEPAPretrainer(WindowPretrainer):
 
     def _cut_block(self):
         """Cuts of one window that share a context pass in a training batch: ``CUT_BLOCK`` where they can."""
-        return 1 if NET_NORM.get(self.norm, self.norm) == "revin" else CUT_BLOCK  # RevIN statistics depend on the cut
+        return 1 if self._network_norm() == "revin" else CUT_BLOCK  # RevIN statistics depend on the cut
 
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for windows of ``fitted["n_features_in_"]`` channels."""

@@ -168,10 +168,11 @@ def protocol_pretrainer(pretrain_epochs, *, device, seed, verbose=0, **params):
     """The protocol's pretrainer: global z-score, 40 cuts per unit and epoch, fixed epochs; ``params`` override.
 
     The normalisation is ``"global"`` (the degradation level is what the
-    event depends on, and per-window RevIN removes it) and early stopping
-    is off, unless ``params`` says otherwise.
+    event depends on, and per-window RevIN removes it), without regimes or
+    the window level beside the embedding (the paper's input), and early
+    stopping is off, unless ``params`` says otherwise.
     """
-    params = {"norm": "global", "early_stopping": False, **params}
+    params = {"norm": "global", "regimes": None, "window_level": False, "early_stopping": False, **params}
     return HEPAPretrainer(
         max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, device=device, random_state=seed, verbose=verbose,
         **params,

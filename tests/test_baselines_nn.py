@@ -36,7 +36,7 @@ SUPERVISED = dict(ENCODER, K=10, hidden=16)
 HEAD = dict(K=10, hidden=16, max_epochs=2, batch_size=16, random_state=0)
 CHANNEL_PRETRAINER = dict(
     d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0, tokens="channel",
-    norm="revin",  # the embedding alone, which export gives
+    norm="revin", regimes=None, window_level=False,  # the embedding alone
 )
 CONFIG = dict(d_model=16, n_layers=1, n_heads=2, patch_size=4, dropout=0.0)
 

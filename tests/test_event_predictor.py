@@ -174,8 +174,8 @@ def test_pickle_and_joblib_round_trips(fitted, tmp_path):
 
 @pytest.fixture
 def pretrained(windows, tiny_pretrainer_params):
-    # an embedding of d_model columns, which the pretrained predictor reads (norm="auto" appends the level)
-    pre = HEPAPretrainer(**tiny_pretrainer_params, norm="revin").fit(windows)
+    # an embedding of d_model columns, which the pretrained predictor reads (window_level=True appends the level)
+    pre = HEPAPretrainer(**tiny_pretrainer_params, window_level=False).fit(windows)
     y = make_survival_y(np.ones(len(windows), bool), 1 + np.arange(len(windows)) % 15)
     return pre, pre.transform(windows), y
 
@@ -208,7 +208,7 @@ def test_init_from_unfitted_pretrainer_raises(pretrained, tiny_event_params, tin
 
 
 def test_init_from_a_pretrainer_that_appends_the_level_says_so(windows, tiny_pretrainer_params, tiny_event_params):
-    pre = HEPAPretrainer(**tiny_pretrainer_params).fit(windows)  # norm="auto", the default
+    pre = HEPAPretrainer(**tiny_pretrainer_params).fit(windows)  # window_level=True, the default
     y = make_survival_y(np.ones(len(windows), bool), 1 + np.arange(len(windows)) % 15)
     with pytest.raises(ValueError, match="norm=\"auto\" appends the window level"):
         HEPAEventPredictor(**tiny_event_params, init_from=pre).fit(pre.transform(windows), y)

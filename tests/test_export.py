@@ -33,7 +33,7 @@ needs_onnx = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def models():
     """A pretrainer with global statistics, an event model on its embeddings, a revin pipeline, a finetuner and the
-    headline pipeline with the defaults (norm="auto": the window level beside the embedding)."""
+    headline pipeline with the defaults (regimes, RevIN, the window level beside the embedding)."""
     tiny = dict(d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0,
                 device="cpu")
     event = dict(K=10, hidden=16, max_epochs=1, batch_size=16, random_state=0, device="cpu")
@@ -43,7 +43,7 @@ def models():
         predictor = HEPAEventPredictor(**event).fit(pretrainer.transform(X), Y)
         pipeline = make_pipeline(HEPAPretrainer(**tiny, norm="revin"), "passthrough", HEPAEventPredictor(**event)).fit(X, Y)
         finetuner = HEPAFinetuner(pretrainer, **event).fit(X, Y)
-        default = make_pipeline(HEPAPretrainer(**tiny), HEPAEventPredictor(**event)).fit(X, Y)  # norm="auto"
+        default = make_pipeline(HEPAPretrainer(**tiny), HEPAEventPredictor(**event)).fit(X, Y)  # window_level=True
     E = pretrainer.transform(X)
     return {
         "pretrainer": (pretrainer, X, pretrainer.transform(X)),

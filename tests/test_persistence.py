@@ -52,7 +52,8 @@ Y = make_survival_y(RNG.random(40) < 0.8, RNG.integers(1, 15, 40))
 
 @pytest.fixture(scope="module")
 def pretrainer():
-    return HEPAPretrainer(**{**TINY_PRETRAINER, "norm": "global", "device": "cpu"}).fit(X)
+    return HEPAPretrainer(**{**TINY_PRETRAINER, "norm": "global", "regimes": None, "window_level": False,
+                             "device": "cpu"}).fit(X)
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,7 @@ def test_fit_returns_self_and_transform_shape(windows, tiny_pretrainer_params):
     pre = HEPAPretrainer(**tiny_pretrainer_params)
     assert pre.fit(windows) is pre
     E = pre.transform(windows)
-    assert E.shape == (windows.shape[0], 16 + 2 * windows.shape[1])  # norm="auto": the level of each channel follows
+    assert E.shape == (windows.shape[0], 16 + 2 * windows.shape[1])  # window_level: the level of each channel follows
     assert E.dtype == np.float32
     assert pre.n_features_in_ == windows.shape[1]
     assert pre.n_timepoints_in_ == windows.shape[2]
@@ -231,7 +231,7 @@ def test_fitted_module_matches_its_configuration(fitted):
 
 
 PARAMETERS = [
-    "d_model", "n_layers", "n_heads", "patch_size", "dropout", "tokens", "norm",
+    "d_model", "n_layers", "n_heads", "patch_size", "dropout", "tokens", "norm", "regimes", "window_level",
     "max_horizon", "sigreg_weight", "regularizer", "target", "cuts_per_window",
     "max_epochs", "batch_size", "lr", "weight_decay", "early_stopping", "validation_fraction", "n_iter_no_change",
     "device", "precision", "random_state", "verbose", "callbacks",
@@ -330,7 +330,7 @@ def test_zero_epochs_keeps_the_initial_weights_of_training(windows, tiny_pretrai
     np.testing.assert_array_equal(untrained.channel_loc_, trained.channel_loc_)
     np.testing.assert_array_equal(untrained.channel_scale_, trained.channel_scale_)
     E = untrained.transform(windows)
-    assert E.shape == (len(windows), params["d_model"]) and np.isfinite(E).all()
+    assert E.shape == (len(windows), len(untrained.get_feature_names_out())) and np.isfinite(E).all()
     save(untrained, tmp_path / "untrained.hepa")
     restored = load(tmp_path / "untrained.hepa")
     assert restored.n_epochs_ == 0 and len(restored.history_) == 0

@@ -1,4 +1,4 @@
-"""Operating regimes found from the channels themselves: RegimeNormalizer(None, n_regimes="auto") and norm="regime"."""
+"""Operating regimes found from the channels themselves: RegimeNormalizer(None, n_regimes="auto"), HEPAPretrainer's regimes and window level."""
 
 import pickle
 import warnings
@@ -11,11 +11,15 @@ from hypothesis import strategies as st
 from sklearn.pipeline import make_pipeline
 
 from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, RegimeNormalizer, make_survival_y
+from hepa_sklearn._stats import window_level
 from hepa_sklearn.export import export_torchscript
 from hepa_sklearn.persistence import load, save
 from hepa_sklearn.preprocessing import RegimeWarning, choose_n_regimes, window_regimes
 
 TINY = dict(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, device="cpu", random_state=0)
+# release 0.2.0's norm="regime": regimes, then the global z-score, no window level
+BY_REGIME = dict(norm="global", regimes="auto", window_level=False)
+GLOBAL = dict(norm="global", regimes=None, window_level=False)
 
 
 def traced(path):
@@ -57,14 +61,14 @@ def test_auto_keeps_one_regime_where_there_are_no_operating_conditions():
 
 def test_pretrainer_with_one_regime_is_the_global_norm():
     X = np.random.default_rng(2).normal(size=(24, 2, 64)).astype(np.float32)
-    regime = HEPAPretrainer(norm="regime", **TINY).fit(X)
+    regime = HEPAPretrainer(**BY_REGIME, **TINY).fit(X)
     assert regime.regime_centers_ is None
-    np.testing.assert_array_equal(regime.transform(X), HEPAPretrainer(norm="global", **TINY).fit(X).transform(X))
+    np.testing.assert_array_equal(regime.transform(X), HEPAPretrainer(**GLOBAL, **TINY).fit(X).transform(X))
 
 
 def test_pretrainer_sees_windows_standardised_per_regime_and_keeps_it_through_every_round_trip(tmp_path):
     X, _ = regime_windows()
-    pre = HEPAPretrainer(norm="regime", **TINY).fit(X)
+    pre = HEPAPretrainer(**BY_REGIME, **TINY).fit(X)
     assert pre.regime_centers_.shape == (3, 2) and pre.regime_loc_.shape == pre.regime_scale_.shape == (4, 2)
     np.testing.assert_allclose(pre.channel_loc_, 0.0, atol=0.05)  # the net sees standardised windows
     E = pre.transform(X)
@@ -75,7 +79,7 @@ def test_pretrainer_sees_windows_standardised_per_regime_and_keeps_it_through_ev
     A, B = (noise + levels * rng.integers(0, 3, size=(1, 1, 128)) for _ in range(2))
     pair = np.concatenate([A, B]).astype(np.float32)
     close = np.abs(np.subtract(*pre.transform(pair))).max()
-    globally = HEPAPretrainer(norm="global", **TINY).fit(X)
+    globally = HEPAPretrainer(**GLOBAL, **TINY).fit(X)
     assert close < 0.1 * np.abs(np.subtract(*globally.transform(pair))).max()
     save(pre, tmp_path / "pre.hepa")
     np.testing.assert_array_equal(load(tmp_path / "pre.hepa").transform(X), E)
@@ -102,11 +106,11 @@ def test_bad_norm_names_the_choices():
         HEPAPretrainer(norm="regimes").fit(np.zeros((4, 1, 32), np.float32))
 
 
-def test_norm_auto_appends_the_window_level_revin_removes():
+def test_the_default_appends_the_window_level_revin_removes():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(24, 2, 64)).astype(np.float32) + np.linspace(0, 5, 24)[:, None, None].astype(np.float32)
     X[:6, :, :20] = np.nan  # left padding
-    pre = HEPAPretrainer(norm="auto", **TINY).fit(X)
+    pre = HEPAPretrainer(**TINY).fit(X)
     E = pre.transform(X)
     assert E.shape == (24, 16 + 2 * 2) and pre.regime_centers_ is None  # one regime: RevIN plus the level
     assert len(pre.get_feature_names_out()) == E.shape[1]
@@ -120,11 +124,11 @@ def test_norm_auto_appends_the_window_level_revin_removes():
     np.testing.assert_allclose(pickle.loads(pickle.dumps(pre)).transform(X), E)
 
 
-def test_norm_auto_exports_with_the_window_level(tmp_path):
+def test_the_default_exports_with_the_window_level(tmp_path):
     X, _ = regime_windows()
     X[:4, :, :50] = np.nan  # short histories: the level over the observed steps only
     y = make_survival_y(np.ones(40, bool), np.arange(1, 41))
-    pipe = make_pipeline(HEPAPretrainer(norm="auto", **TINY), HEPAEventPredictor(K=8, max_epochs=1, random_state=0))
+    pipe = make_pipeline(HEPAPretrainer(**TINY), HEPAEventPredictor(K=8, max_epochs=1, random_state=0))
     pipe.fit(X, y)
     for name, model, method in (("pre", pipe[0], pipe[0].transform), ("pipe", pipe, pipe.predict_proba)):
         export_torchscript(model, tmp_path / f"{name}.pt", X[:2])
@@ -134,16 +138,22 @@ def test_norm_auto_exports_with_the_window_level(tmp_path):
         np.testing.assert_allclose(out, method(X), atol=1e-4)
 
 
-def test_the_level_can_hold_slopes_and_exports_them(tmp_path):
+class SlopeLevelPretrainer(HEPAPretrainer):
+    """A pretrainer whose window level is each channel's mean and slope over its last 10 steps and the window."""
+
+    def level_features(self, X):
+        return window_level(X, spans=(10, None), spread=False, slope=True)
+
+
+def test_a_subclass_passes_another_level_through_level_features_and_export_refuses_it(tmp_path):
     rng = np.random.default_rng(3)
     X = (rng.normal(size=(20, 2, 40)) + np.arange(40) * rng.normal(size=(20, 2, 1))).astype(np.float32)
     X[:5, :, :20] = np.nan  # left padding
     X[5, 1, -9:] = np.nan  # one observed step in the last 10: no slope there
-    pre = HEPAPretrainer(norm="auto", **TINY)
-    pre._level = {"spans": (10, None), "spread": False, "slope": True}  # what window_level computes, per span
-    pre.fit(X)
+    pre = SlopeLevelPretrainer(**TINY).fit(X)
     E = pre.transform(X)
     assert E.shape == (20, 16 + 4 * 2)
+    assert pre.get_feature_names_out().tolist()[16:] == [f"level{j}" for j in range(8)]
 
     def by_hand(span):
         mean = np.nanmean(span, -1)
@@ -158,14 +168,15 @@ def test_the_level_can_hold_slopes_and_exports_them(tmp_path):
     loc, scale = np.nanmean(level, 0), np.nanstd(level, 0)
     np.testing.assert_allclose(E[:, 16:], np.nan_to_num((level - loc) / scale), rtol=1e-4, atol=1e-4)
     assert E[5, 16 + 2 + 1] == 0  # the slope of a channel seen once in the span
-    export_torchscript(pre, tmp_path / "pre.pt", X[:2])
-    with torch.no_grad():
-        np.testing.assert_allclose(traced(tmp_path / "pre.pt")(torch.from_numpy(X)).numpy(), E, atol=1e-4)
+    # the graph holds HEPAPretrainer's level alone: a subclass is refused, not exported wrong
+    with pytest.raises(TypeError, match=r"this one runs \['SlopeLevelPretrainer'\]"):
+        export_torchscript(pre, tmp_path / "pre.pt", X[:2])
+    assert not (tmp_path / "pre.pt").exists()
 
 
-def test_norm_auto_standardises_per_regime_first_and_reads_the_level_there(tmp_path):
+def test_the_default_standardises_per_regime_first_and_reads_the_level_there(tmp_path):
     X, _ = regime_windows()
-    pre = HEPAPretrainer(norm="auto", **TINY).fit(X)
+    pre = HEPAPretrainer(**TINY).fit(X)
     assert pre.regime_centers_.shape[0] == 3
     E = pre.transform(X)
     assert E.shape == (40, 16 + 2 * 2)
@@ -186,10 +197,10 @@ def staggered_windows(n=24, n_channels=3, length=48, seed=0):
     return X
 
 
-@pytest.mark.parametrize("norm", ["auto", "regime"])
+@pytest.mark.parametrize("norm", ["revin", "global"])
 def test_channels_observed_at_different_steps_embed_with_one_regime_and_a_warning_that_says_why(norm):
     X = staggered_windows()
-    with pytest.warns(RegimeWarning, match=r"norm='%s'.*0 time steps .*observed at different steps" % norm):
+    with pytest.warns(RegimeWarning, match=r"regimes='auto'.*0 time steps .*observed at different steps"):
         pretrainer = HEPAPretrainer(norm=norm, **TINY).fit(X)
     assert pretrainer.regime_centers_ is None
     E = pretrainer.transform(X)
@@ -209,7 +220,7 @@ def test_windows_observed_together_find_regimes_without_a_warning():
     X[:4, :, :20] = np.nan  # left padding: every channel missing at the same steps
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert HEPAPretrainer(norm="regime", **TINY).fit(X).regime_centers_.shape == (3, 2)
+        assert HEPAPretrainer(**BY_REGIME, **TINY).fit(X).regime_centers_.shape == (3, 2)
 
 
 @settings(max_examples=20, deadline=None)

@@ -401,7 +401,7 @@ def test_frozen_pretrainer_fits_only_the_predictor(fd001_subset):
 
 def test_frozen_pretrainer_survives_clone_as_init_from(fd001_subset):
     X, y, _ = fd001_subset
-    pretrainer = HEPAPretrainer(**TINY_PRETRAINER, norm="revin").fit(X)
+    pretrainer = HEPAPretrainer(**TINY_PRETRAINER, window_level=False).fit(X)  # h_t alone, as init_from needs
     model = HEPAEventPredictor(**TINY_EVENT_PREDICTOR, init_from=FrozenEstimator(pretrainer))
     fitted = clone(model).fit(pretrainer.transform(X), y)
     assert fitted.predict_proba(pretrainer.transform(X[:3])).shape == (3, TINY_EVENT_PREDICTOR["K"])

@@ -6,7 +6,7 @@ from .._docs import fill_doc
 from .._training import HEPANet, PatchMaskSampler, ReconstructionLoss, make_net
 from .._validation import Interval
 from ..nn.baselines import MaskedAutoencoder
-from ..pretrainer import WindowPretrainer
+from .._window_pretrainer import WindowPretrainer
 
 __all__ = ["MAEPretrainer"]
 

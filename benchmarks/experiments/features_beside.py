@@ -3,8 +3,8 @@
 On Beijing (both fractions) and VIX with 10 % labels the headline line with
 the 0.2.0 defaults stays more than 0.02 below gradient boosting on its
 multiscale window features (``benchmarks/default_selection.md``). Each arm
-fits the headline line's pretrainer (``HEPAPretrainer()``: ``norm="auto"``,
-never pretrained) on the row's training windows and its event head
+fits the headline line's pretrainer (``HEPAPretrainer()``: regimes, RevIN,
+the window level, never pretrained) on the row's training windows and its event head
 (``HEPAEventPredictor(K=K)``) on the embedding with, beside it:
 
 - ``headline``: nothing more (the embedding and the window level, as the

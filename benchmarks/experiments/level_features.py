@@ -8,7 +8,7 @@ level, the mean and standard deviation of each channel's observed values
 over the whole window and over its last 30 steps, standardised by the
 training windows' statistics (a scaler fitted on the training windows).
 Arms: ``revin+level`` (RevIN embedding), ``regime+level``
-(``norm="regime"``) and, where the data has operating regimes,
+(0.2.0's ``norm="regime"``: ``norm="global", window_level=False``) and, where the data has operating regimes,
 ``regime-revin+level`` (the windows standardised per regime by
 ``RegimeNormalizer(None, n_regimes="auto")``, then RevIN and the level of
 the standardised windows; with one regime it is ``revin+level``). ``--features shift`` runs one arm instead,
@@ -56,6 +56,8 @@ def main():
     raw = {"train": data.X_train, "valid": data.X_valid, "test": data.X_test}
     regimes = RegimeNormalizer(None, n_regimes="auto", random_state=args.seed).fit(data.X_train)
     summary = level if args.features == "level" else shift
+    # each arm's pretrainer by its 0.2.0 norm name; none appends the window level itself
+    norms = {"revin": {"norm": "revin", "regimes": None}, "regime": {"norm": "global", "regimes": "auto"}}
     arms = [("revin+level", "revin", raw), ("regime+level", "regime", raw)]
     if regimes.n_regimes_ > 1:
         arms.append(("regime-revin+level", "revin", {name: regimes.transform(X) for name, X in raw.items()}))
@@ -64,7 +66,8 @@ def main():
     for arm, norm, windows in arms:
         start = time.process_time()
         scaler = StandardScaler().fit(np.nan_to_num(summary(windows["train"])))
-        encoder = HEPAPretrainer(norm=norm, max_epochs=0, random_state=args.seed).fit(windows["train"])
+        encoder = HEPAPretrainer(**norms[norm], window_level=False, max_epochs=0,
+                                 random_state=args.seed).fit(windows["train"])
         E = {name: np.hstack([encoder.transform(X), np.nan_to_num(scaler.transform(np.nan_to_num(summary(X))))])
              for name, X in windows.items()}
         head = HEPAEventPredictor(K=entry.K, random_state=args.seed).fit(E["train"], data.y_train)

@@ -5,7 +5,7 @@ standard deviation of the observed values over the window and over its last
 30 steps (``window_level``, four columns per channel, standardised by the
 training windows' statistics) to the embedding of an encoder never
 pretrained; on BATADAL's validation units it fell 0.159 below the 0.1.0
-defaults. Each arm fits ``HEPAPretrainer(norm="auto", max_epochs=0)`` on
+defaults. Each arm fits ``HEPAPretrainer(max_epochs=0)`` (0.2.0's ``norm="auto"``) on
 the row's training windows, keeps its ``d_model`` embedding columns and
 puts beside them:
 
@@ -41,10 +41,10 @@ def main():
     args = dataset_seed_parser(__doc__, "BATADAL", ARMS).parse_args()
     entry, data = benchmark_split(args)
     start = time.process_time()
-    encoder = HEPAPretrainer(norm="auto", max_epochs=0, random_state=args.seed).fit(data.X_train)
+    encoder = HEPAPretrainer(max_epochs=0, random_state=args.seed).fit(data.X_train)
     windows = {"train": data.X_train, "valid": data.X_valid}
     # the encoder's own regime standardisation comes first, as in transform
-    standardised = {name: encoder._by_regime(X) for name, X in windows.items()}
+    standardised = {name: encoder.standardise_by_regime(X) for name, X in windows.items()}
     loc, scale, _ = nan_mean_std(window_level(standardised["train"]), axis=0)
     scale = np.where(scale > 0, scale, 1.0)
     E = {name: np.hstack([encoder.transform(X)[:, :encoder.d_model],

@@ -11,9 +11,10 @@ keeps on Beijing. Each arm fits never-pretrained ``HEPAPretrainer`` s on the
 row's training windows and the event head (``HEPAEventPredictor(K=K)``) on
 their embeddings:
 
-- ``headline``: ``HEPAPretrainer()`` (``norm="auto"``: RevIN, the window
-  level beside the embedding);
-- ``global``: ``HEPAPretrainer(norm="global")`` alone;
+- ``headline``: ``HEPAPretrainer()`` (0.2.0's ``norm="auto"``: regimes,
+  RevIN, the window level beside the embedding);
+- ``global``: ``HEPAPretrainer(norm="global", regimes=None,
+  window_level=False)``, the global z-score alone;
 - ``views``: both embeddings side by side (the same initial encoder
   weights, two normalisations of its input).
 
@@ -39,9 +40,11 @@ def main():
     entry, data = benchmark_split(args)
     X_train, y_train = labelled_windows(data, args.fraction)
     embedded, seconds = {}, {}
-    for norm in ("auto", "global"):
+    # each view by its 0.2.0 norm name, as today's parameters
+    views = {"auto": {}, "global": {"norm": "global", "regimes": None, "window_level": False}}
+    for norm, params in views.items():
         start = time.process_time()
-        encoder = HEPAPretrainer(norm=norm, random_state=args.seed).fit(X_train)
+        encoder = HEPAPretrainer(**params, random_state=args.seed).fit(X_train)
         embedded[norm] = {"train": encoder.transform(X_train), "valid": encoder.transform(data.X_valid)}
         seconds[norm] = time.process_time() - start
     inputs = {"headline": ["auto"], "global": ["global"], "views": ["auto", "global"]}

@@ -22,7 +22,7 @@ from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT
 
 from .boosting_hazard import DiscreteHazardBoosting
 from .foundation import FOUNDATION_MODELS, foundation_encoder, weights_folder
-from .protocols import MeansLevelPretrainer, TrendLevelPretrainer, multi_horizon_probe, plain_pipeline, predictor_init
+from .protocols import TrendLevelPretrainer, multi_horizon_probe, plain_pipeline, predictor_init
 from .registry import PATIENCE
 from .surfaces import elapsed_time, end_to_end, gradient_boosting, position_only
 
@@ -189,8 +189,8 @@ def _untrained(description, **kwargs):
 _PACKED = {"layout": "packed"}  # C-MAPSS variants measured with the library's batch layout
 
 def _auto0(description, family="candidate", **params):
-    """A candidate default: the plain pipeline under the 0.2.0 defaults (norm="auto", untrained) with ``params``."""
-    params = {"norm": "auto", "max_epochs": 0, "pretrainer": MeansLevelPretrainer, **params}
+    """A candidate default: the plain pipeline under the 0.2.0 defaults (0.2.0's norm="auto", untrained) with ``params``."""
+    params = {"norm": "revin", "regimes": "auto", "window_level": True, "max_epochs": 0, **params}
     return Method(description, family=family, surface=functools.partial(plain_pipeline, **params))
 
 
@@ -295,10 +295,10 @@ METHODS = {
     "hepa-default-regime": Method(
         "candidate default: hepa-default with HEPAPretrainer(norm=\"regime\"), operating regimes found from the "
         "channels and each step standardised by its regime", family="candidate",
-        surface=functools.partial(plain_pipeline, norm="regime")),
+        surface=functools.partial(plain_pipeline, norm="global", regimes="auto")),
     "hepa-default-regime0": Method(
         "candidate default: hepa-default-regime with the encoder never pretrained (max_epochs=0)", family="candidate",
-        surface=functools.partial(plain_pipeline, norm="regime", max_epochs=0)),
+        surface=functools.partial(plain_pipeline, norm="global", regimes="auto", max_epochs=0)),
     "hepa-default-auto0": _auto0(
         "the headline line with the defaults of release 0.2.0, chosen among the candidates: hepa-default with "
         "HEPAPretrainer(norm=\"auto\") never pretrained (max_epochs=0): windows standardised per operating regime "

@@ -6,10 +6,11 @@ import numpy as np
 import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
+from hepa_sklearn._stats import window_level
 from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
 from hepa_sklearn.protocol import run_cmapss
 
-__all__ = ["LAYOUTS", "MeansLevelPretrainer", "PINNED_PREDICTOR", "PINNED_PRETRAINER", "default_pipeline", "kept_epoch", "multi_horizon_probe", "plain_pipeline", "predictor_init", "protocol_pretrainer", "run_protocol",
+__all__ = ["LAYOUTS", "PINNED_PREDICTOR", "PINNED_PRETRAINER", "default_pipeline", "kept_epoch", "multi_horizon_probe", "plain_pipeline", "predictor_init", "protocol_pretrainer", "run_protocol",
            "TrendLevelPretrainer", "with_state"]
 
 # the batch layouts: the published C-MAPSS cells were computed with "padded"
@@ -50,10 +51,12 @@ def run_protocol(subset="FD001", *, layout="padded", seed=0, pretrain_epochs=50,
     return {**result, "batch_layout": layout}
 
 # The estimators' defaults that the records of hepa-default and its candidates were made with (release
-# 0.1.0): the plain pipeline of those methods sets them explicitly, so that a change of the library's
-# defaults leaves the records reproducible (a test keeps them equal to the library's while they are).
+# 0.1.0; its norm="revin" is regimes=None, window_level=False today): the plain pipeline of those methods sets
+# them explicitly, so that a change of the library's defaults leaves the records reproducible (a test keeps
+# them equal to the library's while they are).
 PINNED_PRETRAINER = dict(
-    d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch", norm="revin", max_horizon=150,
+    d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch", norm="revin", regimes=None,
+    window_level=False, max_horizon=150,
     sigreg_weight=0.1, regularizer="sigreg", target="shared", cuts_per_window=1, max_epochs=100, batch_size=64,
     lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10, precision="auto",
 )
@@ -63,16 +66,11 @@ PINNED_PREDICTOR = dict(
 )
 
 
-class MeansLevelPretrainer(HEPAPretrainer):
-    """HEPAPretrainer whose ``norm="auto"`` level is that of release 0.2.0: each channel's mean over the window and its last 30 steps."""
-
-    _level = {"spans": (None, 30), "spread": False, "slope": False}
-
-
 class TrendLevelPretrainer(HEPAPretrainer):
-    """HEPAPretrainer whose ``norm="auto"`` level is each channel's mean and slope over its last 10, 30, 100 steps and the window."""
+    """HEPAPretrainer whose window level (``window_level=True``) is each channel's mean and slope over its last 10, 30, 100 steps and the window."""
 
-    _level = {"spans": (10, 30, 100, None), "spread": False, "slope": True}
+    def level_features(self, X):
+        return window_level(X, spans=(10, 30, 100, None), spread=False, slope=True)
 
 
 def default_pipeline(K, *, seed, device="auto", pretrainer=HEPAPretrainer, predictor=None, **pretrainer_params):

@@ -79,7 +79,8 @@ class BenchmarkEntry:
     norm : {"global", "revin"}
         The pretrainer's normalisation: a global per-channel z-score learned
         in ``fit`` (C-MAPSS, where RevIN erases the degradation level) or
-        per-window RevIN.
+        per-window RevIN; the protocols' pretrainers look for no regimes
+        and append no window level (``regimes=None, window_level=False``).
     finetune_stop : {"fixed", "validation"}
         ``"fixed"``: the event predictor runs all its epochs (C-MAPSS);
         ``"validation"``: early stopping on the loss of the validation
@@ -168,7 +169,7 @@ class BenchmarkEntry:
         if layout not in (None, "packed"):
             raise ValueError(f"{self.name} is pretrained with the packed batch layout only, got {layout!r}.")
         return HEPAPretrainer(**{
-            "norm": self.norm, "max_horizon": self.K, "max_epochs": epochs, "early_stopping": True,
+            "norm": self.norm, "regimes": None, "window_level": False, "max_horizon": self.K, "max_epochs": epochs, "early_stopping": True,
             "n_iter_no_change": PATIENCE, "device": device, "random_state": seed, **params,
         })
 

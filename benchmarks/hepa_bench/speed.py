@@ -134,7 +134,8 @@ def scaling(n_windows=(1000, 10000, 100000), train_windows=(250, 1000, 4000), co
         return X, make_survival_y(np.ones(n, bool), rng.integers(1, 150, n)) if labels else None
 
     def models():
-        return (HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", random_state=0),
+        return (HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", regimes=None,
+                               window_level=False, random_state=0),
                 HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0))
 
     def fitted(length, n=256):

@@ -176,7 +176,8 @@ def test_supervised_baselines_on_cmapss_train_the_protocols_fixed_epochs(method,
     assert encoder.transform(data.X_valid[:3]).shape == (3, encoder.d_model)
 
 
-OLD_DEFAULTS = {"norm": "revin", "max_epochs": 100}  # the two defaults of release 0.1.0 that 0.2.0 changed
+# the defaults of release 0.1.0 that 0.2.0 changed (its norm="revin" is regimes=None, window_level=False today)
+OLD_DEFAULTS = {"regimes": None, "window_level": False, "max_epochs": 100}
 
 
 @pytest.mark.parametrize("method, changed", [("hepa-default", OLD_DEFAULTS),
@@ -230,16 +231,16 @@ def test_gbm_select_lets_the_validation_windows_choose_the_features_too(data_hom
                           seed=0, choose_features=True)
 
 
-def test_the_pinned_level_pretrainers():
-    from hepa_bench.protocols import MeansLevelPretrainer, TrendLevelPretrainer
+def test_the_trend_level_pretrainer_changes_the_level_alone():
+    from hepa_bench.protocols import TrendLevelPretrainer
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(12, 3, 48)).astype(np.float32)
-    small = dict(d_model=16, n_heads=2, n_layers=1, norm="auto", max_epochs=0, random_state=0, device="cpu")
-    # hepa-default-auto0's records stay reproducible: its pinned level is today's default level
-    np.testing.assert_array_equal(MeansLevelPretrainer(**small).fit(X).transform(X),
-                                  HEPAPretrainer(**small).fit(X).transform(X))
-    assert TrendLevelPretrainer(**small).fit(X).transform(X).shape == (12, 16 + 8 * 3)
+    small = dict(d_model=16, n_heads=2, n_layers=1, max_epochs=0, random_state=0, device="cpu")
+    trend, default = TrendLevelPretrainer(**small).fit(X).transform(X), HEPAPretrainer(**small).fit(X).transform(X)
+    assert trend.shape == (12, 16 + 8 * 3)  # mean and slope per channel over four spans
+    np.testing.assert_array_equal(trend[:, :16], default[:, :16])
+    assert TrendLevelPretrainer(**small, window_level=False).fit(X).transform(X).shape == (12, 16)
 
 
 def test_the_foundation_baselines_load_their_weights_from_the_model_home(data_home, small_registry, tmp_path,

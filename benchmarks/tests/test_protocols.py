@@ -73,8 +73,11 @@ def test_the_pinned_defaults_are_complete_and_are_the_librarys_today():
     run_only = {"random_state", "device", "verbose", "callbacks"}
     assert set(PINNED_PRETRAINER) == set(HEPAPretrainer().get_params()) - run_only
     assert set(PINNED_PREDICTOR) == set(HEPAEventPredictor().get_params()) - run_only - {"K"}
-    # release 0.2.0 changed two: hepa-default-auto0, the headline line since, sets them as the library does
+    # release 0.2.0 changed two, norm="auto" and max_epochs=0, and norm="auto" is three parameters today:
+    # hepa-default-auto0, the headline line since, sets them as the library does
     today = {k: v for k, v in HEPAPretrainer().get_params().items() if k in PINNED_PRETRAINER}
-    assert {k: v for k, v in PINNED_PRETRAINER.items() if today[k] != v} == {"norm": "revin", "max_epochs": 100}
-    assert {k: today[k] for k in ("norm", "max_epochs")} == {"norm": "auto", "max_epochs": 0}
+    assert {k: v for k, v in PINNED_PRETRAINER.items() if today[k] != v} == {
+        "regimes": None, "window_level": False, "max_epochs": 100}
+    assert {k: today[k] for k in ("norm", "regimes", "window_level", "max_epochs")} == {
+        "norm": "revin", "regimes": "auto", "window_level": True, "max_epochs": 0}
     assert PINNED_PREDICTOR == {k: v for k, v in HEPAEventPredictor().get_params().items() if k in PINNED_PREDICTOR}

@@ -12,9 +12,9 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from ._validation import KIND_NAMES, NUMBER_KINDS, check_event_indicator, some_values
+from ._validation import KIND_NAMES, NUMBER_KINDS, some_values
 
-__all__ = ["LAYOUTS", "check_columns", "checked_columns", "series_units", "unit_arrays"]
+__all__ = ["LAYOUTS", "check_columns", "checked_columns", "series_units"]
 
 LAYOUTS = ("long", "pd-multiindex", "np-list", "time-first-list")
 
@@ -277,9 +277,3 @@ def series_units(frame, *, layout, feature_cols, event_col, unit_col, time_col):
             f"got {wrong}."
         )
     return list(_list_units(frame, feature_cols=feature_cols, event_col=event_col, layout=layout))
-
-
-def unit_arrays(part, feature_cols, event_col, event_name):
-    """A unit's features (float32, NaN where missing) and event indicator (bool), checked."""
-    values = part[feature_cols].to_numpy(dtype=np.float32, na_value=np.nan)
-    return values, check_event_indicator(part[event_col], event_name)

@@ -12,9 +12,13 @@ import pandas as pd
 
 from ._docs import fill_doc
 from ._interval_labels import interval_label_surface, is_interval_y
+from ._survival_fields import (
+    CAUSE_FIELD, check_cause_codes, check_times, event_indicator, frame_records, survival_fields,
+)
 from ._validation import POSITIVE_INT, check_event_indicator, real_numbers, validate_params
 
 __all__ = [
+    "CAUSE_DTYPE",
     "SURVIVAL_DTYPE",
     "make_survival_y",
     "check_survival_y",
@@ -28,10 +32,12 @@ __all__ = [
 ]
 
 SURVIVAL_DTYPE = np.dtype([("event", bool), ("time", float)])
+#: ``y`` with the type of each event: 1, 2, ... (0 where there is none), for competing risks
+CAUSE_DTYPE = np.dtype([("event", bool), ("time", float), (CAUSE_FIELD, np.int64)])
 
 
-def make_survival_y(event, time):
-    """Build the structured ``y`` of ``("event", bool), ("time", float)`` records.
+def make_survival_y(event, time, cause=None):
+    """Build the structured ``y`` of ``("event", bool), ("time", float)`` records, with ``("cause", int)`` when given.
 
     Parameters
     ----------
@@ -44,19 +50,30 @@ def make_survival_y(event, time):
         False: numbers (text is refused, not parsed); the estimators and
         metrics refuse negative and non-finite times
         (:func:`check_survival_y`).
+    cause : array-like of int, shape (n_samples,), default=None
+        The type of each event, for competing risks: 1, 2, ... where
+        ``event`` is True, 0 where it is False. None builds ``y`` without
+        a cause field, which the estimators read as a single event type.
 
     Returns
     -------
     y : structured ndarray of shape (n_samples,)
+        Of dtype :data:`SURVIVAL_DTYPE`, or :data:`CAUSE_DTYPE` with ``cause``.
 
     Raises
     ------
     TypeError
-        When ``event`` holds other than booleans or numbers, or ``time``
-        other than numbers.
+        When ``event`` holds other than booleans or numbers, ``time``
+        other than numbers, or ``cause`` other than integer codes.
     ValueError
         When ``event`` holds missing values or numbers other than 0 and 1,
-        or the lengths differ.
+        the lengths differ, or ``cause`` gives an event no cause or a
+        censored sample a cause.
+
+    Examples
+    --------
+    >>> make_survival_y([True, False, True], [3, 8, 5], cause=[2, 0, 1]).tolist()
+    [(True, 3.0, 2), (False, 8.0, 0), (True, 5.0, 1)]
     """
     event = check_event_indicator(np.asarray(event).ravel(), "event")
     time = real_numbers(np.asarray(time).ravel(), "time")
@@ -64,67 +81,14 @@ def make_survival_y(event, time):
         raise ValueError(
             f"event and time must have the same length, got {event.shape[0]} and {time.shape[0]}."
         )
-    y = np.empty(event.shape[0], dtype=SURVIVAL_DTYPE)
+    if cause is not None:
+        cause = check_cause_codes(np.asarray(cause).ravel(), event)
+    y = np.empty(event.shape[0], dtype=SURVIVAL_DTYPE if cause is None else CAUSE_DTYPE)
     y["event"] = event
     y["time"] = time
+    if cause is not None:
+        y[CAUSE_FIELD] = cause
     return y
-
-
-def _check_times(time, name):
-    """ValueError unless every time is finite and non-negative."""
-    if not np.all(np.isfinite(time)):
-        raise ValueError(f"{name} contains NaN or infinite values.")
-    if np.any(time < 0):
-        raise ValueError(f"{name} must be non-negative, found minimum {time.min()}.")
-
-
-def _survival_fields(names):
-    """The names of the event and time fields: by name when they are ``event`` and ``time``, else by position."""
-    if len(names) != 2:
-        raise ValueError(
-            f"y must have exactly two fields, the event indicator and the time, got {len(names)}: "
-            f"{list(names)}. Build y with hepa_sklearn.make_survival_y(event, time)."
-        )
-    if set(names) == {"event", "time"}:
-        return "event", "time", False
-    return names[0], names[1], True
-
-
-def _event_indicator(values, name, by_position):
-    """The event field as bool: a bool field, or when named ``event`` also numbers that are exactly 0 and 1."""
-    if values.dtype == bool:
-        return values.astype(bool, copy=False)
-    if by_position:
-        raise TypeError(
-            f"y's first field {name!r} must be the boolean event indicator, got dtype {values.dtype}. "
-            "A survival y holds (event, time) in this order, as scikit-survival's Surv builds it; "
-            "name the fields 'event' and 'time' to give them in another order, or build y with "
-            "hepa_sklearn.make_survival_y(event, time)."
-        )
-    return check_event_indicator(values, "y['event']")
-
-
-def _frame_records(y):
-    """A two-column DataFrame as a structured array of its columns (pandas' nullable columns as numpy's)."""
-    if y.shape[1] != 2:
-        raise ValueError(
-            f"y must have exactly two columns, the event indicator and the time, got {y.shape[1]}: "
-            f"{list(y.columns)}. Build y with hepa_sklearn.make_survival_y(event, time)."
-        )
-    columns = []
-    for label in y.columns:
-        column = y[label]
-        if pd.api.types.is_bool_dtype(column.dtype) and not column.isna().any():
-            values = column.to_numpy(dtype=bool)
-        elif pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype):
-            values = column.to_numpy(dtype=float, na_value=np.nan)
-        else:
-            values = column.to_numpy()
-        columns.append((str(label), values))
-    records = np.empty(len(y), dtype=[(name, values.dtype) for name, values in columns])
-    for name, values in columns:
-        records[name] = values
-    return records
 
 
 def check_survival_y(y, n_samples=None, *, events_within=None):
@@ -135,7 +99,9 @@ def check_survival_y(y, n_samples=None, *, events_within=None):
     read as the same fields. Fields named ``event`` and ``time`` are read
     by name, in either order, and ``event`` may then also hold numbers that
     are exactly 0 and 1 (strings and other values are refused, never read
-    by truthiness). Any other two fields are read by
+    by truthiness). A third field named ``cause`` (the type of each event,
+    see :func:`make_survival_y`) is checked here and read by
+    :func:`hepa_sklearn.causes.check_cause_y`. Any other two fields are read by
     position, as scikit-survival reads them: the first must be boolean (the
     event indicator) and the second numeric (the time), so scikit-survival's
     ``Surv`` arrays and the targets of its datasets (``("Status",
@@ -143,7 +109,7 @@ def check_survival_y(y, n_samples=None, *, events_within=None):
 
     Parameters
     ----------
-    y : structured ndarray of shape (n_samples,) or DataFrame of two columns
+    y : structured ndarray of shape (n_samples,) or DataFrame of two (or three) columns
     n_samples : int, default=None
         The number of samples ``y`` must have; None checks nothing.
     events_within : int, default=None
@@ -163,9 +129,10 @@ def check_survival_y(y, n_samples=None, *, events_within=None):
         When ``y`` is not structured (a plain array, a list, a Series) or a
         field has the wrong dtype.
     ValueError
-        When ``y`` has other than two fields, is not 1-D, or holds times that
-        are negative or not finite, or the wrong number of samples, or no
-        event within ``events_within`` steps.
+        When ``y`` has other than two fields (or the three named ones), is
+        not 1-D, or holds times that are negative or not finite, an event
+        without a cause or a cause without an event, or the wrong number of
+        samples, or no event within ``events_within`` steps.
 
     Examples
     --------
@@ -185,14 +152,14 @@ def check_survival_y(y, n_samples=None, *, events_within=None):
             "two, the event indicator and the time. Build it with hepa_sklearn.make_survival_y(event, time), or "
             "pass a DataFrame with the columns 'event' and 'time'."
         )
-    y = _frame_records(y) if isinstance(y, pd.DataFrame) else np.asarray(y)
+    y = frame_records(y) if isinstance(y, pd.DataFrame) else np.asarray(y)
     names = y.dtype.names
     if names is None:
         raise TypeError(
             "y must be a structured array of two fields, the event indicator (bool) and the time "
             f"(float), got an array of dtype {y.dtype}. Build one with hepa_sklearn.make_survival_y."
         )
-    event_name, time_name, by_position = _survival_fields(names)
+    event_name, time_name, cause_name, by_position = survival_fields(names)
     if y.ndim != 1:
         raise ValueError(f"y must be 1-D, got shape {y.shape}.")
     for name in names:
@@ -200,9 +167,11 @@ def check_survival_y(y, n_samples=None, *, events_within=None):
             raise ValueError(
                 f"y's field {name!r} must hold one value per sample, got shape {y[name].shape[1:]} per sample."
             )
-    event = _event_indicator(np.asarray(y[event_name]), event_name, by_position)
+    event = event_indicator(np.asarray(y[event_name]), event_name, by_position)
     time = real_numbers(np.asarray(y[time_name]), f"y[{time_name!r}] (the time)")
-    _check_times(time, f"y[{time_name!r}]")
+    check_times(time, f"y[{time_name!r}]")
+    if cause_name is not None:
+        check_cause_codes(np.asarray(y[cause_name]), event, f"y[{cause_name!r}]")
     if n_samples is not None and time.shape[0] != n_samples:
         raise ValueError(
             f"y has {time.shape[0]} samples but X has {n_samples}; they must match."

@@ -3,7 +3,8 @@
 import numpy as np
 import pandas as pd
 
-from ._series import LAYOUTS, check_columns, checked_columns, series_units, unit_arrays
+from ._event_types import event_columns, unit_events
+from ._series import LAYOUTS, check_columns, checked_columns, series_units
 from ._validation import POSITIVE_INT, StrOptions, row_chunks, validate_params
 from .surface import check_surface, make_survival_y
 
@@ -37,6 +38,7 @@ def make_windows(
     *,
     feature_cols,
     event_col,
+    event_types=None,
     unit_col=None,
     time_col=None,
     context_length,
@@ -52,6 +54,8 @@ def make_windows(
     shorter. Its label is the number of steps to the next event strictly
     after ``t`` (``event=True``), or, when no later event is observed, the
     number of steps to the unit's last step (``event=False``, right-censored).
+    With several event types, ``y`` also holds the ``cause`` of that next
+    event (1, 2, ...; 0 when censored), for competing risks.
 
     Parameters
     ----------
@@ -68,6 +72,17 @@ def make_windows(
         exactly 0 and 1). Strings, other objects, other numbers and missing
         values are refused, never read by truthiness: for a column of
         ``"yes"``/``"no"`` pass ``frame[col] == "yes"`` as the column.
+        With ``event_types``, the column holds instead the type label of
+        the event at each event step and a missing value (None, NaN)
+        elsewhere. A list of columns holds one such indicator per event
+        type, the causes numbered in its order; an event of two types at
+        one step is refused.
+    event_types : list, default=None
+        The type labels of a single ``event_col``, in the order of their
+        cause codes 1, 2, ...: ``y`` then has the field ``cause``. A label
+        not in the list raises ValueError naming it. In the array layouts
+        the labels are numbers. None: ``event_col`` is an indicator (or a
+        list of them).
     unit_col : column label, default=None
         Unit identifier (``layout="long"`` only); windows never cross
         units. None means a single unit. Labels must not be missing or of
@@ -115,6 +130,7 @@ def make_windows(
     -------
     X : ndarray of shape (n_windows, n_channels, context_length), float32
     y : structured ndarray of shape (n_windows,), fields ``event``, ``time``
+        and, with event types, ``cause``
     groups : ndarray of shape (n_windows,)
         Unit identifier of each window, for ``GroupKFold``.
     index : DataFrame of n_windows rows
@@ -153,14 +169,18 @@ def make_windows(
     2     1     2     2
     3     1     5     5
     """
-    feature_cols = checked_columns(feature_cols, event_col)
+    event_cols = event_columns(event_col, event_types)
+    feature_cols = checked_columns(feature_cols, event_cols[0])
+    # the other type columns are checked as the features are (present, numbers or booleans), and read below
     units = series_units(
-        frame, layout=layout, feature_cols=feature_cols, event_col=event_col, unit_col=unit_col, time_col=time_col
+        frame, layout=layout, feature_cols=feature_cols + event_cols[1:], event_col=event_cols[0],
+        unit_col=unit_col, time_col=time_col,
     )
     n_channels = len(feature_cols)
-    X_parts, event_parts, time_parts, group_parts, index_parts = [], [], [], [], []
+    X_parts, event_parts, time_parts, group_parts, index_parts, cause_parts = [], [], [], [], [], []
     for uid, part, step_time, row, event_name in units:
-        values, events = unit_arrays(part, feature_cols, event_col, event_name)
+        values = part[feature_cols].to_numpy(dtype=np.float32, na_value=np.nan)
+        events, causes = unit_events(part, event_cols, event_types, event_name)
         n_steps = values.shape[0]
         if n_steps < min_history:
             continue
@@ -168,6 +188,8 @@ def make_windows(
         X_parts.append((values, ends))
         distance = _next_event_distance(events)[ends]
         observed = np.isfinite(distance)
+        if causes is not None:  # the cause of the next event, at its step
+            cause_parts.append(np.where(observed, causes[np.where(observed, ends + distance, 0).astype(int)], 0))
         event_parts.append(observed)
         time_parts.append(np.where(observed, distance, (n_steps - 1) - ends))
         group_parts.append(np.full(ends.shape[0], uid))
@@ -192,7 +214,8 @@ def make_windows(
         index = ends[:, None] + np.arange(context_length)[None, :]
         X[start : start + len(ends)] = padded[index].transpose(0, 2, 1)
         start += len(ends)
-    y = make_survival_y(np.concatenate(event_parts), np.concatenate(time_parts))
+    y = make_survival_y(np.concatenate(event_parts), np.concatenate(time_parts),
+                        cause=np.concatenate(cause_parts) if cause_parts else None)
     groups = np.concatenate(group_parts)
     if not return_index:
         return X, y, groups

@@ -190,7 +190,7 @@ def test_missing_features_of_any_kind_are_nan():
         (dict(feature_cols="x"), TypeError, r"got 'x'; for a single column pass \['x'\]"),
         (dict(feature_cols=3), TypeError, "list of column labels"),
         (dict(feature_cols=["x", "x"]), ValueError, r"names \['x'\] more than once"),
-        (dict(event_col=["event"]), TypeError, r"event_col must be one column label \(or position\), got \['event'\]"),
+        (dict(event_col={"event"}), TypeError, r"event_col must be one column label \(or position\), got \{'event'\}"),
         (dict(feature_cols=[["x"]]), TypeError, "feature_cols must hold column labels"),
     ],
 )

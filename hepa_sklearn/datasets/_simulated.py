@@ -204,6 +204,11 @@ def make_fleet(
             end, or to the unit's last step when it is censored.
         groups : ndarray of shape (n_windows,), int
             Unit of each window.
+        cause : ndarray of shape (n_windows,), int
+            The failure mode ``m`` of each window's event as cause
+            ``m + 1``, 0 where censored: ``make_survival_y(y["event"],
+            y["time"], cause=cause)`` gives the labels of competing risks,
+            whose exact incidences are ``oracle_by_mode``.
         index : DataFrame
             ``unit`` and ``step`` of each window's last step.
         oracle : ndarray of shape (n_windows, K)
@@ -296,6 +301,7 @@ def make_fleet(
                       index["step"].to_numpy(), K, **hazard)
 
     units = pd.DataFrame(unit_rows, columns=["failure_step", "failure_mode", "censor_step", "event"])
+    cause = np.where(y["event"], units["failure_mode"].to_numpy()[np.asarray(groups, dtype=np.int64)] + 1, 0)
     for m in range(n_modes):
         units.insert(2 * m, f"wear{m}", wear[:, m])
         units.insert(2 * m + 1, f"rate{m}", rate[:, m])
@@ -307,7 +313,8 @@ def make_fleet(
         n_uninformative=n_uninformative, n_regimes=n_regimes, regime_shift=regime_shift, noise=noise,
     )
     return Bunch(
-        X=X, y=y, groups=np.asarray(groups, dtype=np.int64), index=index, oracle=oracle, oracle_by_mode=by_mode,
+        X=X, y=y, groups=np.asarray(groups, dtype=np.int64), cause=cause, index=index, oracle=oracle,
+        oracle_by_mode=by_mode,
         age_oracle=age, frame=frame, units=units, feature_names=names,
         sensors=pd.DataFrame({"mode": sensor_mode, "shape": shapes}, index=names), DESCR=descr,
     )

@@ -1,7 +1,8 @@
-"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, consistency, time to event, thresholded F1, event recall and the cost of alarms; scorers, including scikit-survival's IPCW metrics."""
+"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, per-cause incidences, consistency, time to event, thresholded F1, event recall and the cost of alarms; scorers, including scikit-survival's IPCW metrics."""
 
 from ._alarms import alarm_budget_score, alarm_cost, make_alarm_budget_scorer, make_alarm_cost_scorer
 from ._calibration import brier_decomposition, expected_calibration_error
+from ._causes import cause_calibration_error, cause_h_auroc
 from ._ranking import (
     SurfaceScoreMixin,
     h_auroc,
@@ -33,6 +34,8 @@ __all__ = [
     "pooled_auprc",
     "expected_calibration_error",
     "brier_decomposition",
+    "cause_h_auroc",
+    "cause_calibration_error",
     "monotonicity_violation_rate",
     "rul_rmse",
     "surface_metrics",

@@ -27,6 +27,7 @@ from ._validation import (
 from .metrics import SurfaceScoreMixin
 from .nn.encoder import EncoderConfig
 from .nn.predictor import event_surface
+from .causes import cause_targets
 from .surface import expected_time_to_event, surface_targets
 from .survival import SurvivalMixin
 
@@ -269,6 +270,7 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
         "pos_weight": [StrOptions({"auto"}), POSITIVE_REAL],
     }
     _fitted_attributes = ("n_features_in_", "pos_weight_")
+    _learns_causes = False  # True: one cumulative incidence per cause of y (n_causes_), else y of one cause only
     # elements of one (rows, K, width) activation of the horizon grid per inference chunk:
     # 2**20 (4 MB) keeps the chunk's working memory near 30 MB at K = 150 and width 256,
     # where chunks of 128 rows raised the peak RSS by 131 MB and ran no faster
@@ -284,10 +286,11 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
         self._validate_params()
 
     def _surface_targets(self, y, n_samples):
-        """Packed labels and known mask (n, 2, K) of ``y``, and the positive weight to train with."""
+        """Packed labels and known mask (n, 2, K) of ``y`` (with causes, see ``cause_targets``) and the fitted attributes they give."""
         packed, n_pos, n_neg = surface_targets(y, self.K, n_samples)
         pos_weight = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
-        return packed, pos_weight
+        packed, n_causes = cause_targets(y, packed, self.K, type(self).__name__, learns=self._learns_causes)
+        return packed, {"pos_weight_": pos_weight, **({"n_causes_": n_causes} if self._learns_causes else {})}
 
     def _fitted_state(self, X):
         """Fitted attributes besides ``n_features_in_`` and ``pos_weight_`` that the checked input ``X`` gives."""
@@ -301,8 +304,8 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
         self._check_hyperparameters()
         X = type(self)._check_input(self, X, reset=True)
         groups = check_groups(groups, X.shape[0])
-        packed, pos_weight = self._surface_targets(y, X.shape[0])
-        fitted = {"n_features_in_": X.shape[1], "pos_weight_": pos_weight, **self._fitted_state(X)}
+        packed, from_targets = self._surface_targets(y, X.shape[0])
+        fitted = {"n_features_in_": X.shape[1], **from_targets, **self._fitted_state(X)}
         return self._fit_net(fitted, X, packed, seed=self._torch_seed(), prepare=self._prepare_net, groups=groups)
 
     def _surface_net(self, module, fitted, device, **module_params):
@@ -320,6 +323,7 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
     def predict_proba(self, X):
         """Event probability surface, shape (n_samples, K): ``P[i, k-1]`` = P(event within k steps)."""
         logits = self._infer(self._validated_input(X), "predict_proba")
+        logits = logits[:, 0] if logits.ndim == 3 else logits  # several causes: the any-event hazard comes first
         return event_surface(torch.from_numpy(logits)).numpy().astype(np.float64)
 
     def predict(self, X):

@@ -1,18 +1,21 @@
 """HEPAEventPredictor: predictor finetuning (pred-FT) on frozen embeddings."""
 
 import numpy as np
+import torch
+from scipy.special import softmax
 
 from ._base import EmbeddingSurfaceEstimator
 from ._docs import fill_doc
+from ._incidence import IncidenceMixin
 from ._validation import StrOptions
-from .nn.predictor import EventModel
+from .nn.predictor import EventModel, event_surface
 
 # the event heads of HEPAEventPredictor and HEPAFinetuner: the horizon predictor and hazard head, or a linear probe
 EVENT_HEADS = ("mlp", "linear")
 
 
 @fill_doc
-class HEPAEventPredictor(EmbeddingSurfaceEstimator):
+class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
     """Event probability surface p(t, Δt), Δt = 1..K, from frozen window embeddings.
 
     The horizon predictor maps ``[h_t ; Δt]`` to a representation, the hazard
@@ -26,6 +29,18 @@ class HEPAEventPredictor(EmbeddingSurfaceEstimator):
     ``predict_risk`` (higher for an earlier event; ``predict`` stays the
     expected time) read the same surface, see
     :class:`~hepa_sklearn.survival.SurvivalMixin`.
+
+    Several failure types (competing risks): with a ``y`` whose ``cause``
+    field numbers the type of each event (see
+    :func:`~hepa_sklearn.make_survival_y`), a cause head beside the hazard
+    head gives each cause's share ``π_c(Δt)`` of an event at each horizon
+    (a softmax over the causes), trained by the cross-entropy of the
+    observed cause at the event step, and
+    :meth:`predict_cumulative_incidence` returns
+    ``F_c(Δt) = Σ_{j<=Δt} S(j-1) λ_j π_c(j)``: non-decreasing in Δt and
+    summing over the causes to ``predict_proba``, which stays the
+    any-event surface. A ``y`` of one cause is fitted exactly as one
+    without a cause field.
 
     Parameters
     ----------
@@ -57,6 +72,9 @@ class HEPAEventPredictor(EmbeddingSurfaceEstimator):
         pretrainer's ``max_horizon`` with ``init_from``.
     pos_weight_ : float
         The positive weight used.
+    n_causes_ : int
+        Causes learned: the largest cause in ``y``, 1 for a ``y`` without
+        a cause field.
     n_epochs_ : int
         Epochs that completed (fewer than ``max_epochs`` after early
         stopping).
@@ -74,6 +92,13 @@ class HEPAEventPredictor(EmbeddingSurfaceEstimator):
     >>> P = model.predict_proba(E)
     >>> P.shape, bool((np.diff(P, axis=1) >= 0).all())
     ((64, 10), True)
+
+    Two causes:
+
+    >>> y2 = make_survival_y(y["event"], y["time"], cause=1 + (E[:, 0] > 0))
+    >>> F = HEPAEventPredictor(K=10, hidden=16, max_epochs=2, random_state=0).fit(E, y2).predict_cumulative_incidence(E)
+    >>> F.shape
+    (64, 2, 10)
     """
 
     _parameter_constraints = {
@@ -110,7 +135,8 @@ class HEPAEventPredictor(EmbeddingSurfaceEstimator):
         self.verbose = verbose
         self.callbacks = callbacks
 
-    _fitted_attributes = ("n_features_in_", "pos_weight_", "horizons_", "horizon_scale_")
+    _fitted_attributes = ("n_features_in_", "pos_weight_", "n_causes_", "horizons_", "horizon_scale_")
+    _learns_causes = True
     _transient_parameters = ("init_from", "callbacks")
 
     def _initial_predictor(self, d_model):
@@ -152,5 +178,13 @@ class HEPAEventPredictor(EmbeddingSurfaceEstimator):
         """The untrained skorch net for embeddings of width ``fitted["n_features_in_"]``."""
         return self._surface_net(
             EventModel, fitted, device, d_model=fitted["n_features_in_"], horizon_scale=fitted["horizon_scale_"],
-            hidden=self.hidden, K=self.K, kind=self.head,
+            hidden=self.hidden, K=self.K, kind=self.head, n_causes=fitted.get("n_causes_", 1),
         )
+
+    def _incidence_parts(self, E):
+        """The any-event surface and, with several causes, each cause's share at each horizon (softmax of its logits)."""
+        logits = self._infer(self._validated_input(E), "predict_cumulative_incidence")
+        if logits.ndim == 2:
+            return event_surface(torch.from_numpy(logits)).numpy().astype(np.float64), None
+        proba = event_surface(torch.from_numpy(logits[:, 0])).numpy().astype(np.float64)
+        return proba, softmax(logits[:, 1:].astype(np.float64), axis=1)

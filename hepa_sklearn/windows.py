@@ -168,6 +168,15 @@ def make_windows(
     1     0     5     5
     2     1     2     2
     3     1     5     5
+
+    Events of two types, the type's label at each event step:
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"x": [0.5, 0.7, 0.2, 0.9], "failure": [None, "seal", None, "bearing"]})
+    >>> _, y, _ = make_windows(frame, feature_cols=["x"], event_col="failure",
+    ...                        event_types=["bearing", "seal"], context_length=2)
+    >>> y.tolist()
+    [(True, 1.0, 2), (True, 2.0, 1), (True, 1.0, 1), (False, 0.0, 0)]
     """
     event_cols = event_columns(event_col, event_types)
     feature_cols = checked_columns(feature_cols, event_cols[0])

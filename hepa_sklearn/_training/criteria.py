@@ -5,7 +5,7 @@ import math
 import torch.nn.functional as F
 from torch import nn
 
-from ..nn.losses import jepa_loss, surface_bce, survival_nll
+from ..nn.losses import cause_cross_entropy, jepa_loss, surface_bce, survival_nll
 from ..nn.sigreg import SIGReg, VarianceCovariance
 
 
@@ -50,17 +50,27 @@ def prediction_spread(predicted):
 
 
 class SurfaceLoss(nn.Module):
-    """Criterion on packed targets ``(B, 2, K)`` (labels, mask of known cells): surface BCE or survival NLL."""
+    """Criterion on packed targets ``(B, 2, K)`` (labels, mask of known cells): surface BCE or survival NLL.
+
+    With several causes the output is (B, 1 + n_causes, K) and the targets
+    (B, 3, K), the third row holding each window's cause: the loss of the
+    any-event hazard plus :func:`~hepa_sklearn.nn.losses.cause_cross_entropy`.
+    """
 
     def __init__(self, pos_weight=1.0, kind="bce"):
         super().__init__()
         self.pos_weight = pos_weight
         self.kind = kind
 
-    def forward(self, hazard_logits, packed):
+    def forward(self, output, packed):
+        hazard_logits = output[:, 0] if output.dim() == 3 else output
         if self.kind == "nll":
-            return survival_nll(hazard_logits, packed[:, 0], packed[:, 1])
-        return surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)
+            loss = survival_nll(hazard_logits, packed[:, 0], packed[:, 1])
+        else:
+            loss = surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)
+        if output.dim() == 3:
+            loss = loss + cause_cross_entropy(output[:, 1:], packed[:, 0], packed[:, 2, 0])
+        return loss
 
 
 class ReconstructionLoss(nn.Module):

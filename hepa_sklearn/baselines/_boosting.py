@@ -7,12 +7,14 @@ from sklearn.model_selection import GroupKFold, KFold
 from sklearn.utils.validation import check_is_fitted
 
 from .._docs import fill_doc
+from .._incidence import IncidenceMixin
 from .._validation import (
     NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, StrOptions, WindowSurfaceTags, check_windows,
 )
 from ..metrics import SurfaceScoreMixin, h_auroc
 from ..surface import check_survival_y, make_survival_y
 from ..survival import SurvivalMixin
+from ._cause_mix import fit_cause_classifier
 from ._features import multiscale_features, summary_features
 from ._lognormal import MIN_SIGMA, log_normal_surface, survival_targets
 
@@ -76,7 +78,7 @@ def _folds(n_rows, groups):
 
 
 @fill_doc
-class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
+class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
     """Log-normal event surface from gradient boosting on summary features.
 
     The baseline a scikit-learn user would try first: summarise each window
@@ -118,6 +120,13 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
     window whose event is observed 500 steps later as safer than one known
     only to survive ``K`` steps, which inverts the ranking on data with
     recurring events and censoring beyond the horizon.)
+
+    Several failure types: for a ``y`` with a ``cause`` field, a
+    classifier of the cause among the events within the horizon, on the
+    same features and with the chosen parameters, splits the surface:
+    ``predict_cumulative_incidence`` gives ``P[i, k-1] π_c(i)``, which
+    assumes the mix of causes does not depend on the horizon (see
+    :mod:`hepa_sklearn.baselines._cause_mix`).
 
     Parameters
     ----------
@@ -185,6 +194,11 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
         σ = 0.010 against 0.29 on held-out units.
     n_dropped_censored_ : int
         Censored windows with ``time < K`` left out of training.
+    n_causes_ : int
+        Causes learned: the largest cause in ``y`` (1 without a cause field).
+    cause_classifier_ : ShrunkCauseClassifier or None
+        The classifier of the cause, shrunk towards the training mix of
+        causes by its out-of-fold log loss; None with one cause.
     horizons_ : ndarray of shape (K,)
         The horizons 1..K of the surface columns.
     %(window_shape_attributes)s
@@ -307,6 +321,7 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
         self.sigma_ = max(float(np.std(residual)), MIN_SIGMA)
         self.n_dropped_censored_ = int((~keep).sum())
         self.horizons_ = horizons
+        self.n_causes_, self.cause_classifier_ = fit_cause_classifier(self, y, features, keep, auto_leaf_size, folds)
         return self
 
     def _candidates(self, n_rows):
@@ -362,6 +377,13 @@ class GradientBoostingEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceSc
         check_is_fitted(self, "regressor_")
         X = check_windows(self, X, reset=False)
         return self.regressor_.predict(self._features(X))
+
+    def _incidence_parts(self, X):
+        """The any-event surface and, with several causes, the classifier's probability of each cause."""
+        proba = self.predict_proba(X)
+        if self.cause_classifier_ is None:
+            return proba, None
+        return proba, self.cause_classifier_.shares(self._features(check_windows(self, X, reset=False)))
 
     def _features(self, X):
         if self.features == "last":

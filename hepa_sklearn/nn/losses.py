@@ -1,4 +1,4 @@
-"""Training losses: the JEPA objective, BCE on the cumulative event surface, discrete-time survival likelihood."""
+"""Training losses: the JEPA objective, BCE on the cumulative event surface, discrete-time survival likelihood, the cause of an event."""
 
 import math
 
@@ -73,3 +73,27 @@ def survival_nll(hazard_logits, labels, known):
     survived = known * (1 - labels)
     log_likelihood = survived * F.logsigmoid(-hazard_logits) + onset * F.logsigmoid(hazard_logits)
     return -log_likelihood.sum() / hazard_logits.shape[0]
+
+
+def cause_cross_entropy(cause_logits, labels, cause):
+    """Cross-entropy of the observed cause at the event step: ``-log π_c(T)``, summed and averaged over windows.
+
+    Only a window whose event falls within the K horizons (at step ``T``,
+    its first positive cell) has a cause to learn from; with the survival
+    likelihood of the any-event hazard this is the likelihood of the
+    discrete-time competing-risks model.
+
+    Parameters
+    ----------
+    cause_logits : tensor (B, n_causes, K), the logits of each cause's share at each step
+    labels : tensor (B, K), the any-event label surface
+    cause : tensor (B,), integer, 1, 2, ... the cause of each event, 0 where there is none
+
+    Returns
+    -------
+    loss : summed over windows, divided by B.
+    """
+    onset = labels - F.pad(labels[:, :-1], (1, 0))  # 1 at the event step, if within K
+    index = (cause.long().clamp(min=1) - 1)[:, None, None].expand(-1, 1, cause_logits.shape[2])
+    log_share = F.log_softmax(cause_logits, dim=1).gather(1, index)[:, 0]  # (B, K)
+    return -(onset * log_share).sum() / cause_logits.shape[0]

@@ -71,17 +71,38 @@ def event_surface(hazard_logits):
     return -torch.expm1(log_survival(hazard_logits))
 
 
+class CauseHead(nn.Module):
+    """LayerNorm(d) -> Linear(d, n_causes): the logits of each cause's share of the event at a horizon."""
+
+    def __init__(self, d_model, n_causes):
+        super().__init__()
+        self.norm = nn.LayerNorm(d_model)
+        self.linear = nn.Linear(d_model, n_causes)
+
+    def forward(self, z):
+        return self.linear(self.norm(z))  # (..., n_causes)
+
+
 class EventModel(nn.Module):
-    """Hazard logits at horizons 1..K from embeddings (B, d).
+    """Hazard logits at horizons 1..K from embeddings (B, d), and with several causes each cause's share.
 
     ``kind="mlp"``: the horizon predictor + hazard head (pred-FT).
     ``kind="linear"``: a linear probe, one ``Linear(d, K)`` map from ``h_t``
     to the K hazard logits.
+
+    With ``n_causes=1`` the output is the hazard logits (B, K). With more,
+    it is (B, 1 + n_causes, K): the any-event hazard logits first, then the
+    logits of each cause's share of an event at each horizon (a softmax over
+    the causes, :func:`hepa_sklearn.causes.cumulative_incidence`), from a
+    :class:`CauseHead` on the predictor's output (``"mlp"``) or a second
+    linear map (``"linear"``). The cause parts are built after the others,
+    so a model of one cause starts from the same weights as without them.
     """
 
-    def __init__(self, d_model, hidden, K, horizon_scale, kind="mlp"):
+    def __init__(self, d_model, hidden, K, horizon_scale, kind="mlp", n_causes=1):
         super().__init__()
         self.kind = kind
+        self.n_causes = n_causes
         if kind == "mlp":
             self.predictor = HorizonPredictor(d_model, hidden, horizon_scale)
             self.head = HazardHead(d_model)
@@ -90,8 +111,19 @@ class EventModel(nn.Module):
             self.probe = nn.Linear(d_model, K)
         else:
             raise ValueError(f"kind must be 'mlp' or 'linear', got {kind!r}.")
+        if n_causes > 1:
+            self.causes = CauseHead(d_model, n_causes) if kind == "mlp" else nn.Linear(d_model, n_causes * K)
 
     def forward(self, X):
         if self.kind == "linear":
-            return self.probe(X)  # (B, K)
-        return self.head(self.predictor.grid(X, self.horizons))  # (B, K)
+            hazard = self.probe(X)  # (B, K)
+            if self.n_causes == 1:
+                return hazard
+            shares = self.causes(X).view(X.shape[0], self.n_causes, -1)  # (B, n_causes, K)
+        else:
+            z = self.predictor.grid(X, self.horizons)  # (B, K, d)
+            hazard = self.head(z)  # (B, K)
+            if self.n_causes == 1:
+                return hazard
+            shares = self.causes(z).transpose(1, 2)  # (B, n_causes, K)
+        return torch.cat([hazard[:, None, :], shares], dim=1)  # (B, 1 + n_causes, K)

@@ -4,7 +4,7 @@ The C-MAPSS tables are :mod:`hepa_bench.report_cmapss`, the event tables
 :mod:`hepa_bench.report_events` and, for the rolling origin's seeds,
 :mod:`hepa_bench.report_rolling`, the snapshot study
 :func:`hepa_bench.snapshots.markdown`, the simulated fleets
-:mod:`hepa_bench.report_simulated`, the former forms of baselines
+:mod:`hepa_bench.report_simulated` (their causes :mod:`hepa_bench.report_causes`), the former forms of baselines
 :mod:`hepa_bench.report_former`; the paired tests and Holm's
 correction they share are :mod:`hepa_bench.stats`.
 """
@@ -14,6 +14,7 @@ import os
 import tempfile
 import warnings
 
+from .report_causes import render_causes
 from .report_cmapss import render
 from .report_events import render_events
 from .report_former import current_records, former_section
@@ -27,7 +28,7 @@ __all__ = ["render", "render_events", "render_report"]
 
 
 def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, finetune_epochs=30,
-                  events_pretrain_epochs=None, events_finetune_epochs=None, simulated=None):
+                  events_pretrain_epochs=None, events_finetune_epochs=None, simulated=None, causes=None):
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections."""
     cmapss_all = report_records(results, "results")
     cmapss = current_records(cmapss_all)  # the former forms of baselines have a section of their own
@@ -57,6 +58,9 @@ def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, f
     simulated_lines = render_simulated(read_results(simulated)) if simulated else []
     if simulated_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(simulated_lines)
+    cause_lines = render_causes(read_results(causes)) if causes else []
+    if cause_lines:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(cause_lines)
     return text
 
 
@@ -113,7 +117,7 @@ def report_records(path, kind):
 
 def check_inputs(args):
     """SystemExit naming each input option whose file does not exist, before anything is written."""
-    for option in ("--results", "--events", "--snapshots", "--simulated"):
+    for option in ("--results", "--events", "--snapshots", "--simulated", "--causes"):
         path = getattr(args, option[2:], None)
         if path is not None and not os.path.isfile(path):
             raise SystemExit(f"hepa-bench report: {option} names {path}, which is not a file; nothing was written.")
@@ -156,6 +160,8 @@ def add_arguments(parser):
                         help="results of `hepa-bench snapshots` to add as a section (optional)")
     parser.add_argument("--simulated", default=None,
                         help="results of `python -m hepa_bench.simulated` to add as a section (optional)")
+    parser.add_argument("--causes", default=None,
+                        help="results of `python -m hepa_bench.simulated_causes` to add as a section (optional)")
 
 
 def run(args):
@@ -163,5 +169,6 @@ def run(args):
     text = render_report(args.results, snapshots=args.snapshots, events=args.events,
                          pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs,
                          events_pretrain_epochs=args.events_pretrain_epochs,
-                         events_finetune_epochs=args.events_finetune_epochs, simulated=args.simulated)
+                         events_finetune_epochs=args.events_finetune_epochs, simulated=args.simulated,
+                         causes=args.causes)
     write_report(text, args.output, args.allow_shorter)

@@ -1,10 +1,11 @@
 """Simulated fleets as benchmark rows: each seed a new fleet, with the oracle and age-only oracle as references.
 
-Three rows of :func:`hepa_sklearn.datasets.make_fleet` (:data:`PRESETS`):
+Four rows of :func:`hepa_sklearn.datasets.make_fleet` (:data:`PRESETS`):
 ``sim-default``, one failure mode at the generator's defaults (six
 regimes, noise 0.15); ``sim-hard``, more noise, fewer informative sensors
 among more that carry nothing, slower degradation; ``sim-modes``, three
-failure modes. Seed ``s`` draws the fleet with ``random_state=s``, so seeds
+failure modes; ``sim-two-modes``, two (run as competing risks by
+:mod:`hepa_bench.simulated_causes`). Seed ``s`` draws the fleet with ``random_state=s``, so seeds
 vary the data, not only the model. Of its 100 units (exchangeable draws)
 the first 60 train, the next 10 validate and the last 30 test, the
 proportions of the C-MAPSS protocol; a label fraction keeps whole units
@@ -49,6 +50,8 @@ PRESETS = {
     "sim-hard": {"noise": 0.4, "n_informative": 4, "n_uninformative": 8, "degradation_rate": 0.006},
     # three competing modes, three informative sensors each (every mode gets three of the four shapes)
     "sim-modes": {"n_modes": 3, "n_informative": 9},
+    # two competing modes, four informative sensors each (every mode gets each of the four shapes)
+    "sim-two-modes": {"n_modes": 2, "n_informative": 8},
 }
 _TEXT = {
     "sim-default": "one failure mode at make_fleet's defaults (6 regimes, noise 0.15, 8 informative and 4 empty "
@@ -56,6 +59,7 @@ _TEXT = {
     "sim-hard": "one failure mode, noise 0.4, 4 informative sensors among 8 empty ones, degradation rate 0.006 "
                 "instead of 0.008",
     "sim-modes": "three competing failure modes, 9 informative sensors (3 per mode) and 4 empty ones",
+    "sim-two-modes": "two competing failure modes, 8 informative sensors (4 per mode) and 4 empty ones",
 }
 
 
@@ -67,7 +71,7 @@ def _fleet(preset, seed):
 
 def load_fleet(*, data_home=None, split, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=1,
                random_state=0, preset="sim-default"):
-    """One part of seed ``random_state``'s fleet, with the fields a registry loader returns and both oracles.
+    """One part of seed ``random_state``'s fleet, with the fields a registry loader returns, both oracles and the causes.
 
     The windows are those :func:`~hepa_sklearn.make_windows` cuts with
     ``stride`` and ``min_history`` from the part's units (taken from the
@@ -84,7 +88,8 @@ def load_fleet(*, data_home=None, split, context_length=CONTEXT_LENGTH, stride=S
     frame["label"] = frame["failure"]
     splits = pd.DataFrame({"unit": units, "split": split, "start": 0, "stop": last[units] + 1})
     return Bunch(X=fleet.X[keep], y=fleet.y[keep], groups=fleet.groups[keep], frame=frame, splits=splits,
-                 oracle=fleet.oracle[keep], age_oracle=fleet.age_oracle[keep], feature_names=fleet.feature_names)
+                 oracle=fleet.oracle[keep], age_oracle=fleet.age_oracle[keep], feature_names=fleet.feature_names,
+                 cause=fleet.cause[keep], oracle_by_mode=fleet.oracle_by_mode[keep])
 
 
 def _entry(name):

@@ -14,6 +14,7 @@ ARCHITECTURE_PAGE = REPOSITORY / "docs" / "architecture.md"
 PUBLIC_MODULES = [
     "hepa_sklearn",
     "hepa_sklearn.baselines",
+    "hepa_sklearn.causes",
     "hepa_sklearn.datasets",
     "hepa_sklearn.metrics",
     "hepa_sklearn.persistence",

@@ -212,3 +212,21 @@ def test_cause_metrics_refuse_fewer_incidences_than_causes():
         cause_h_auroc(y, np.zeros((2, 2, 4)))
     with pytest.raises(ValueError, match="3-D"):
         cause_h_auroc(y, np.zeros((2, 4)))
+
+
+def test_scikit_survival_reads_the_causes_and_scores_each_cause():
+    nonparametric = pytest.importorskip("sksurv.nonparametric")
+    metrics = pytest.importorskip("sksurv.metrics")
+    fleet = make_fleet(60, n_modes=2, stride=4, K=50, random_state=2)
+    y = make_survival_y(fleet.y["event"], fleet.y["time"], cause=fleet.cause)
+    # the Aalen-Johansen estimator reads y's cause and time as they are: one curve per cause and their total
+    _, incidence = nonparametric.cumulative_incidence_competing_risks(y["cause"], y["time"])
+    assert incidence.shape[0] == 3
+    np.testing.assert_allclose(incidence[1:].sum(axis=0), incidence[0])
+    # each cause's survival view is an ordinary (event, time) y for its IPCW metrics
+    times = np.array([8.0, 20.0, 40.0])
+    for c in (1, 2):
+        y_c = cause_event_y(y, c, 50)
+        auc = metrics.cumulative_dynamic_auc(y_c, y_c, fleet.oracle_by_mode[:, c - 1, times.astype(int) - 1],
+                                             times)[1]
+        assert auc > 0.7  # the exact incidence ranks its own cause's events first

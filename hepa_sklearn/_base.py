@@ -289,7 +289,8 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
         """Packed labels and known mask (n, 2, K) of ``y`` (with causes, see ``cause_targets``) and the fitted attributes they give."""
         packed, n_pos, n_neg = surface_targets(y, self.K, n_samples)
         pos_weight = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
-        packed, n_causes = cause_targets(y, packed, self.K, type(self).__name__, learns=self._learns_causes)
+        packed, n_causes = cause_targets(y, packed, self.K, type(self).__name__, learns=self._learns_causes,
+                                         n_causes=getattr(self, "n_causes", None))
         return packed, {"pos_weight_": pos_weight, **({"n_causes_": n_causes} if self._learns_causes else {})}
 
     def _fitted_state(self, X):

@@ -142,19 +142,30 @@ def cause_event_y(y, cause, K):
     return make_survival_y(of_cause, np.where(competing, np.maximum(time, K), time))
 
 
-def fitted_causes(y, K, estimator):
+def fitted_causes(y, K, estimator, n_causes=None):
     """The causes a model learns from ``y``: ``(cause or None, n_causes)``; warns for each cause without a training event.
 
-    ``n_causes`` is the largest cause in ``y`` (1 without a cause field).
-    A cause in ``1..n_causes`` with no event within ``K`` steps of a
-    window's end gets a ``UserWarning`` naming it: the model learns its
-    incidence from nothing, and it stays near 0.
+    ``n_causes`` is the estimator's parameter: None learns the causes up to
+    the largest in ``y`` (1 without a cause field), an int that many (a
+    ``y`` holding a larger cause is refused). A cause in ``1..n_causes``
+    with no event within ``K`` steps of a window's end gets a
+    ``UserWarning`` naming it: the model learns its incidence from nothing,
+    and it stays near 0.
     """
     cause = check_cause_y(y)
-    if cause is None:
+    largest = 1 if cause is None else max(int(cause.max(initial=0)), 1)
+    if n_causes is not None and largest > n_causes:
+        raise ValueError(
+            f"y holds cause {largest} but {estimator} has n_causes={n_causes}; raise n_causes to the number of "
+            "causes, or leave it None to learn the causes up to the largest in y."
+        )
+    if cause is None and n_causes in (None, 1):
         return None, 1
+    if cause is None:  # one event type, of cause 1, among the n_causes the model is asked for
+        event, _ = check_survival_y(y)
+        cause = event.astype(np.int64)
     _, time = check_survival_y(y)
-    n_causes = max(int(cause.max(initial=0)), 1)
+    n_causes = largest if n_causes is None else n_causes
     seen = np.unique(cause[(cause > 0) & (time <= K)])
     missing = sorted(set(range(1, n_causes + 1)) - set(seen.tolist()))
     if missing:
@@ -220,17 +231,17 @@ def cumulative_incidence(proba, shares):
     return np.cumsum(step[:, None, :] * shares, axis=2)
 
 
-def cause_targets(y, packed, K, estimator, *, learns):
+def cause_targets(y, packed, K, estimator, *, learns, n_causes=None):
     """Training targets with causes: ``(packed, n_causes)``, ``packed`` (n, 3, K) with a row of causes when several.
 
     ``packed`` is :func:`~hepa_sklearn.surface.surface_targets`'s (n, 2, K).
     An estimator that ``learns`` causes gets the number of causes of ``y``
-    (:func:`fitted_causes`) and, with several, the cause of each window in a
+    or its ``n_causes`` (:func:`fitted_causes`) and, with several, the cause of each window in a
     third row; one that does not refuses a ``y`` of several causes. Interval
     labels have no cause.
     """
     records = frame_records(y) if isinstance(y, pd.DataFrame) else np.asarray(y)
-    if CAUSE_FIELD not in (records.dtype.names or ()):
+    if CAUSE_FIELD not in (records.dtype.names or ()) and (not learns or n_causes in (None, 1)):
         return packed, 1
     if not learns:
         if (check_cause_y(y) > 1).any():
@@ -240,7 +251,7 @@ def cause_targets(y, packed, K, estimator, *, learns):
                 "which learn one cumulative incidence per cause."
             )
         return packed, 1
-    cause, n_causes = fitted_causes(y, K, estimator)
+    cause, n_causes = fitted_causes(y, K, estimator, n_causes)
     if n_causes == 1:  # one cause: the targets, and so the fit, of a y without causes
         return packed, 1
     row = np.broadcast_to(cause[:, None, None].astype(np.float32), (cause.shape[0], 1, packed.shape[2]))

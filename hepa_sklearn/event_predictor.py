@@ -7,7 +7,7 @@ from scipy.special import softmax
 from ._base import EmbeddingSurfaceEstimator
 from ._docs import fill_doc
 from ._incidence import IncidenceMixin
-from ._validation import StrOptions
+from ._validation import POSITIVE_INT, StrOptions
 from .nn.predictor import EventModel, event_surface
 
 # the event heads of HEPAEventPredictor and HEPAFinetuner: the horizon predictor and hazard head, or a linear probe
@@ -58,6 +58,10 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         ``d_model`` and hidden width). ``sklearn.clone`` clones this parameter
         too, which unfits it; wrap it in ``sklearn.frozen.FrozenEstimator``
         to keep it fitted inside grid searches.
+    n_causes : int, default=None
+        Causes to learn, for a ``y`` with a ``cause`` field: None learns
+        causes ``1..`` the largest in ``y``; an int also covers causes that
+        never occur in the training labels (each named in a warning).
     %(training_parameters)s
 
     Attributes
@@ -73,8 +77,8 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
     pos_weight_ : float
         The positive weight used.
     n_causes_ : int
-        Causes learned: the largest cause in ``y``, 1 for a ``y`` without
-        a cause field.
+        Causes learned: ``n_causes``, or the largest cause in ``y`` (1 for
+        a ``y`` without a cause field).
     n_epochs_ : int
         Epochs that completed (fewer than ``max_epochs`` after early
         stopping).
@@ -105,13 +109,14 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         **EmbeddingSurfaceEstimator._parameter_constraints,
         "head": [StrOptions(set(EVENT_HEADS))],
         "init_from": "no_validation",  # checked in fit, where a fitted pretrainer is needed
+        "n_causes": [None, POSITIVE_INT],
     }
 
     def __init__(
         self,
         *,
         # the surface model and its loss (paper §3.2)
-        K=150, hidden=256, head="mlp", loss="bce", pos_weight="auto", init_from=None,
+        K=150, hidden=256, head="mlp", loss="bce", pos_weight="auto", init_from=None, n_causes=None,
         # training, as every torch-backed estimator (see TorchEstimator)
         max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
         n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
@@ -122,6 +127,7 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         self.loss = loss
         self.pos_weight = pos_weight
         self.init_from = init_from
+        self.n_causes = n_causes
         self.max_epochs = max_epochs
         self.batch_size = batch_size
         self.lr = lr

@@ -17,7 +17,8 @@ from hepa_sklearn import (
     summary_feature_names,
     summary_features,
 )
-from hepa_sklearn.baselines._boosting import SEARCH_GRID, _folds, auto_leaf_size, survival_targets
+from hepa_sklearn.baselines._boosting import SEARCH_GRID, auto_leaf_size, survival_targets
+from hepa_sklearn.baselines._folds import unit_folds as _folds
 
 nan = np.nan
 

@@ -129,3 +129,25 @@ def test_cause_cross_entropy_reads_the_cause_at_the_event_step():
     labels = torch.tensor([[0.0, 1.0, 1.0], [0.0, 0.0, 0.0]])  # window 0 has its event at step 2, window 1 none
     loss = cause_cross_entropy(logits, labels, torch.tensor([2, 0]))
     torch.testing.assert_close(loss, torch.tensor(-np.log(0.75) / 2, dtype=torch.float32))
+
+
+def test_n_causes_covers_a_cause_that_never_occurs_in_training(tiny_event_params):
+    with pytest.warns(UserWarning, match="learns 3 causes.*cause\\(s\\) \\[3\\] never occur"):
+        model = HEPAEventPredictor(**tiny_event_params, n_causes=3).fit(E, Y_TWO)
+    F = model.predict_cumulative_incidence(E)
+    assert model.n_causes_ == 3 and F.shape == (N, 3, K)
+    np.testing.assert_allclose(F.sum(axis=1), model.predict_proba(E), rtol=0, atol=1e-12)
+    with pytest.warns(UserWarning, match="\\[3\\] never occur"):
+        boosting = GradientBoostingEventPredictor(K=K, max_iter=10, n_causes=3, random_state=0).fit(X, Y_TWO)
+    assert boosting.predict_cumulative_incidence(X).shape == (N, 3, K)
+    assert boosting.cause_classifier_.prior[2] == 0.0
+
+
+@pytest.mark.parametrize("make", [
+    lambda: HEPAEventPredictor(K=K, hidden=16, max_epochs=1, n_causes=1),
+    lambda: GradientBoostingEventPredictor(K=K, max_iter=5, n_causes=1),
+])
+def test_n_causes_below_the_largest_cause_is_refused(make):
+    inputs = E if isinstance(make(), HEPAEventPredictor) else X
+    with pytest.raises(ValueError, match="y holds cause 2 but .* has n_causes=1"):
+        make().fit(inputs, Y_TWO)

@@ -3,7 +3,6 @@
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.ensemble import HistGradientBoostingRegressor
-from sklearn.model_selection import GroupKFold, KFold
 from sklearn.utils.validation import check_is_fitted
 
 from .._docs import fill_doc
@@ -16,18 +15,10 @@ from ..surface import check_survival_y, make_survival_y
 from ..survival import SurvivalMixin
 from ._cause_mix import fit_cause_classifier
 from ._features import multiscale_features, summary_features
+from ._folds import unit_folds
 from ._lognormal import MIN_SIGMA, log_normal_surface, survival_targets
 
 __all__ = ["GradientBoostingEventPredictor"]
-
-# sigma_ and the search scores come from out-of-fold predictions over this
-# many folds. On FD001 (60 training units, seed-0 split of cmapss_protocol)
-# the training residuals have std 0.010 (200 boosting rounds fit the
-# training windows closely), the out-of-fold ones 0.25 and those of the
-# held-out units 0.29; with 0.010 the surface saturates to exactly 0 or 1 in
-# most cells, and the resulting ties cut the held-out h-AUROC from 0.976 to
-# 0.867.
-SIGMA_FOLDS = 3
 
 # min_samples_leaf="auto" is min(20, n // 20), at least 1: scikit-learn's
 # default of 20 from 400 training rows on, and below that a leaf size that
@@ -64,17 +55,6 @@ SEARCHED = ("max_iter", "learning_rate", "max_leaf_nodes", "min_samples_leaf")
 def auto_leaf_size(n_rows):
     """``min_samples_leaf="auto"`` for ``n_rows`` training rows: ``max(1, min(20, n_rows // 20))``."""
     return max(1, min(AUTO_LEAF_MAX, n_rows // AUTO_LEAF_ROWS))
-
-
-def _folds(n_rows, groups):
-    """(train, test) index pairs: GroupKFold over ``groups`` when it has two groups or more, else contiguous KFold."""
-    if groups is not None and np.unique(groups).size >= 2:
-        n_splits = min(SIGMA_FOLDS, np.unique(groups).size)
-        return list(GroupKFold(n_splits).split(np.zeros(n_rows), groups=groups))
-    n_splits = min(SIGMA_FOLDS, n_rows)
-    if n_splits < 2:
-        return []
-    return list(KFold(n_splits).split(np.zeros(n_rows)))
 
 
 @fill_doc
@@ -165,6 +145,10 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
         always tries the given candidates; ``None`` fits the parameters as
         given. The best candidate, the first among equals, is refit on all
         training windows.
+    n_causes : int, default=None
+        Causes to learn, for a ``y`` with a ``cause`` field: None learns
+        causes ``1..`` the largest in ``y``; an int also covers causes that
+        never occur in the training labels (each named in a warning).
     random_state : int, RandomState instance or None, default=None
         Passed to the regressor.
 
@@ -195,7 +179,8 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
     n_dropped_censored_ : int
         Censored windows with ``time < K`` left out of training.
     n_causes_ : int
-        Causes learned: the largest cause in ``y`` (1 without a cause field).
+        Causes learned: ``n_causes``, or the largest cause in ``y`` (1
+        without a cause field).
     cause_classifier_ : ShrunkCauseClassifier or None
         The classifier of the cause, shrunk towards the training mix of
         causes by its out-of-fold log loss; None with one cause.
@@ -248,7 +233,7 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
         K=150, features="multiscale", n_last=30,
         # passed to HistGradientBoostingRegressor
         max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf="auto", l2_regularization=0.0,
-        search="auto", random_state=None,
+        search="auto", n_causes=None, random_state=None,
     ):
         self.K = K
         self.features = features
@@ -259,6 +244,7 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
         self.search = search
+        self.n_causes = n_causes
         self.random_state = random_state
 
     _parameter_constraints = {
@@ -271,6 +257,7 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
         "min_samples_leaf": [POSITIVE_INT, StrOptions({"auto"})],
         "l2_regularization": [NON_NEGATIVE_REAL],
         "search": [StrOptions({"auto"}), list, None],
+        "n_causes": [None, POSITIVE_INT],
         "random_state": ["random_state"],
     }
 
@@ -296,7 +283,7 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
         target = survival_targets(event, time, self.K)[keep]
         features = self._features(X[keep])
         candidates = self._candidates(target.shape[0])
-        folds = _folds(target.shape[0], None if groups is None else groups[keep])
+        folds = unit_folds(target.shape[0], None if groups is None else groups[keep])
         horizons = np.arange(1, self.K + 1)
         scores = np.full(len(candidates), np.nan)
         predicted = np.empty((len(candidates), target.shape[0]))  # out of fold, per candidate

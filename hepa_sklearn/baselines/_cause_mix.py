@@ -76,7 +76,7 @@ def fit_cause_classifier(boosting, y, features, keep, leaf_size, folds):
     the one of :data:`SHRINKAGE` with the least out-of-fold log loss (1
     without folds). None with one cause.
     """
-    cause, n_causes = fitted_causes(y, boosting.K, type(boosting).__name__)
+    cause, n_causes = fitted_causes(y, boosting.K, type(boosting).__name__, boosting.n_causes)
     if n_causes == 1:
         return 1, None
     event, time = check_survival_y(y)

@@ -86,3 +86,30 @@ def test_the_helpers_on_a_hand_made_text():
     text = "```bash\nls\n```\n\n```\nx\n```\n[a](docs/a.md#b) [b](https://x.org) [c](#here) ![d](img.png)\n"
     assert code_blocks(text) == [("bash", "ls\n"), ("", "x\n")]
     assert relative_links(text) == ["docs/a.md", "img.png"]
+
+
+def listed(names):
+    """``["a", "b", "c"]`` as prose: ``"a, b and c"``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def test_readme_says_where_the_headline_line_leads_boosting_as_its_table_gives():
+    """The paragraph under the summary: the rows solved by position, and where the headline's mean beats boosting's."""
+    from hepa_bench.report_summary import readme_block
+
+    rows = [line.strip("|").split("|") for line in readme_block(README.read_text())
+            if line.startswith("| ") and not line.startswith("| dataset")]
+    rows = [[cell.strip() for cell in row] for row in rows]
+    solved = [row[0] for row in rows if row[-1] == "yes"]
+    counted = [row for row in rows if row[-1] == "no" and "–" not in (row[1], row[3])]
+    higher = [row[0] for row in counted if float(row[1]) > float(row[3])]
+    lower = [row[0] for row in counted if float(row[1]) < float(row[3])]
+    text = readme_words()
+    assert solved == ["BATADAL", "TEP"] and "excluded from the comparisons of methods: TEP," in text
+    assert "and BATADAL, where no method whose seeds vary" in text
+    assert (f"the headline line has the higher mean than boosting on {listed(higher)}, and the lower on "
+            f"{listed(lower)};") in text
+
+
+def test_listed():
+    assert listed(["a"]) == "a" and listed(["a", "b", "c"]) == "a, b and c"

@@ -9,13 +9,15 @@ from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
 from tests.conftest import N_CHANNELS, TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 
-@pytest.fixture(scope="module", params=["revin", "global"])
+# the network's normalisation alone (no regimes, no window level), and the defaults
+@pytest.fixture(scope="module", params=[dict(norm="revin", regimes=None, window_level=False),
+                                        dict(norm="global", regimes=None, window_level=False), {}])
 def model(request):
     """A tiny pretrainer and event predictor fitted on unit-scale windows of 48 steps."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, N_CHANNELS, 48)).astype(np.float32)
     y = make_survival_y(rng.random(40) < 0.8, rng.integers(1, 15, 40))
-    pre = HEPAPretrainer(**{**TINY_PRETRAINER, "norm": request.param}).fit(X)
+    pre = HEPAPretrainer(**{**TINY_PRETRAINER, **request.param}).fit(X)
     return pre, HEPAEventPredictor(**TINY_EVENT_PREDICTOR).fit(pre.transform(X), y)
 
 
@@ -60,7 +62,9 @@ def test_surface_is_a_finite_monotone_probability(model, X):
     pre, event = model
     E = pre.transform(X)
     P = event.predict_proba(E)
-    assert E.shape == (X.shape[0], TINY_PRETRAINER["d_model"]) and np.isfinite(E).all()
+    # the window level adds each channel's mean over the window and over its last 30 steps
+    width = TINY_PRETRAINER["d_model"] + (2 * N_CHANNELS if pre.window_level else 0)
+    assert E.shape == (X.shape[0], width) and np.isfinite(E).all()
     assert P.shape == (X.shape[0], TINY_EVENT_PREDICTOR["K"]) and np.isfinite(P).all()
     assert ((P >= 0) & (P <= 1)).all()
     assert (np.diff(P, axis=1) >= 0).all()

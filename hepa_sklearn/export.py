@@ -177,6 +177,12 @@ def _exported_steps(estimator):
                 f"HEPAPretrainer followed by a HEPAEventPredictor; {where}a {type(step).__name__}."
             )
         check_is_fitted(step, "net_")
+        if getattr(step, "n_causes_", 1) > 1:
+            raise ValueError(
+                f"export supports single-cause models; this {type(step).__name__} learned {step.n_causes_} causes, "
+                "whose cumulative incidences the exported graph would not compute. Export a model fitted on y "
+                "without a 'cause' field (the any-event surface), or use predict_cumulative_incidence in Python."
+            )
     kinds = tuple(type(step) for _, step in steps)
     if kinds not in ((HEPAPretrainer,), (HEPAEventPredictor,), (HEPAFinetuner,), (HEPAPretrainer, HEPAEventPredictor)):
         names = [type(step).__name__ for _, step in steps]

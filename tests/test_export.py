@@ -132,3 +132,16 @@ def test_onnx_export_without_onnxscript_names_the_extra(models, tmp_path, monkey
     monkeypatch.setitem(sys.modules, "onnxscript", None)
     with pytest.raises(ImportError, match=r'needs the optional dependencies onnx and onnxscript .*hepa-sklearn\[export\]'):
         export_onnx(models["pretrainer"][0], tmp_path / "graph.onnx", X[:2])
+
+
+def test_export_refuses_a_model_of_several_causes(tmp_path):
+    rng = np.random.default_rng(0)
+    E = rng.normal(size=(40, 8)).astype(np.float32)
+    event = rng.random(40) < 0.8
+    y = make_survival_y(event, rng.integers(1, 8, 40), cause=np.where(event, rng.integers(1, 3, 40), 0))
+    predictor = HEPAEventPredictor(K=8, hidden=8, max_epochs=1, random_state=0).fit(E, y)
+    assert predictor.n_causes_ == 2
+    path = tmp_path / "graph.pt"
+    with pytest.raises(ValueError, match="export supports single-cause models; this HEPAEventPredictor learned 2"):
+        export_torchscript(predictor, path, E)
+    assert not path.exists()

@@ -157,8 +157,8 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         if getattr(self.init_from, "level_loc_", None) is not None:
             raise ValueError(
                 "init_from needs an embedding of the pretrainer's d_model columns, which its predictor reads; a "
-                "pretrainer fitted with norm=\"auto\" appends the window level to it. Pretrain with another norm "
-                "(for example norm=\"revin\") to start from its predictor."
+                "pretrainer fitted with window_level=True (the default) appends the window level to it. Pretrain "
+                "with window_level=False to start from its predictor."
             )
         if source.d_model != d_model or source.input.out_features != self.hidden:
             raise ValueError(

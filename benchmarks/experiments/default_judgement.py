@@ -12,6 +12,13 @@ highest mean of family ``hepa`` on 2+ seeds) and the 0.1.0 defaults
 seeds both ran, Holm-adjusted over the rows. The last columns say which of
 the four conditions the row meets. Records as the report reads them.
 
+The judgement read boosting with the targets of release 0.2.0; those
+records are now named ``gbm-logtime``, ``gbm-select-logtime`` and
+``gbm-last30-logtime``, and the table gives them as judged. The two columns
+after it give the best mean of the same three methods rerun with the
+corrected targets (``benchmarks/boosting_targets.md``) and the first
+condition against it.
+
 Usage: python benchmarks/experiments/default_judgement.py
 """
 
@@ -28,6 +35,7 @@ from hepa_bench.stats import holm, markdown_table, paired_by_seed, paired_tests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOOSTING = ("gbm", "gbm-select", "gbm-last30")  # boosting that needs no setting channels named
+AS_JUDGED = "-logtime"  # the records of release 0.2.0's boosting targets, which the judgement read
 MARGIN = 0.02
 
 
@@ -55,8 +63,10 @@ def judge():
             headline, n = mean(table, name, fraction, HEADLINE)
             if not n:
                 continue
-            boosting = max((mean(table, name, fraction, m) + (m,) for m in BOOSTING),
-                           key=lambda item: -np.inf if np.isnan(item[0]) else item[0])
+            boosting, corrected = (
+                max((mean(table, name, fraction, m + suffix) + (m,) for m in BOOSTING),
+                    key=lambda item: -np.inf if np.isnan(item[0]) else item[0])
+                for suffix in (AS_JUDGED, ""))
             best = best_variant(table, name, fraction)
             seeds, a, b = paired_by_seed(table.get((name, fraction, HEADLINE), []),
                                          table.get((name, fraction, "hepa-default"), []))
@@ -66,6 +76,7 @@ def judge():
                 name=name, fraction=fraction, headline=headline, n=n,
                 old=mean(table, name, fraction, "hepa-default")[0],
                 difference=float(np.mean(a - b)) if len(seeds) else np.nan, n_paired=len(seeds), boosting=boosting,
+                corrected=corrected,
                 elapsed=mean(table, name, fraction, "elapsed")[0], best=best,
                 best_mean=mean(table, name, fraction, best)[0] if best else np.nan))
     adjusted = holm(np.array(pvalues))
@@ -78,10 +89,14 @@ def judge():
                       f"{row['old']:.3f}", f"{row['difference']:+.3f} ({row['n_paired']})", f"{p:.3g}",
                       f"{row['boosting'][0]:.3f} ({row['boosting'][2]})", f"{row['elapsed']:.3f}",
                       f"{row['best_mean']:.3f} ({row['best']})" if row["best"] else "–",
-                      *("yes" if ok else "**no**" for ok in checks)])
+                      *("yes" if ok else "**no**" for ok in checks),
+                      "–" if np.isnan(row["corrected"][0]) else f"{row['corrected'][0]:.3f} ({row['corrected'][2]})",
+                      "–" if np.isnan(row["corrected"][0]) else
+                      ("yes" if row["headline"] >= row["corrected"][0] - MARGIN else "**no**")])
     header = ["row", "labels", f"`{HEADLINE}`", "`hepa-default`", "difference (seeds)", "Holm p",
               "best boosting", "`elapsed`", "best HEPA variant", ">= boosting - 0.02", ">= elapsed",
-              ">= best variant - 0.02", "not significantly below 0.1.0"]
+              ">= best variant - 0.02", "not significantly below 0.1.0", "best boosting, corrected targets",
+              ">= corrected boosting - 0.02"]
     return markdown_table(header, lines)
 
 

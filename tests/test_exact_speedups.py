@@ -316,7 +316,9 @@ def scenario():
     X[5, :, 64:72] = np.nan
     out = {}
     for norm in ("global", "revin"):
-        pre = HEPAPretrainer(d_model=16, n_heads=2, patch_size=8, max_horizon=24, norm=norm, cuts_per_window=8,
+        # the network's normalisation alone, as the reference was stored (no regimes, no window level)
+        pre = HEPAPretrainer(d_model=16, n_heads=2, patch_size=8, max_horizon=24, norm=norm, regimes=None,
+                             window_level=False, cuts_per_window=8,
                              max_epochs=2, early_stopping=False, random_state=0, device="cpu").fit(X)
         out[f"{norm}_embeddings"] = pre.transform(X)
         out[f"{norm}_train_loss"] = np.array(pre.history_[:, "train_loss"])

@@ -61,8 +61,8 @@ PINNED_PRETRAINER = dict(
     lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10, precision="auto",
 )
 PINNED_PREDICTOR = dict(
-    head="mlp", hidden=256, loss="bce", pos_weight="auto", init_from=None, max_epochs=50, batch_size=64, lr=1e-3,
-    weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10, precision="auto",
+    head="mlp", hidden=256, loss="bce", pos_weight="auto", init_from=None, n_causes=None, max_epochs=50, batch_size=64,
+    lr=1e-3, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10, precision="auto",
 )
 
 

@@ -199,6 +199,7 @@ def make_fleet(
         With the fields:
 
         X : ndarray of shape (n_windows, n_informative + n_uninformative, context_length), float32
+            The windows, channels first; NaN is left padding.
         y : structured ndarray of shape (n_windows,)
             ``event`` and ``time``: steps to the failure after the window's
             end, or to the unit's last step when it is censored.

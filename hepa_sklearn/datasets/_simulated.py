@@ -235,6 +235,7 @@ def make_fleet(
         sensors : DataFrame
             Per sensor: ``mode`` (-1 for the uninformative) and ``shape``.
         DESCR : str
+            A description of the fleet and its settings.
 
     See Also
     --------

@@ -118,6 +118,12 @@ SNAPSHOTS = "Snapshot study: held-out pretraining loss against h-AUROC / Across 
 
 
 BINDINGS = [
+    # the user's first fit on FD002 with today's defaults (first_fit.py, seed 0, one thread)
+    Bind("sensors only) in {} CPU seconds on one thread",
+         Records("benchmarks/experiments/first_fit.txt", dict(subset="FD002", params={}), "fit_cpu_s", how="one"), ".0f"),
+    Bind("on one thread and scores {} on NASA's test engines (one",
+         Records("benchmarks/experiments/first_fit.txt", dict(subset="FD002", params={}), "test_h_auroc", how="one"),
+         ".3f"),
     # C-MAPSS under the reference protocol: the default pipeline on FD002 (default_normalisation.py)
     Bind("the 0.1.0 default pipeline behind one reaches {}, 2 seeds", fd002_arm("regime", seeds=FIRST_TWO), ".3f"),
     Bind("the same pipeline scores {} against", fd002_arm("revin-random"), ".3f"),

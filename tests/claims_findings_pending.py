@@ -222,8 +222,6 @@ NOT_YET_BOUND = [
     Pending('0.703) but costs Weather {}.', '0.067'),
     Pending('the headline line with the {} defaults on all 5,284', '0.2.0'),
     Pending('the 0.2.0 defaults on all {} training windows of FD002', '5,284'),
-    Pending('sensors only) in {} CPU seconds on one thread', '172'),
-    Pending("on one thread and scores {} on NASA's test engines (one", '0.948'),
     Pending('labelled (mean ± std over {} seeds; 2 CPU cores; every', '5'),
     Pending('(mean ± std over 5 seeds; {} CPU cores; every cell in the', '2'),
     Pending('in the report\'s "h-AUROC, {}% labels" and "Label', '100'),
@@ -797,4 +795,4 @@ NOT_YET_BOUND = [
 ]
 
 # the size the inventory may not exceed (lowered as figures are bound)
-CEILING = 784
+CEILING = 782

@@ -169,7 +169,8 @@ class BenchmarkEntry:
         if layout not in (None, "packed"):
             raise ValueError(f"{self.name} is pretrained with the packed batch layout only, got {layout!r}.")
         return HEPAPretrainer(**{
-            "norm": self.norm, "regimes": None, "window_level": False, "max_horizon": self.K, "max_epochs": epochs, "early_stopping": True,
+            "norm": self.norm, "regimes": None, "window_level": False, "max_horizon": self.K, "max_epochs": epochs,
+            "early_stopping": True,
             "n_iter_no_change": PATIENCE, "device": device, "random_state": seed, **params,
         })
 

@@ -77,14 +77,9 @@ sphinx_gallery_conf = {
 # -- HTML ----------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"hepa-sklearn {release}"
-html_theme_options = {
-    "navigation_with_keys": False,
-    "show_toc_level": 2,
-    "secondary_sidebar_items": ["page-toc"],
-}
+html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2, "secondary_sidebar_items": ["page-toc"]}
 html_static_path = []
 html_show_sourcelink = False
 
 # matplotlib draws to files only
 os.environ.setdefault("MPLBACKEND", "Agg")
-

@@ -57,17 +57,20 @@ def main():
 
     train = load_cmapss("FD001", context_length=CONTEXT_LENGTH, stride=8)
     # scored windows: a shorter minimum history and stride 2 give one engine's surface many columns
-    scored = load_cmapss(
-        "FD001", context_length=CONTEXT_LENGTH, stride=2, min_history=CONTEXT_LENGTH
-    )
+    scored = load_cmapss("FD001", context_length=CONTEXT_LENGTH, stride=2, min_history=CONTEXT_LENGTH)
     units = np.unique(train.groups)
     X_train, y_train, _ = engines(train, units[:TRAIN_ENGINES])
     X_test, y_test, groups_test = engines(scored, units[-SCORED_ENGINES:])
 
     pipe = make_pipeline(
         HEPAPretrainer(
-            d_model=32, n_heads=4, n_layers=1,
-            max_horizon=32, norm="global", max_epochs=args.epochs, random_state=args.seed,
+            d_model=32,
+            n_heads=4,
+            n_layers=1,
+            max_horizon=32,
+            norm="global",
+            max_epochs=args.epochs,
+            random_state=args.seed,
         ),
         HEPAEventPredictor(K=K, hidden=32, max_epochs=args.epochs, random_state=args.seed),
     ).fit(X_train, y_train)
@@ -82,7 +85,12 @@ def main():
 
     displays = {
         "event_surface": EventSurfaceDisplay.from_estimator(
-            pipe, X_test, y_test, groups=groups_test, unit=engine, times=end_cycle,
+            pipe,
+            X_test,
+            y_test,
+            groups=groups_test,
+            unit=engine,
+            times=end_cycle,
             name=f"FD001 engine {engine}: P(failure within Δt)",
         ),
         "horizon_auroc": HorizonAUROCDisplay.from_estimator(

@@ -26,8 +26,8 @@ import time
 import numpy as np
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc, per_horizon_auroc
-from hepa_sklearn.protocol import split_units, unit_windows
 from hepa_sklearn.datasets import load_cmapss
+from hepa_sklearn.protocol import split_units, unit_windows
 
 K = 150  # horizons 1..150 cycles, as in the paper's C-MAPSS experiments
 CUTS_PER_ENGINE = 40  # (cut, Δt) pairs drawn from each training engine per epoch
@@ -58,8 +58,10 @@ def main():
     X_train, y_train, _ = unit_windows(frame, split.train, stride=4)
     X_valid, y_valid, _ = unit_windows(frame, split.valid, stride=4)
     X_test, y_test, _ = unit_windows(frame, split.test, stride=1)
-    print(f"windows: {len(X_pretrain)} pretraining, {len(X_train)} finetuning, "
-          f"{len(X_valid)} validation, {len(X_test)} test, each {X_train.shape[1:]}")
+    print(
+        f"windows: {len(X_pretrain)} pretraining, {len(X_train)} finetuning, "
+        f"{len(X_valid)} validation, {len(X_test)} test, each {X_train.shape[1:]}"
+    )
 
     start = time.perf_counter()
     pretrainer = HEPAPretrainer(
@@ -70,8 +72,10 @@ def main():
         device=args.device,
         random_state=args.seed,
     ).fit(X_pretrain)
-    print(f"pretraining: {args.pretrain_epochs} epochs in {time.perf_counter() - start:.1f} s, "
-          f"final loss {pretrainer.history_[-1, 'train_loss']:.4f}")
+    print(
+        f"pretraining: {args.pretrain_epochs} epochs in {time.perf_counter() - start:.1f} s, "
+        f"final loss {pretrainer.history_[-1, 'train_loss']:.4f}"
+    )
 
     start = time.perf_counter()
     E_train, E_valid, E_test = (pretrainer.transform(X) for X in (X_train, X_valid, X_test))
@@ -89,10 +93,10 @@ def main():
 
     surface = predictor.predict_proba(E_test)  # (n_test_windows, K), non-decreasing along Δt
     by_horizon = per_horizon_auroc(y_test, surface, horizons=REPORTED_HORIZONS)
-    print("test AUROC by horizon: " + ", ".join(
-        f"Δt={h}: {score:.3f}" for h, score in zip(REPORTED_HORIZONS, by_horizon)
-        if not np.isnan(score)
-    ))
+    print(
+        "test AUROC by horizon: "
+        + ", ".join(f"Δt={h}: {score:.3f}" for h, score in zip(REPORTED_HORIZONS, by_horizon) if not np.isnan(score))
+    )
     print(f"validation h-AUROC: {h_auroc(y_valid, predictor.predict_proba(E_valid)):.4f}")
     print(f"held-out h-AUROC: {h_auroc(y_test, surface):.4f}")
 

@@ -41,8 +41,9 @@ K = 200  # horizons 1..200 hours, the paper's K outside C-MAPSS and TEP
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-home", default=None,
-                        help="folder holding BeijingAirQuality/ (default: $HEPA_DATA_HOME)")
+    parser.add_argument(
+        "--data-home", default=None, help="folder holding BeijingAirQuality/ (default: $HEPA_DATA_HOME)"
+    )
     parser.add_argument("--context-length", type=int, default=512, help="hours per window")
     parser.add_argument("--stride", type=int, default=64, help="hours between consecutive windows")
     parser.add_argument("--pretrain-epochs", type=int, default=20)
@@ -76,8 +77,10 @@ def main():
     # 1. A long frame (the loader's own windows are not needed, so few of them).
     data = load_beijing(data_home=args.data_home, stride=4096)
     frame, channels = data.frame, data.feature_names
-    print(f"{len(frame)} rows of {frame['unit'].nunique()} stations; episode onsets per part: "
-          f"{frame.groupby('split', observed=True)['event'].sum().to_dict()}")
+    print(
+        f"{len(frame)} rows of {frame['unit'].nunique()} stations; episode onsets per part: "
+        f"{frame.groupby('split', observed=True)['event'].sum().to_dict()}"
+    )
 
     # 2. Statistics of the training hours only.
     train_rows = frame["split"] == "train"
@@ -86,17 +89,20 @@ def main():
     frame[channels] = (frame[channels] - mean) / std
 
     # 3. Windows (n, 13, context_length), survival labels and station of each window, per part.
-    windows = {part: part_windows(frame, channels, part, context_length=args.context_length, stride=args.stride)
-               for part in ("train", "valid", "test")}
+    windows = {
+        part: part_windows(frame, channels, part, context_length=args.context_length, stride=args.stride)
+        for part in ("train", "valid", "test")
+    }
     X_train, y_train, groups = windows["train"]
-    print(", ".join(f"{part}: {len(X)} windows" for part, (X, _, _) in windows.items())
-          + f"; training windows with an episode within {K} h: "
-          f"{np.mean(y_train['event'] & (y_train['time'] <= K)):.2f}")
+    print(
+        ", ".join(f"{part}: {len(X)} windows" for part, (X, _, _) in windows.items())
+        + f"; training windows with an episode within {K} h: "
+        f"{np.mean(y_train['event'] & (y_train['time'] <= K)):.2f}"
+    )
 
     # 4. Self-supervised pretraining, then the event surface on the frozen embeddings.
     pipeline = make_pipeline(
-        HEPAPretrainer(max_horizon=K, max_epochs=args.pretrain_epochs, device=args.device,
-                       random_state=args.seed),
+        HEPAPretrainer(max_horizon=K, max_epochs=args.pretrain_epochs, device=args.device, random_state=args.seed),
         HEPAEventPredictor(K=K, max_epochs=args.finetune_epochs, device=args.device, random_state=args.seed),
     )
     start = time.perf_counter()

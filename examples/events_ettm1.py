@@ -40,13 +40,12 @@ CHANNELS = ["HUFL", "HULL", "MUFL", "MULL", "LUFL", "LULL", "OT"]
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-home", default=None,
-                        help="folder holding ETTm1/ETTm1.csv.gz (default: $HEPA_DATA_HOME)")
+    parser.add_argument(
+        "--data-home", default=None, help="folder holding ETTm1/ETTm1.csv.gz (default: $HEPA_DATA_HOME)"
+    )
     parser.add_argument("--context-length", type=int, default=512, help="steps per window")
-    parser.add_argument("--train-stride", type=int, default=64,
-                        help="steps between training windows")
-    parser.add_argument("--eval-stride", type=int, default=16,
-                        help="steps between validation and test windows")
+    parser.add_argument("--train-stride", type=int, default=64, help="steps between training windows")
+    parser.add_argument("--eval-stride", type=int, default=16, help="steps between validation and test windows")
     parser.add_argument("--pretrain-epochs", type=int, default=3)
     parser.add_argument("--finetune-epochs", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
@@ -74,8 +73,7 @@ def main():
 
     # 1. A long frame; the loader's own windows are not needed, so one per 4,096 steps will do.
     frame = load_ettm1(data_home=args.data_home, stride=4096).frame
-    print(f"{len(frame)} rows; spike onsets per part: "
-          f"{frame.groupby('split', observed=True)['event'].sum().to_dict()}")
+    print(f"{len(frame)} rows; spike onsets per part: {frame.groupby('split', observed=True)['event'].sum().to_dict()}")
 
     # 2. Statistics from the training rows only, so nothing of the later parts leaks in.
     train_rows = frame["split"] == "train"
@@ -84,22 +82,19 @@ def main():
     frame[CHANNELS] = (frame[CHANNELS] - mean) / std
 
     # 3. Windows (n, 7, context_length) and survival labels (event, time) per part.
-    X_train, y_train, _ = part_windows(frame, "train", context_length=args.context_length,
-                                       stride=args.train_stride)
-    X_valid, y_valid, _ = part_windows(frame, "valid", context_length=args.context_length,
-                                       stride=args.eval_stride)
-    X_test, y_test, _ = part_windows(frame, "test", context_length=args.context_length,
-                                     stride=args.eval_stride)
-    print(f"windows: {len(X_train)} train, {len(X_valid)} valid, {len(X_test)} test, "
-          f"each {X_train.shape[1:]}; training windows with a spike within {K} steps: "
-          f"{(y_train['event'] & (y_train['time'] <= K)).mean():.2f}")
+    X_train, y_train, _ = part_windows(frame, "train", context_length=args.context_length, stride=args.train_stride)
+    X_valid, y_valid, _ = part_windows(frame, "valid", context_length=args.context_length, stride=args.eval_stride)
+    X_test, y_test, _ = part_windows(frame, "test", context_length=args.context_length, stride=args.eval_stride)
+    print(
+        f"windows: {len(X_train)} train, {len(X_valid)} valid, {len(X_test)} test, "
+        f"each {X_train.shape[1:]}; training windows with a spike within {K} steps: "
+        f"{(y_train['event'] & (y_train['time'] <= K)).mean():.2f}"
+    )
 
     # 4. Self-supervised pretraining, then the event surface on the frozen embeddings.
     pipeline = make_pipeline(
-        HEPAPretrainer(max_horizon=K, max_epochs=args.pretrain_epochs, device=args.device,
-                       random_state=args.seed),
-        HEPAEventPredictor(K=K, max_epochs=args.finetune_epochs, device=args.device,
-                           random_state=args.seed),
+        HEPAPretrainer(max_horizon=K, max_epochs=args.pretrain_epochs, device=args.device, random_state=args.seed),
+        HEPAEventPredictor(K=K, max_epochs=args.finetune_epochs, device=args.device, random_state=args.seed),
     )
     start = time.perf_counter()
     pipeline.fit(X_train, y_train)

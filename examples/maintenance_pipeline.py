@@ -30,8 +30,9 @@ from hepa_sklearn.datasets import load_cmapss
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=20,
-                        help="training epochs of the pretrainer and of each event predictor")
+    parser.add_argument(
+        "--epochs", type=int, default=20, help="training epochs of the pretrainer and of each event predictor"
+    )
     parser.add_argument("--d-model", type=int, default=64, help="encoder width")
     parser.add_argument("--seed", type=int, default=0)
     return parser.parse_args()
@@ -62,37 +63,36 @@ def main():
     start = time.perf_counter()
     pipe = make_pipeline(make_pretrainer(args), make_predictor(args))
     scores = cross_val_score(pipe, X, y, groups=groups, cv=GroupKFold(3), scoring=h_auroc_scorer)
-    print(f"pipeline h-AUROC over 3 engine folds: {scores.mean():.3f} ± {scores.std():.3f} "
-          f"({time.perf_counter() - start:.1f} s)")
+    print(
+        f"pipeline h-AUROC over 3 engine folds: {scores.mean():.3f} ± {scores.std():.3f} "
+        f"({time.perf_counter() - start:.1f} s)"
+    )
 
     # Keep a quarter of the engines aside for the final check.
-    dev, test = next(GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=args.seed)
-                     .split(X, y, groups))
+    dev, test = next(GroupShuffleSplit(n_splits=1, test_size=0.25, random_state=args.seed).split(X, y, groups))
 
     # 2. Pretrain once (labels are not used), then search over predictor settings only.
     start = time.perf_counter()
     pretrainer = make_pretrainer(args).fit(X[dev])
     search = GridSearchCV(
         make_pipeline(FrozenEstimator(pretrainer), make_predictor(args)),
-        param_grid={
-            "hepaeventpredictor__hidden": [32, 128],
-            "hepaeventpredictor__lr": [3e-4, 1e-3],
-        },
+        param_grid={"hepaeventpredictor__hidden": [32, 128], "hepaeventpredictor__lr": [3e-4, 1e-3]},
         cv=GroupKFold(3),
         scoring=h_auroc_scorer,
     )
     search.fit(X[dev], y[dev], groups=groups[dev])
-    print(f"grid search on {np.unique(groups[dev]).size} engines "
-          f"({time.perf_counter() - start:.1f} s, pretraining included)")
-    for params, mean, std in zip(search.cv_results_["params"],
-                                 search.cv_results_["mean_test_score"],
-                                 search.cv_results_["std_test_score"]):
+    print(
+        f"grid search on {np.unique(groups[dev]).size} engines "
+        f"({time.perf_counter() - start:.1f} s, pretraining included)"
+    )
+    for params, mean, std in zip(
+        search.cv_results_["params"], search.cv_results_["mean_test_score"], search.cv_results_["std_test_score"]
+    ):
         print(f"  {params}: {mean:.3f} ± {std:.3f}")
     print(f"best parameters: {search.best_params_}, h-AUROC {search.best_score_:.3f}")
 
     # 3. The refitted best pipeline on engines it has never seen.
-    print(f"held-out h-AUROC on {np.unique(groups[test]).size} engines: "
-          f"{search.score(X[test], y[test]):.3f}")
+    print(f"held-out h-AUROC on {np.unique(groups[test]).size} engines: {search.score(X[test], y[test]):.3f}")
 
 
 if __name__ == "__main__":

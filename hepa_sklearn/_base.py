@@ -6,34 +6,54 @@ from dataclasses import fields
 
 import numpy as np
 import torch
-from skorch.history import History
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
+from skorch.history import History
 
 from ._docs import fill_doc
 from ._training import (
-    PRECISIONS, HEPANet, SurfaceLoss, TailSplit, TrainingConfig, check_finite_output, infer_in_chunks, make_net,
-    resolve_device, seeded_torch,
+    PRECISIONS,
+    HEPANet,
+    SurfaceLoss,
+    TailSplit,
+    TrainingConfig,
+    check_finite_output,
+    infer_in_chunks,
+    make_net,
+    resolve_device,
+    seeded_torch,
 )
 from ._training.callbacks import raise_if_interrupted, user_callbacks
 from ._training.distributed import join_net, join_world
 from ._training.net import completed_epochs
 from ._training.runtime import release_freed_memory
 from ._validation import (
-    NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions, check_embeddings, check_groups,
-    WindowSurfaceTags, check_heads, check_windows,
+    NON_NEGATIVE_REAL,
+    OPEN_UNIT,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    StrOptions,
+    WindowSurfaceTags,
+    check_embeddings,
+    check_groups,
+    check_heads,
+    check_windows,
 )
+from .causes import cause_targets
 from .metrics import SurfaceScoreMixin
 from .nn.encoder import EncoderConfig
 from .nn.predictor import event_surface
-from .causes import cause_targets
 from .surface import expected_time_to_event, surface_targets
 from .survival import SurvivalMixin
 
 __all__ = [
-    "EmbeddingSurfaceEstimator", "SurfaceNetEstimator", "TorchEstimator", "WindowEncoderMixin",
-    "WindowSurfaceEstimator", "registered_estimator",
+    "EmbeddingSurfaceEstimator",
+    "SurfaceNetEstimator",
+    "TorchEstimator",
+    "WindowEncoderMixin",
+    "WindowSurfaceEstimator",
+    "registered_estimator",
 ]
 
 logger = logging.getLogger("hepa_sklearn")
@@ -135,7 +155,11 @@ class TorchEstimator(BaseEstimator):
         log = world is None or world.rank == 0
         if log:
             logger.info(
-                "%s.fit: %d samples, at most %d epochs on %s%s", name, len(X), self.max_epochs, device,
+                "%s.fit: %d samples, at most %d epochs on %s%s",
+                name,
+                len(X),
+                self.max_epochs,
+                device,
                 ", validating on whole units" if groups is not None and self.early_stopping else "",
             )
         start = time.perf_counter()
@@ -174,8 +198,7 @@ class TorchEstimator(BaseEstimator):
         """
         module = self.net_.module_
         output = infer_in_chunks(
-            module, forward(module) if forward else module, array, self._inference_chunk,
-            dtype=self.net_.autocast_dtype,
+            module, forward(module) if forward else module, array, self._inference_chunk, dtype=self.net_.autocast_dtype
         )
         return check_finite_output(output.numpy(), what)
 
@@ -239,8 +262,13 @@ class WindowEncoderMixin:
     def _encoder_config(self, n_channels, **settings):
         """The encoder configuration for ``n_channels`` channels; ``settings`` gives the other fields (``patch_size``...)."""
         return EncoderConfig(
-            n_channels=n_channels, d_model=self.d_model, n_layers=self.n_layers, n_heads=self.n_heads,
-            dropout=float(self.dropout), norm=self._network_norm(), **settings,
+            n_channels=n_channels,
+            d_model=self.d_model,
+            n_layers=self.n_layers,
+            n_heads=self.n_heads,
+            dropout=float(self.dropout),
+            norm=self._network_norm(),
+            **settings,
         )
 
     def transform(self, X):
@@ -289,8 +317,9 @@ class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
         """Packed labels and known mask (n, 2, K) of ``y`` (with causes, see ``cause_targets``) and the fitted attributes they give."""
         packed, n_pos, n_neg = surface_targets(y, self.K, n_samples)
         pos_weight = n_neg / n_pos if self.pos_weight == "auto" else float(self.pos_weight)
-        packed, n_causes = cause_targets(y, packed, self.K, type(self).__name__, learns=self._learns_causes,
-                                         n_causes=getattr(self, "n_causes", None))
+        packed, n_causes = cause_targets(
+            y, packed, self.K, type(self).__name__, learns=self._learns_causes, n_causes=getattr(self, "n_causes", None)
+        )
         return packed, {"pos_weight_": pos_weight, **({"n_causes_": n_causes} if self._learns_causes else {})}
 
     def _fitted_state(self, X):

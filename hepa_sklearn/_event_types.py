@@ -73,8 +73,9 @@ def unit_events(part, event_cols, event_types, name):
     if event_types is not None:
         cause = _type_labels(part[event_cols[0]], event_types, name)
         return cause > 0, cause
-    flags = np.column_stack([check_event_indicator(part[column], f"{name} (the type column {column!r})")
-                             for column in event_cols])
+    flags = np.column_stack(
+        [check_event_indicator(part[column], f"{name} (the type column {column!r})") for column in event_cols]
+    )
     both = flags.sum(axis=1) > 1
     if both.any():
         step = int(np.argmax(both))

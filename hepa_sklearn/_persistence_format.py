@@ -70,11 +70,7 @@ def current_versions(with_skops=False):
 
 def header(with_skops):
     """What every file holds beside the stored estimator."""
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "versions": current_versions(with_skops=with_skops),
-    }
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "versions": current_versions(with_skops=with_skops)}
 
 
 def _major_minor(version):
@@ -231,12 +227,13 @@ def checked_trusted(trusted):
     """``trusted`` as a list of type names; TypeError for anything else."""
     if trusted is None:
         return []
-    if isinstance(trusted, str) or not isinstance(trusted, (list, tuple)) or not all(
-        isinstance(name, str) for name in trusted
+    if (
+        isinstance(trusted, str)
+        or not isinstance(trusted, (list, tuple))
+        or not all(isinstance(name, str) for name in trusted)
     ):
         raise TypeError(
-            f"trusted must be None or a list of type names (str), as get_untrusted_types returns; "
-            f"got {trusted!r}."
+            f"trusted must be None or a list of type names (str), as get_untrusted_types returns; got {trusted!r}."
         )
     return list(trusted)
 
@@ -269,17 +266,23 @@ def storable_skops_bytes(estimator, where):
     io = skops_io(f"saving {where}")
     data = io.dumps(estimator)
     names = io.get_untrusted_types(data=data)
-    fix = ("Define each function the estimator holds at the top level of an importable module (not as a lambda, "
-           "inside another function or in a script or notebook), or leave the step out of the saved object.")
+    fix = (
+        "Define each function the estimator holds at the top level of an importable module (not as a lambda, "
+        "inside another function or in a script or notebook), or leave the step out of the saved object."
+    )
     unimportable = [name for name in names if name.startswith("__main__.") or "<lambda>" in name]
     if unimportable:
-        raise TypeError(f"cannot save {where}: it holds {unimportable}, which another process cannot import, so "
-                        f"load could not read the file back. {fix}")
+        raise TypeError(
+            f"cannot save {where}: it holds {unimportable}, which another process cannot import, so "
+            f"load could not read the file back. {fix}"
+        )
     try:
         io.loads(data, trusted=names)
     except Exception as exc:  # whatever skops raises on an object it cannot rebuild
-        raise TypeError(f"cannot save {where}: skops.io cannot read it back ({type(exc).__name__}: "
-                        f"{str(exc)[:200]}), so load could not either. {fix}") from exc
+        raise TypeError(
+            f"cannot save {where}: skops.io cannot read it back ({type(exc).__name__}: "
+            f"{str(exc)[:200]}), so load could not either. {fix}"
+        ) from exc
     return data
 
 

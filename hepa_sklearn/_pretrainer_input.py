@@ -60,7 +60,8 @@ class PretrainerInputMixin:
                 f"network's normalisation alone, and the regime standardisation and the window level are the "
                 f"parameters regimes and window_level. norm={self.norm!r} reads as "
                 f"{DEPRECATED_NORM_READINGS[self.norm]}; pass those to keep this behaviour without the warning.",
-                FutureWarning, stacklevel=4,
+                FutureWarning,
+                stacklevel=4,
             )
 
     # -- fit ------------------------------------------------------------------------------
@@ -93,9 +94,16 @@ class PretrainerInputMixin:
         loc, scale = regimes["regime_loc_"], regimes["regime_scale_"]
         out = np.empty(X.shape, dtype=np.float32)
         for start in range(0, X.shape[0], CHUNK):
-            out[start : start + CHUNK] = normalise_steps(X[start : start + CHUNK].astype(np.float64), channels,
-                                                         channels, loc[-1], scale[-1], regimes["regime_centers_"],
-                                                         loc, scale)[0]
+            out[start : start + CHUNK] = normalise_steps(
+                X[start : start + CHUNK].astype(np.float64),
+                channels,
+                channels,
+                loc[-1],
+                scale[-1],
+                regimes["regime_centers_"],
+                loc,
+                scale,
+            )[0]
         return out
 
     def standardise_by_regime(self, X):

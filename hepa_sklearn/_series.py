@@ -62,8 +62,10 @@ def checked_columns(feature_cols, event_col):
     feature_cols = list(feature_cols)
     if not feature_cols:
         raise ValueError("feature_cols must name at least one column.")
-    for what, labels in (("feature_cols must hold column labels (or positions)", feature_cols),
-                         ("event_col must be one column label (or position)", event_col)):
+    for what, labels in (
+        ("feature_cols must hold column labels (or positions)", feature_cols),
+        ("event_col must be one column label (or position)", event_col),
+    ):
         try:
             hash(tuple(labels) if labels is feature_cols else labels)
         except TypeError:
@@ -88,7 +90,9 @@ def _check_features(frame, feature_cols, what, noun="column"):
             kind = pd.api.types.infer_dtype(values, skipna=True)
             fix = (
                 f"the column first, e.g. pandas.to_numeric(frame[{column!r}]) (errors='coerce' makes unreadable "
-                "entries NaN)" if noun == "column" else "each array to float first (NaN where a value is missing)"
+                "entries NaN)"
+                if noun == "column"
+                else "each array to float first (NaN where a value is missing)"
             )
             raise TypeError(
                 f"feature {noun} {column!r} of {what} must hold numbers, found {KIND_NAMES.get(kind, kind)} "
@@ -134,7 +138,8 @@ def _check_times(times, name):
     if kind not in _TIME_KINDS and len(times):
         hint = (
             " Text sorts as text ('10' before '9'): convert it with pandas.to_numeric or pandas.to_datetime first."
-            if kind in ("string", "bytes") else " Make them one type of number or datetime first."
+            if kind in ("string", "bytes")
+            else " Make them one type of number or datetime first."
         )
         raise TypeError(
             f"{name} must hold numbers or datetimes, which sort in time order, found {KIND_NAMES.get(kind, kind)} "
@@ -179,9 +184,13 @@ def _long_units(frame, *, feature_cols, event_col, unit_col, time_col):
     if time_col is not None:
         _check_times(frame[time_col], f"time column {time_col!r}")
         keys = [time_col] if unit_col is None else [unit_col, time_col]
-        _check_unique_steps(frame.duplicated(keys, keep=False).to_numpy(),
-                            None if unit_col is None else frame[unit_col].to_numpy(), frame[time_col].to_numpy(),
-                            frame.index.to_numpy(), keys)
+        _check_unique_steps(
+            frame.duplicated(keys, keep=False).to_numpy(),
+            None if unit_col is None else frame[unit_col].to_numpy(),
+            frame[time_col].to_numpy(),
+            frame.index.to_numpy(),
+            keys,
+        )
     parts = [(0, frame)] if unit_col is None else frame.groupby(unit_col, sort=False)
     for uid, part in parts:
         if time_col is not None:
@@ -195,7 +204,9 @@ def _multiindex_units(frame, *, feature_cols, event_col):
     """``(unit, part, time, None, event)`` per instance of a DataFrame indexed by (instance, time)."""
     index = frame.index
     if not isinstance(index, pd.MultiIndex) or index.nlevels != 2:
-        found = f"a {index.nlevels}-level MultiIndex" if isinstance(index, pd.MultiIndex) else f"a {type(index).__name__}"
+        found = (
+            f"a {index.nlevels}-level MultiIndex" if isinstance(index, pd.MultiIndex) else f"a {type(index).__name__}"
+        )
         raise ValueError(
             "layout='pd-multiindex' reads a DataFrame indexed by a 2-level MultiIndex (instance, time), "
             f"one column per variable; frame has {found}. For {_LAYOUT_HELP['long']}, with unit and "
@@ -206,9 +217,13 @@ def _multiindex_units(frame, *, feature_cols, event_col):
     _check_units(index.get_level_values(0), "the instance level (level 0) of frame's index")
     times = index.get_level_values(1)
     _check_times(times, "the time level (level 1) of frame's index")
-    _check_unique_steps(index.duplicated(keep=False),
-                        index.get_level_values(0).to_numpy(), times.to_numpy(), np.arange(len(frame)),
-                        "level=[0, 1]")
+    _check_unique_steps(
+        index.duplicated(keep=False),
+        index.get_level_values(0).to_numpy(),
+        times.to_numpy(),
+        np.arange(len(frame)),
+        "level=[0, 1]",
+    )
     for uid, part in frame.groupby(level=0, sort=False):
         time = part.index.get_level_values(1).to_numpy()
         order = np.argsort(time, kind="stable")
@@ -273,7 +288,6 @@ def series_units(frame, *, layout, feature_cols, event_col, unit_col, time_col):
     wrong = [c for c in [*feature_cols, event_col] if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral)]
     if wrong:
         raise TypeError(
-            f"with layout={layout!r}, feature_cols and event_col are positions in each array (integers), "
-            f"got {wrong}."
+            f"with layout={layout!r}, feature_cols and event_col are positions in each array (integers), got {wrong}."
         )
     return list(_list_units(frame, feature_cols=feature_cols, event_col=event_col, layout=layout))

@@ -41,6 +41,7 @@ __all__ = [
     "some_values",
 ]
 
+
 class Count(Interval):
     """An integer interval that, unlike scikit-learn's ``Interval(Integral, ...)``, refuses booleans.
 
@@ -123,9 +124,18 @@ def refuse_frame_as_windows(X):
 NUMBER_KINDS = ("integer", "floating", "mixed-integer-float", "decimal")
 # how messages name the other kinds
 KIND_NAMES = {
-    "string": "strings", "bytes": "bytes", "mixed": "values of mixed types", "mixed-integer": "values of mixed types",
-    "categorical": "categories", "datetime64": "datetimes", "datetime": "datetimes", "date": "dates",
-    "timedelta64": "time spans", "timedelta": "time spans", "complex": "complex numbers", "period": "periods",
+    "string": "strings",
+    "bytes": "bytes",
+    "mixed": "values of mixed types",
+    "mixed-integer": "values of mixed types",
+    "categorical": "categories",
+    "datetime64": "datetimes",
+    "datetime": "datetimes",
+    "date": "dates",
+    "timedelta64": "time spans",
+    "timedelta": "time spans",
+    "complex": "complex numbers",
+    "period": "periods",
 }
 
 
@@ -203,7 +213,8 @@ def _as_float32(X, name, inf_hint):
     if array.dtype.kind == "c":
         raise ValueError(f"Complex data not supported: {name} has dtype {array.dtype}.")
     if array.dtype.kind in "US" or (
-        array.dtype.kind == "O" and pd.api.types.infer_dtype(array.ravel(), skipna=True) not in NUMBER_KINDS + ("boolean",)
+        array.dtype.kind == "O"
+        and pd.api.types.infer_dtype(array.ravel(), skipna=True) not in NUMBER_KINDS + ("boolean",)
     ):
         raise TypeError(
             f"{name} must hold numbers, got dtype {array.dtype} holding {some_values(array)}; text and other "
@@ -213,13 +224,13 @@ def _as_float32(X, name, inf_hint):
         try:
             array = array.astype(np.float32)
         except (TypeError, ValueError) as exc:
-            raise TypeError(
-                f"{name} must hold numbers, got dtype {array.dtype} that cannot be cast to float."
-            ) from exc
+            raise TypeError(f"{name} must hold numbers, got dtype {array.dtype} that cannot be cast to float.") from exc
     if any(np.isinf(part).any() for part in row_chunks(array)):
         raise ValueError(f"{name} contains infinite values; {inf_hint}.")
-    if array.dtype.itemsize > 4 and array.dtype.kind == "f" and any(
-        (np.abs(part) > np.finfo(np.float32).max).any() for part in row_chunks(array)
+    if (
+        array.dtype.itemsize > 4
+        and array.dtype.kind == "f"
+        and any((np.abs(part) > np.finfo(np.float32).max).any() for part in row_chunks(array))
     ):
         raise ValueError(f"{name} holds values beyond float32's range (about 3.4e38), in which it is read; rescale it.")
     return np.ascontiguousarray(array.astype(np.float32, copy=False))

@@ -11,8 +11,9 @@ from ._validation import ENCODER_CONSTRAINTS, NON_NEGATIVE_INT, WindowTransforme
 __all__ = ["WindowPretrainer"]
 
 
-class WindowPretrainer(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin,
-                       TorchEstimator):
+class WindowPretrainer(
+    WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin, TorchEstimator
+):
     """What HEPA's and MAE's pretrainers share: label-free training of an encoder on windows, which ``transform`` embeds.
 
     A subclass builds its net (``_build_net``, whose module has ``encoder``

@@ -97,18 +97,16 @@ class SurfaceCalibrator(BaseEstimator):
         labels, known = label_surface(y, proba.shape[1])
         target, scores = labels[known].astype(int), proba[known]
         if target.size == 0:
-            raise ValueError(
-                "y leaves no known cell to fit on: every window is censored before horizon 1."
-            )
+            raise ValueError("y leaves no known cell to fit on: every window is censored before horizon 1.")
         if np.unique(target).size < 2:
             raise ValueError(
                 f"the known cells hold only {'positive' if target[0] else 'negative'} labels; "
                 "calibration needs both classes."
             )
         if self.method == "isotonic":
-            calibrator = IsotonicRegression(
-                y_min=0.0, y_max=1.0, increasing=True, out_of_bounds="clip"
-            ).fit(scores, target)
+            calibrator = IsotonicRegression(y_min=0.0, y_max=1.0, increasing=True, out_of_bounds="clip").fit(
+                scores, target
+            )
         else:
             calibrator = LogisticRegression(C=np.inf).fit(_platt_feature(scores), target)
             slope = float(calibrator.coef_[0, 0])

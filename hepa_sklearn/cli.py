@@ -41,8 +41,10 @@ def _demo(args):
         torch.set_num_threads(args.threads)
     train = load_cmapss(args.subset)
     test = load_cmapss(args.subset, split="test", stride=args.test_stride)
-    pipe = make_pipeline(HEPAPretrainer(random_state=args.seed, device=args.device),
-                         HEPAEventPredictor(K=150, random_state=args.seed, device=args.device))
+    pipe = make_pipeline(
+        HEPAPretrainer(random_state=args.seed, device=args.device),
+        HEPAEventPredictor(K=150, random_state=args.seed, device=args.device),
+    )
     cpu, wall = time.process_time(), time.perf_counter()
     pipe.fit(train.X, train.y)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

@@ -116,10 +116,26 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         self,
         *,
         # the surface model and its loss (paper §3.2)
-        K=150, hidden=256, head="mlp", loss="bce", pos_weight="auto", init_from=None, n_causes=None,
+        K=150,
+        hidden=256,
+        head="mlp",
+        loss="bce",
+        pos_weight="auto",
+        init_from=None,
+        n_causes=None,
         # training, as every torch-backed estimator (see TorchEstimator)
-        max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
-        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+        max_epochs=50,
+        batch_size=64,
+        lr=1e-3,
+        weight_decay=1e-2,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        device="auto",
+        precision="auto",
+        random_state=None,
+        verbose=0,
+        callbacks=None,
     ):
         self.K = K
         self.hidden = hidden
@@ -183,8 +199,15 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for embeddings of width ``fitted["n_features_in_"]``."""
         return self._surface_net(
-            EventModel, fitted, device, d_model=fitted["n_features_in_"], horizon_scale=fitted["horizon_scale_"],
-            hidden=self.hidden, K=self.K, kind=self.head, n_causes=fitted.get("n_causes_", 1),
+            EventModel,
+            fitted,
+            device,
+            d_model=fitted["n_features_in_"],
+            horizon_scale=fitted["horizon_scale_"],
+            hidden=self.hidden,
+            K=self.K,
+            kind=self.head,
+            n_causes=fitted.get("n_causes_", 1),
         )
 
     def _incidence_parts(self, E):

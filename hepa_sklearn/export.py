@@ -110,8 +110,10 @@ class WindowInputs(nn.Module):
 
     def __init__(self, pretrainer, level=True):
         super().__init__()
+
         def buffer(name, values):
             self.register_buffer(name, None if values is None else torch.as_tensor(values, dtype=torch.float32))
+
         centers = pretrainer.regime_centers_
         buffer("centers", centers)  # (R, C)
         buffer("regime_loc", None if centers is None else pretrainer.regime_loc_)  # (R + 1, C), row R global
@@ -166,8 +168,11 @@ def _exported_steps(estimator):
     if type(estimator) is not Pipeline:
         steps = [("estimator", estimator)]
     else:
-        steps = [(name, step) for name, step in estimator.steps if step is not None and not (
-            isinstance(step, str) and step == "passthrough")]
+        steps = [
+            (name, step)
+            for name, step in estimator.steps
+            if step is not None and not (isinstance(step, str) and step == "passthrough")
+        ]
     supported = (HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner)
     for name, step in steps:
         if not isinstance(step, supported):

@@ -87,10 +87,24 @@ class HEPAFinetuner(WindowSurfaceEstimator):
         pretrainer,
         *,
         # the surface model and its loss (paper §3.2)
-        K=150, hidden=256, head="mlp", loss="bce", pos_weight="auto",
+        K=150,
+        hidden=256,
+        head="mlp",
+        loss="bce",
+        pos_weight="auto",
         # training, as every torch-backed estimator (see TorchEstimator)
-        max_epochs=30, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
-        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+        max_epochs=30,
+        batch_size=64,
+        lr=3e-4,
+        weight_decay=1e-2,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        device="auto",
+        precision="auto",
+        random_state=None,
+        verbose=0,
+        callbacks=None,
     ):
         self.pretrainer = pretrainer
         self.K = K
@@ -133,6 +147,12 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     def _build_net(self, fitted, device, seed):
         """The untrained net around a copy of the pretrainer's encoder."""
         return self._surface_net(
-            EncoderEventModel, fitted, device, encoder=copy.deepcopy(self.pretrainer.encoder_).cpu(),
-            horizon_scale=float(self.K), hidden=self.hidden, K=self.K, kind=self.head,
+            EncoderEventModel,
+            fitted,
+            device,
+            encoder=copy.deepcopy(self.pretrainer.encoder_).cpu(),
+            horizon_scale=float(self.K),
+            hidden=self.hidden,
+            K=self.K,
+            kind=self.head,
         )

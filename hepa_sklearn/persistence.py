@@ -88,11 +88,11 @@ from ._persistence_format import (
     plain,
     read,
     refuse_untrusted,
+    replacing,
     skops_bytes,
     skops_io,
     skops_parts,
     storable_skops_bytes,
-    replacing,
     version_mismatches,
 )
 
@@ -181,9 +181,7 @@ def _node(estimator, where):
         return _pipeline_node(estimator, where)
     if isinstance(estimator, BaseEstimator) or hasattr(estimator, "get_params"):
         return _skops_node(estimator, where)
-    raise TypeError(
-        f"save supports scikit-learn estimators and Pipelines, got {type(estimator).__name__}."
-    )
+    raise TypeError(f"save supports scikit-learn estimators and Pipelines, got {type(estimator).__name__}.")
 
 
 def _torch_content(estimator):
@@ -234,8 +232,9 @@ def _torch_estimator_inside(value, trail, depth=0):
     else:
         return None
     for key, item in items:
-        found = _torch_estimator_inside(item, f"{trail}.{key}" if isinstance(key, str) else f"{trail}[{key}]",
-                                        depth + 1)
+        found = _torch_estimator_inside(
+            item, f"{trail}.{key}" if isinstance(key, str) else f"{trail}[{key}]", depth + 1
+        )
         if found is not None:
             return found
     return None
@@ -358,8 +357,7 @@ def _rebuild_torch(content, device, path):
     nested = {key: _rebuild_torch(value, device, path) for key, value in content["nested"].items()}
     estimator = cls(**{**content["params"], **nested, "device": device})
     fitted = {
-        key: value.numpy() if isinstance(value, torch.Tensor) else value
-        for key, value in content["fitted"].items()
+        key: value.numpy() if isinstance(value, torch.Tensor) else value for key, value in content["fitted"].items()
     }
     return estimator._set_persistent_state({**content["network"], "fitted": fitted}, device)
 

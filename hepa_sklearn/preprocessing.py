@@ -9,8 +9,8 @@ from sklearn.cluster import KMeans
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ._stats import nan_mean_std
 from ._docs import fill_doc
+from ._stats import nan_mean_std
 from ._validation import POSITIVE_INT, StrOptions, WindowTransformerTags, check_windows
 
 __all__ = ["RegimeNormalizer", "RegimeWarning", "normalise_steps", "window_regimes"]
@@ -78,14 +78,18 @@ def window_regimes(X, random_state, n_regimes="auto"):
     needed = 2 * AUTO_MAX_REGIMES if n_regimes == "auto" else n_regimes
     if complete < needed:
         never = np.flatnonzero(missing.all(axis=(0, 2)))
-        why = (f"channel(s) {never.tolist()} of X are never observed, so no time step has them all" if never.size
-               else f"only {complete} time steps of X have them all (its channels are observed at different steps)")
+        why = (
+            f"channel(s) {never.tolist()} of X are never observed, so no time step has them all"
+            if never.size
+            else f"only {complete} time steps of X have them all (its channels are observed at different steps)"
+        )
         warnings.warn(
             f"regimes={n_regimes!r} finds operating regimes from the time steps where every channel is observed, "
             f"and {why}; it needs at least {needed}. The windows are not standardised by regime, as with one "
             "regime. To use regimes, pass windows whose channels are observed at the same steps (resample or "
             "forward-fill the series before windowing); where one regime is meant, pass regimes=None.",
-            RegimeWarning, stacklevel=4,
+            RegimeWarning,
+            stacklevel=4,
         )
         return None
     regimes = RegimeNormalizer(None, n_regimes=n_regimes, random_state=random_state).fit(X)
@@ -219,9 +223,7 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
     1.0
     """
 
-    def __init__(
-        self, setting_channels, *, n_regimes=6, drop_settings=True, max_samples=200_000, random_state=0
-    ):
+    def __init__(self, setting_channels, *, n_regimes=6, drop_settings=True, max_samples=200_000, random_state=0):
         self.setting_channels = setting_channels
         self.n_regimes = n_regimes
         self.drop_settings = drop_settings
@@ -250,9 +252,7 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
             raise ValueError(f"{name} must not repeat a channel, got {self.setting_channels!r}.")
         outside = [c for c in channels if not 0 <= c < n_channels]
         if outside:
-            raise ValueError(
-                f"{name} must lie in [0, {n_channels}) for X with {n_channels} channels, got {outside}."
-            )
+            raise ValueError(f"{name} must lie in [0, {n_channels}) for X with {n_channels} channels, got {outside}.")
         if len(channels) == n_channels:
             raise ValueError(f"{name} names every channel of X; at least one other channel is needed.")
         return np.asarray(channels, dtype=np.intp)
@@ -262,9 +262,7 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         self._validate_params()
         auto = self.n_regimes == "auto"
         if not auto and self.max_samples < self.n_regimes:
-            raise ValueError(
-                f"max_samples={self.max_samples} must be at least n_regimes={self.n_regimes}."
-            )
+            raise ValueError(f"max_samples={self.max_samples} must be at least n_regimes={self.n_regimes}.")
         X = check_windows(self, X, reset=True)
         n, C, T = X.shape  # windows, channels, steps
         settings = self._check_setting_channels(C)
@@ -273,8 +271,11 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         assignable = ~np.isnan(X[:, settings, :]).any(axis=1)  # (n, T)
         steps = np.flatnonzero(assignable)
         if steps.size < (1 if auto else self.n_regimes):
-            named = "every channel (setting_channels=None)" if self.setting_channels is None else (
-                f"the setting channels {settings.tolist()}")
+            named = (
+                "every channel (setting_channels=None)"
+                if self.setting_channels is None
+                else (f"the setting channels {settings.tolist()}")
+            )
             raise ValueError(
                 f"{type(self).__name__}: X has {steps.size} time steps with {named} observed, fewer than the "
                 f"{1 if auto else self.n_regimes} that n_regimes={self.n_regimes!r} needs. Regimes are found "
@@ -345,6 +346,9 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "regime_mean_")
         return (
-            self.setting_mean_, self.setting_std_, (self.regime_centers_ - self.setting_mean_) / self.setting_std_,
-            np.vstack([self.regime_mean_, self.global_mean_]), np.vstack([self.regime_std_, self.global_std_]),
+            self.setting_mean_,
+            self.setting_std_,
+            (self.regime_centers_ - self.setting_mean_) / self.setting_std_,
+            np.vstack([self.regime_mean_, self.global_mean_]),
+            np.vstack([self.regime_std_, self.global_std_]),
         )

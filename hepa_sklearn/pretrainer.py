@@ -9,7 +9,14 @@ from sklearn.utils.validation import check_is_fitted
 from ._docs import fill_doc
 from ._pretrainer_input import INPUT_CONSTRAINTS, LEVEL_ATTRIBUTES, REGIME_ATTRIBUTES, PretrainerInputMixin
 from ._training import (
-    CollapseMonitor, CutSampler, JEPACriterion, JEPANet, TargetEMA, WindowDataset, check_pretrainable, make_net,
+    CollapseMonitor,
+    CutSampler,
+    JEPACriterion,
+    JEPANet,
+    TargetEMA,
+    WindowDataset,
+    check_pretrainable,
+    make_net,
 )
 from ._training.callbacks import HeldOutRank
 from ._training.runtime import as_fp32, seeded_torch
@@ -194,14 +201,35 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
         self,
         *,
         # the encoder (paper §3.1)
-        d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch",
+        d_model=256,
+        n_layers=2,
+        n_heads=4,
+        patch_size=16,
+        dropout=0.1,
+        tokens="patch",
         # the input: standardised by regime, normalised by the network, its level beside the embedding
-        norm="revin", regimes="auto", window_level=True,
+        norm="revin",
+        regimes="auto",
+        window_level=True,
         # the pretraining objective (paper §3.1)
-        max_horizon=150, sigreg_weight=0.1, regularizer="sigreg", target="shared", cuts_per_window=1,
+        max_horizon=150,
+        sigreg_weight=0.1,
+        regularizer="sigreg",
+        target="shared",
+        cuts_per_window=1,
         # training, as every torch-backed estimator (see TorchEstimator)
-        max_epochs=0, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
-        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+        max_epochs=0,
+        batch_size=64,
+        lr=3e-4,
+        weight_decay=1e-2,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        device="auto",
+        precision="auto",
+        random_state=None,
+        verbose=0,
+        callbacks=None,
     ):
         self.d_model = d_model
         self.n_layers = n_layers

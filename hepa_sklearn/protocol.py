@@ -7,6 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ._training.runtime import release_freed_memory
 from .datasets import load_cmapss
 from .datasets._cmapss import (
     CMAPSS_SENSORS,
@@ -24,7 +25,6 @@ from .event_predictor import HEPAEventPredictor
 from .metrics import h_auroc
 from .preprocessing import RegimeNormalizer
 from .pretrainer import HEPAPretrainer
-from ._training.runtime import release_freed_memory
 
 __all__ = [
     "Split",
@@ -60,8 +60,9 @@ def unit_windows(frame, units, *, stride, min_history=MIN_HISTORY, feature_cols=
     part = frame[frame["unit"].isin(rank)].copy()
     part["_order"] = part["unit"].map(rank)
     part = part.sort_values(["_order", "cycle"], kind="stable")
-    return cmapss_windows(part, context_length=CONTEXT_LENGTH, stride=stride, min_history=min_history,
-                          feature_cols=feature_cols)
+    return cmapss_windows(
+        part, context_length=CONTEXT_LENGTH, stride=stride, min_history=min_history, feature_cols=feature_cols
+    )
 
 
 def label_units(train_units, fraction):
@@ -174,7 +175,11 @@ def protocol_pretrainer(pretrain_epochs, *, device, seed, verbose=0, **params):
     """
     params = {"norm": "global", "regimes": None, "window_level": False, "early_stopping": False, **params}
     return HEPAPretrainer(
-        max_epochs=pretrain_epochs, cuts_per_window=CUTS_PER_UNIT, device=device, random_state=seed, verbose=verbose,
+        max_epochs=pretrain_epochs,
+        cuts_per_window=CUTS_PER_UNIT,
+        device=device,
+        random_state=seed,
+        verbose=verbose,
         **params,
     )
 
@@ -182,13 +187,27 @@ def protocol_pretrainer(pretrain_epochs, *, device, seed, verbose=0, **params):
 def protocol_event_predictor(finetune_epochs, *, device, seed, verbose=0, **params):
     """The protocol's event predictor: K = 150 and fixed epochs (no early stopping); ``params`` override."""
     return HEPAEventPredictor(
-        K=K, max_epochs=finetune_epochs, early_stopping=False, device=device, random_state=seed,
-        verbose=verbose, **params,
+        K=K,
+        max_epochs=finetune_epochs,
+        early_stopping=False,
+        device=device,
+        random_state=seed,
+        verbose=verbose,
+        **params,
     )
 
 
-def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto",
-               verbose=0, log=print, pretrainer=None):
+def run_cmapss(
+    subset="FD001",
+    *,
+    seed=0,
+    pretrain_epochs=50,
+    finetune_epochs=30,
+    device="auto",
+    verbose=0,
+    log=print,
+    pretrainer=None,
+):
     """Pretrain on the training units, finetune the event predictor, score the held-out units.
 
     Pretraining sees one window per training unit (its whole history, up to
@@ -208,8 +227,10 @@ def run_cmapss(subset="FD001", *, seed=0, pretrain_epochs=50, finetune_epochs=30
     """
     # each part's windows are held only while needed: pretraining reads X_pre alone, finetuning embeddings
     data = SubsetSplit(subset, seed, regime=False, defer_windows=True)
-    log(f"{subset} seed {seed}: units train/valid/test {len(data.split.train)}/{len(data.split.valid)}/"
-        f"{len(data.split.test)}")
+    log(
+        f"{subset} seed {seed}: units train/valid/test {len(data.split.train)}/{len(data.split.valid)}/"
+        f"{len(data.split.test)}"
+    )
 
     timings = {}
     start = time.perf_counter()

@@ -13,7 +13,12 @@ import pandas as pd
 from ._docs import fill_doc
 from ._interval_labels import interval_label_surface, is_interval_y
 from ._survival_fields import (
-    CAUSE_FIELD, check_cause_codes, check_times, event_indicator, frame_records, survival_fields,
+    CAUSE_FIELD,
+    check_cause_codes,
+    check_times,
+    event_indicator,
+    frame_records,
+    survival_fields,
 )
 from ._validation import POSITIVE_INT, check_event_indicator, real_numbers, validate_params
 
@@ -78,9 +83,7 @@ def make_survival_y(event, time, cause=None):
     event = check_event_indicator(np.asarray(event).ravel(), "event")
     time = real_numbers(np.asarray(time).ravel(), "time")
     if event.shape != time.shape:
-        raise ValueError(
-            f"event and time must have the same length, got {event.shape[0]} and {time.shape[0]}."
-        )
+        raise ValueError(f"event and time must have the same length, got {event.shape[0]} and {time.shape[0]}.")
     if cause is not None:
         cause = check_cause_codes(np.asarray(cause).ravel(), event)
     y = np.empty(event.shape[0], dtype=SURVIVAL_DTYPE if cause is None else CAUSE_DTYPE)
@@ -143,9 +146,7 @@ def check_survival_y(y, n_samples=None, *, events_within=None):
     ([True, False], [12.0, 30.0])
     """
     if y is None:
-        raise ValueError(
-            "y is required: a structured array with fields ('event', bool) and ('time', float)."
-        )
+        raise ValueError("y is required: a structured array with fields ('event', bool) and ('time', float).")
     if isinstance(y, pd.Series):
         raise TypeError(
             f"y is a pandas Series{f' named {y.name!r}' if y.name is not None else ''}: one column, but y needs "
@@ -173,9 +174,7 @@ def check_survival_y(y, n_samples=None, *, events_within=None):
     if cause_name is not None:
         check_cause_codes(np.asarray(y[cause_name]), event, f"y[{cause_name!r}]")
     if n_samples is not None and time.shape[0] != n_samples:
-        raise ValueError(
-            f"y has {time.shape[0]} samples but X has {n_samples}; they must match."
-        )
+        raise ValueError(f"y has {time.shape[0]} samples but X has {n_samples}; they must match.")
     if events_within is not None and not (event & (time <= events_within)).any():
         raise ValueError(
             f"y has no event within K={events_within} steps of any window ({int(event.sum())} of its "
@@ -237,16 +236,11 @@ def check_surface(proba, n_samples=None, *, probabilities=False):
     if proba.shape[1] < 1:
         raise ValueError(f"proba must have at least one column (horizon), got shape {proba.shape}.")
     if n_samples is not None and proba.shape[0] != n_samples:
-        raise ValueError(
-            f"proba has {proba.shape[0]} rows but y has {n_samples} samples; they must match."
-        )
+        raise ValueError(f"proba has {proba.shape[0]} rows but y has {n_samples} samples; they must match.")
     if not np.all(np.isfinite(proba)):
         raise ValueError("proba contains NaN or infinite values.")
     if probabilities and proba.size and (proba.min() < 0 or proba.max() > 1):
-        raise ValueError(
-            f"proba must hold probabilities in [0, 1], found values from {proba.min()} "
-            f"to {proba.max()}."
-        )
+        raise ValueError(f"proba must hold probabilities in [0, 1], found values from {proba.min()} to {proba.max()}.")
     return proba
 
 

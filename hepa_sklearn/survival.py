@@ -52,9 +52,7 @@ class StepFunction:
         x = np.asarray(x, dtype=float)
         y = np.asarray(y, dtype=float)
         if x.ndim != 1 or x.shape != y.shape or x.size == 0:
-            raise ValueError(
-                f"x and y must be 1-D of the same non-zero length, got shapes {x.shape} and {y.shape}."
-            )
+            raise ValueError(f"x and y must be 1-D of the same non-zero length, got shapes {x.shape} and {y.shape}.")
         if not (np.all(np.isfinite(x)) and np.all(np.diff(x) > 0)):
             raise ValueError("x must be finite and strictly increasing.")
         self.x = x

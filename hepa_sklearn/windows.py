@@ -182,8 +182,12 @@ def make_windows(
     feature_cols = checked_columns(feature_cols, event_cols[0])
     # the other type columns are checked as the features are (present, numbers or booleans), and read below
     units = series_units(
-        frame, layout=layout, feature_cols=feature_cols + event_cols[1:], event_col=event_cols[0],
-        unit_col=unit_col, time_col=time_col,
+        frame,
+        layout=layout,
+        feature_cols=feature_cols + event_cols[1:],
+        event_col=event_cols[0],
+        unit_col=unit_col,
+        time_col=time_col,
     )
     n_channels = len(feature_cols)
     X_parts, event_parts, time_parts, group_parts, index_parts, cause_parts = [], [], [], [], [], []
@@ -210,9 +214,7 @@ def make_windows(
     if not units:
         raise ValueError("frame holds no series: it has no rows (or, as a list, no arrays).")
     if not X_parts:
-        raise ValueError(
-            f"no unit has at least min_history={min_history} steps; no window could be made."
-        )
+        raise ValueError(f"no unit has at least min_history={min_history} steps; no window could be made.")
     # one C-contiguous array filled unit by unit: no second copy of all windows at any time
     X = np.empty((sum(len(ends) for _, ends in X_parts), n_channels, context_length), dtype=np.float32)
     start = 0
@@ -223,8 +225,11 @@ def make_windows(
         index = ends[:, None] + np.arange(context_length)[None, :]
         X[start : start + len(ends)] = padded[index].transpose(0, 2, 1)
         start += len(ends)
-    y = make_survival_y(np.concatenate(event_parts), np.concatenate(time_parts),
-                        cause=np.concatenate(cause_parts) if cause_parts else None)
+    y = make_survival_y(
+        np.concatenate(event_parts),
+        np.concatenate(time_parts),
+        cause=np.concatenate(cause_parts) if cause_parts else None,
+    )
     groups = np.concatenate(group_parts)
     if not return_index:
         return X, y, groups
@@ -233,10 +238,7 @@ def make_windows(
     return X, y, groups, index
 
 
-@validate_params(
-    {"form": [StrOptions({"wide", "long"})]},
-    prefer_skip_nested_validation=True,
-)
+@validate_params({"form": [StrOptions({"wide", "long"})]}, prefer_skip_nested_validation=True)
 def surface_frame(P, index, *, form="wide"):
     """A surface as a DataFrame keyed by (unit, time), to read predictions next to the series.
 

@@ -46,10 +46,11 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 NUMBER = r"[+\-−]?\d+(?:,\d{3})*(?:\.\d+)*"
 DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)*")
 EXCLUDED_BLOCKS = re.compile(
-    r"^```.*?^```[^\n]*$"                                          # fenced code blocks
+    r"^```.*?^```[^\n]*$"  # fenced code blocks
     r"|<!-- summary-table:start -->.*?<!-- summary-table:end -->"  # generated, tests/test_readme.py
-    r"|<!--.*?-->",                                                # comments (markers)
-    flags=re.MULTILINE | re.DOTALL)
+    r"|<!--.*?-->",  # comments (markers)
+    flags=re.MULTILINE | re.DOTALL,
+)
 EXCLUDED_INLINE = re.compile(r"(`+)(?:(?!\1).)+?\1|\]\([^)\s]*\)|https?://\S+", flags=re.DOTALL)
 
 
@@ -72,14 +73,14 @@ def paragraphs(text):
     """``(offset, paragraph)`` of the text outside the excluded blocks, cut at blank lines."""
     pieces, start = [], 0
     for block in EXCLUDED_BLOCKS.finditer(text):
-        pieces.append((start, text[start:block.start()]))
+        pieces.append((start, text[start : block.start()]))
         start = block.end()
     pieces.append((start, text[start:]))
     out = []
     for offset, piece in pieces:
         position = 0
         for blank in re.finditer(r"\n[ \t]*\n", piece):
-            out.append((offset + position, piece[position:blank.start()]))
+            out.append((offset + position, piece[position : blank.start()]))
             position = blank.end()
         out.append((offset + position, piece[position:]))
     return [(offset, p) for offset, p in out if p.strip()]
@@ -141,6 +142,7 @@ def _phrase(phrase):
 
 class _Phrases(tuple):
     """Phrases, hashed by identity so that a paragraph's cache entry is found without rehashing them."""
+
     __hash__ = object.__hash__
 
     def __eq__(self, other):
@@ -211,16 +213,18 @@ def check(document, text, bindings, nots, pending, expected, mismatched):
         for number in named:
             covered.setdefault(number[0], set()).add(kind)
         if kind == "pending" and named[0][2] != entry.number:
-            problems.append(f"{where(named[0][0])}: {named[0][2]} in {entry.phrase!r}: "
-                            f"NOT_YET_BOUND says {entry.number}")
+            problems.append(
+                f"{where(named[0][0])}: {named[0][2]} in {entry.phrase!r}: NOT_YET_BOUND says {entry.number}"
+            )
         if kind == "bind":
             (start, _, quoted), value = named[0], expected[i]
             if not same(quoted, value):
                 if (entry.phrase, quoted, value) in listed:
                     seen_mismatch.add((entry.phrase, quoted, value))
                 else:
-                    problems.append(f"{where(start)}: {quoted} in {entry.phrase!r}: the source gives {value} "
-                                    f"({entry.source})")
+                    problems.append(
+                        f"{where(start)}: {quoted} in {entry.phrase!r}: the source gives {value} ({entry.source})"
+                    )
     for phrase, quoted, value in listed - seen_mismatch:
         problems.append(f"{document}: MISMATCHED {quoted} in {phrase!r} (source {value}) is not a mismatch now")
     for start, _, number in all_numbers:
@@ -255,7 +259,7 @@ def formatted(value, spec):
 def one_unit_changed(number, step=1):
     """``number`` moved by ``step`` units of its last decimal, written the same way."""
     sign = number[0] if number[0] in "+-−" else ""
-    body = number[len(sign):]
+    body = number[len(sign) :]
     if body.count(".") > 1:  # a version: its last part
         head, _, last = body.rpartition(".")
         return sign + head + "." + str(int(last) + step)
@@ -282,7 +286,7 @@ def _number_in(text, index):
     return found[index]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def report_tables(path):
     """The tables of a generated markdown report: ``[(heading chain, header, rows)]`` in order."""
     chain, tables, lines = [], [], read(path).splitlines()
@@ -292,7 +296,7 @@ def report_tables(path):
         heading = re.match(r"(#+)\s+(.*)", line)
         if heading:
             level = len(heading[1])
-            chain = chain[:level - 1] + [""] * (level - 1 - len(chain)) + [heading[2].strip()]
+            chain = chain[: level - 1] + [""] * (level - 1 - len(chain)) + [heading[2].strip()]
         if line.startswith("|") and i + 1 < len(lines) and re.match(r"\|\s*-", lines[i + 1]):
             header = [c.strip() for c in line.strip().strip("|").split("|")]
             rows = []
@@ -328,12 +332,12 @@ class Cell(Source):
 
     def cell(self):
         wanted = tuple(self.table.split(" / ")) if self.table else ()
-        tables = [t for t in report_tables(self.report) if not wanted or t[0][-len(wanted):] == wanted]
+        tables = [t for t in report_tables(self.report) if not wanted or t[0][-len(wanted) :] == wanted]
         assert len(tables) > self.n, f"{self}: {len(tables)} tables under that heading"
         _, header, rows = tables[self.n]
         alternatives = self.row if isinstance(self.row, list) else [self.row]
         alternatives = [(key,) if isinstance(key, str) else tuple(key) for key in alternatives]
-        chosen = [r for r in rows for keys in alternatives if tuple(r[:len(keys)]) == keys]
+        chosen = [r for r in rows for keys in alternatives if tuple(r[: len(keys)]) == keys]
         assert len(chosen) == 1, f"{self}: {len(chosen)} rows"
         assert header.count(self.column) == 1, f"{self}: column in header {header}"
         return chosen[0][header.index(self.column)]
@@ -345,7 +349,7 @@ class Cell(Source):
         return _number_in(cell, CELL_PARTS[self.part])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def json_lines(path):
     """The JSON records of a results file or of an experiment's output (its lines that are records)."""
     return tuple(json.loads(line) for line in read(path).splitlines() if line.startswith("{"))

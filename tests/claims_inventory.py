@@ -5,15 +5,14 @@ Run from the repository root: ``python tests/claims_inventory.py``. The inventor
 shrink only: the test fails when it grows past its recorded size.
 """
 
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from claims_check import located, normalised, numbers as numbers_of, paragraphs, read  # noqa: E402
-
 import claims_findings  # noqa: E402
+from claims_check import located, normalised, paragraphs, read  # noqa: E402
+from claims_check import numbers as numbers_of
 
 OUTPUT = Path(__file__).resolve().parent / "claims_findings_pending.py"
 
@@ -24,12 +23,12 @@ def unique_phrase(text, offset, paragraph, start, end):
     a = where.index(start)
     b = where.index(end - 1) + 1
     for width in range(30, 400, 10):
-        left = flat[max(0, a - width):a]
-        right = flat[b:b + width]
+        left = flat[max(0, a - width) : a]
+        right = flat[b : b + width]
         if a - width > 0 and " " in left:
-            left = left[left.index(" ") + 1:]
+            left = left[left.index(" ") + 1 :]
         if b + width < len(flat) and " " in right:
-            right = right[:right.rindex(" ")]
+            right = right[: right.rindex(" ")]
         phrase = left + "{}" + right
         _, (hits,) = located(text, [phrase])
         if len(hits) == 1 and hits[0][0] == offset + start:
@@ -56,9 +55,11 @@ def main():
         '"""\n\nimport sys\nfrom pathlib import Path\n\n'
         "sys.path.insert(0, str(Path(__file__).resolve().parent))\n\n"
         "from claims_check import Pending  # noqa: E402\n\n"
-        f"NOT_YET_BOUND = [\n" + "\n".join(lines) + "\n]\n\n"
+        "NOT_YET_BOUND = [\n" + "\n".join(lines) + "\n]\n\n"
         "# the size the inventory may not exceed (lowered as figures are bound)\n"
-        f"CEILING = {len(lines)}\n", encoding="utf-8")
+        f"CEILING = {len(lines)}\n",
+        encoding="utf-8",
+    )
     print(f"{len(lines)} numbers not yet bound")
 
 

@@ -26,9 +26,11 @@ def first_fit(subset, field):
 
 BINDINGS = [
     # the defaults of 0.2.0: the last screen of default_screen.py (seeds 0 and 1, validation units)
-    Bind("and at most {} below on the other two",
-         Line(DEFAULT_SCREEN, r"^hepa-default-auto0: largest shortfall against hepa-default \+(\d\.\d+)", n=-1),
-         "printed"),
+    Bind(
+        "and at most {} below on the other two",
+        Line(DEFAULT_SCREEN, r"^hepa-default-auto0: largest shortfall against hepa-default \+(\d\.\d+)", n=-1),
+        "printed",
+    ),
     # the demo on one thread: first_fit.py's FD001 line
     Bind("records, scores {} in 97 CPU s on one core", first_fit("FD001", "test_h_auroc"), ".3f"),
     Bind("scores 0.907 in {} CPU s on one core", first_fit("FD001", "fit_cpu_s"), ".0f"),
@@ -37,8 +39,9 @@ BINDINGS = [
     Bind("CPU s, {} times less CPU time than the authors'", Json(SPEED_CPU, "ratio.cpu_s"), ".2f"),
     Bind("median of {} side-by-side pairs", Computed("len", Json(SPEED_CPU, "runs")), "d"),
     # hepa protocol, GPU: the one pair on an H100
-    Bind("the authors' code is the faster, {} s against", Json(SPEED_GPU, "side_by_side.median.reference.wall_s"),
-         ".0f"),
+    Bind(
+        "the authors' code is the faster, {} s against", Json(SPEED_GPU, "side_by_side.median.reference.wall_s"), ".0f"
+    ),
     Bind("is the faster, 62 s against {} s;", Json(SPEED_GPU, "side_by_side.median.hepa_sklearn.wall_s"), ".0f"),
     # Quickstart: first_fit.py's FD001 and FD002 lines
     Bind("It fits on the {} training windows of FD001", first_fit("FD001", "n_train_windows"), ","),
@@ -60,5 +63,5 @@ NOT_MEASUREMENTS = [
     Not("epochs of JEPA pretraining, {} of finetuning", "30", "a setting of the protocol"),
     Not("(Python {} or later)", "3.10", "a version of Python"),
     Not("(seed {} on one thread", "0", "a setting: the seed"),
-    Not("Simulation\", PHM {})", "2008", "the year of a publication"),
+    Not('Simulation", PHM {})', "2008", "the year of a publication"),
 ]

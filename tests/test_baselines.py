@@ -43,12 +43,7 @@ TINY[1, 1] = 3 - 0.5 * np.arange(14)
 #   window 1, channel 0: all NaN.
 #   window 1, channel 1: last 3 - 6.5 = -3.5; mean10 over steps 4..13 (mean
 #     step 8.5): -1.25; mean12 over steps 2..13 (mean step 7.5): -0.75; slope -0.5.
-TINY_FEATURES = np.array(
-    [
-        [10, 4, 8, 4, 6, 4, 5 / 7, nan],
-        [nan, -3.5, nan, -1.25, nan, -0.75, nan, -0.5],
-    ]
-)
+TINY_FEATURES = np.array([[10, 4, 8, 4, 6, 4, 5 / 7, nan], [nan, -3.5, nan, -1.25, nan, -0.75, nan, -0.5]])
 
 
 @pytest.fixture(autouse=True)
@@ -84,7 +79,14 @@ def test_summary_features_exact_slope_of_a_line_with_gaps():
 
 def test_summary_feature_names_match_columns():
     assert summary_feature_names(["a", "b"]).tolist() == [
-        "last_a", "last_b", "mean10_a", "mean10_b", "mean_a", "mean_b", "slope_a", "slope_b",
+        "last_a",
+        "last_b",
+        "mean10_a",
+        "mean10_b",
+        "mean_a",
+        "mean_b",
+        "slope_a",
+        "slope_b",
     ]
     names = summary_feature_names(3)
     assert names.shape == summary_features(np.zeros((1, 3, 5))).shape[1:]
@@ -172,9 +174,7 @@ def test_windows_past_the_horizon_target_log_K_plus_1_and_events_at_zero_log_1()
         model = GradientBoostingEventPredictor(K=20, max_iter=5, min_samples_leaf=29).fit(X, y)
         np.testing.assert_allclose(model.predict(X[1:]), np.exp((np.log(3.0) + 29 * np.log(21.0)) / 30))
     at_zero = make_survival_y(np.ones(30, bool), np.zeros(30))
-    np.testing.assert_allclose(
-        GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, at_zero).predict(X), 1.0
-    )
+    np.testing.assert_allclose(GradientBoostingEventPredictor(K=20, max_iter=5).fit(X, at_zero).predict(X), 1.0)
 
 
 def test_survival_targets_by_hand():
@@ -199,8 +199,9 @@ def recurring_event_windows(n=300, K=20, seed=0):
     rng = np.random.default_rng(seed)
     level = (np.arange(n) % 3 != 0).astype(float)
     near = rng.random(n) < 0.5
-    time = np.where(level == 0, rng.integers(K, 2 * K, n),
-                    np.where(near, rng.integers(1, 5, n), rng.integers(500, 1000, n))).astype(float)
+    time = np.where(
+        level == 0, rng.integers(K, 2 * K, n), np.where(near, rng.integers(1, 5, n), rng.integers(500, 1000, n))
+    ).astype(float)
     event = level == 1
     X = level[:, None, None] + rng.normal(0.0, 0.05, size=(n, 2, 24))
     return X.astype(np.float32), make_survival_y(event, time)
@@ -276,8 +277,17 @@ def test_channel_mismatch_names_both_counts(fitted):
 
 @pytest.mark.parametrize(
     "param, value",
-    [("K", 0), ("n_last", 0), ("max_iter", 1.5), ("learning_rate", 0.0), ("max_leaf_nodes", 1),
-     ("min_samples_leaf", 0), ("min_samples_leaf", "big"), ("l2_regularization", -1.0), ("search", "grid")],
+    [
+        ("K", 0),
+        ("n_last", 0),
+        ("max_iter", 1.5),
+        ("learning_rate", 0.0),
+        ("max_leaf_nodes", 1),
+        ("min_samples_leaf", 0),
+        ("min_samples_leaf", "big"),
+        ("l2_regularization", -1.0),
+        ("search", "grid"),
+    ],
 )
 def test_bad_parameter_is_named(param, value):
     X, y = degrading_windows()
@@ -420,10 +430,12 @@ def test_given_candidates_and_ties_keep_the_first():
 
 @pytest.mark.parametrize(
     "search, message",
-    [([], "search is an empty list"),
-     ([{"max_depth": 3}], "search candidate 0 is {'max_depth': 3}; each candidate must be a dict setting only"),
-     ([{}, 5], "search candidate 1 is 5"),
-     ([{"learning_rate": -1.0}], "'learning_rate' parameter of GradientBoostingEventPredictor must be")],
+    [
+        ([], "search is an empty list"),
+        ([{"max_depth": 3}], "search candidate 0 is {'max_depth': 3}; each candidate must be a dict setting only"),
+        ([{}, 5], "search candidate 1 is 5"),
+        ([{"learning_rate": -1.0}], "'learning_rate' parameter of GradientBoostingEventPredictor must be"),
+    ],
 )
 def test_bad_search_candidate_is_named(search, message):
     X, y, _ = unit_windows(2, 5, seed=0)
@@ -433,7 +445,9 @@ def test_bad_search_candidate_is_named(search, message):
 
 def test_groups_of_the_wrong_shape():
     X, y, groups = unit_windows(2, 5, seed=0)
-    with pytest.raises(ValueError, match=r"groups must hold one unit label per window, shape \(10,\); got shape \(9,\)"):
+    with pytest.raises(
+        ValueError, match=r"groups must hold one unit label per window, shape \(10,\); got shape \(9,\)"
+    ):
         GradientBoostingEventPredictor(K=30).fit(X, y, groups=groups[:-1])
 
 

@@ -37,10 +37,12 @@ def test_surface_is_the_left_truncated_kaplan_meier_by_hand():
     # t = 4: at risk 2 (the lifetime 3 has left), 1 event: S = 1/3
     np.testing.assert_allclose(model.hazard_, [1 / 3, 1 / 2])
     assert model.event_times_.tolist() == [3.0, 4.0]
-    expected = np.array([
-        [0.0, 1 / 3, 2 / 3],       # age 1: S(2)/S(1) = 1, S(3) = 2/3, S(4) = 1/3
-        [1 / 3, 2 / 3, 2 / 3],     # age 2: S(3), S(4), S(5) = S(4)
-    ])
+    expected = np.array(
+        [
+            [0.0, 1 / 3, 2 / 3],  # age 1: S(2)/S(1) = 1, S(3) = 2/3, S(4) = 1/3
+            [1 / 3, 2 / 3, 2 / 3],  # age 2: S(3), S(4), S(5) = S(4)
+        ]
+    )
     np.testing.assert_allclose(model.predict_proba(X[:2]), expected)
     np.testing.assert_allclose(model.predict(X[:2]), 1.0 + (1.0 - expected[:, :-1]).sum(axis=1))
 
@@ -61,8 +63,9 @@ def test_a_certain_event_ahead_makes_the_surface_one_from_there():
     y = make_survival_y([True, True, True], [1, 1, 2])
     model = ElapsedTimeEventPredictor(K=3).fit(X, y)
     np.testing.assert_allclose(model.hazard_, [1.0, 1.0])
-    np.testing.assert_allclose(model.predict_proba(windows_of_age([1, 4, 5])),
-                               [[1.0, 1.0, 1.0], [0.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+    np.testing.assert_allclose(
+        model.predict_proba(windows_of_age([1, 4, 5])), [[1.0, 1.0, 1.0], [0.0, 0.0, 1.0], [0.0, 1.0, 1.0]]
+    )
 
 
 def test_full_windows_give_the_training_time_distribution():
@@ -85,10 +88,7 @@ def test_age_alone_ranks_a_fleet_with_a_common_lifetime():
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    ages=st.lists(st.integers(1, 8), min_size=1, max_size=25),
-    data=st.data(),
-)
+@given(ages=st.lists(st.integers(1, 8), min_size=1, max_size=25), data=st.data())
 def test_surface_rows_are_probabilities_non_decreasing_in_the_horizon(ages, data):
     n = len(ages)
     events = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))

@@ -164,9 +164,15 @@ def test_pickle_round_trip(encoder):
 
 @pytest.mark.parametrize(
     "params, name",
-    [({"n_kernels": 10}, "n_kernels"), ({"n_kernels": 252.0}, "n_kernels"), ({"window_level": "yes"}, "window_level"),
-     ({"observed_fraction": 1}, "observed_fraction"), ({"max_dilations_per_kernel": 0}, "max_dilations_per_kernel"),
-     ({"n_jobs": 0}, "n_jobs"), ({"random_state": "seed"}, "random_state")],
+    [
+        ({"n_kernels": 10}, "n_kernels"),
+        ({"n_kernels": 252.0}, "n_kernels"),
+        ({"window_level": "yes"}, "window_level"),
+        ({"observed_fraction": 1}, "observed_fraction"),
+        ({"max_dilations_per_kernel": 0}, "max_dilations_per_kernel"),
+        ({"n_jobs": 0}, "n_jobs"),
+        ({"random_state": "seed"}, "random_state"),
+    ],
 )
 def test_bad_parameters_are_named(params, name):
     with pytest.raises(ValueError, match=name):
@@ -191,13 +197,17 @@ MINIROCKET_FAILURES = {
     "check_n_features_in": "2-D X is single-channel windows: n_features_in_ counts channels (1), not X.shape[1]",
     "check_n_features_in_after_fitting": (
         "2-D X is single-channel windows: n_features_in_ is 1, and 2-D X with fewer columns is a shorter window, "
-        "which transform left-pads to the fitted length"),
+        "which transform left-pads to the fitted length"
+    ),
     "check_transformer_general": "2-D X with fewer columns is one channel of shorter windows, which transform accepts",
     "check_dtype_object": "a non-numeric object entry raises TypeError 'X must hold numbers...', not numpy's wording",
 }
 
 
-@parametrize_with_checks([MiniRocketEncoder(n_kernels=84, random_state=0)],
-                         expected_failed_checks=lambda estimator: MINIROCKET_FAILURES, xfail_strict=True)
+@parametrize_with_checks(
+    [MiniRocketEncoder(n_kernels=84, random_state=0)],
+    expected_failed_checks=lambda estimator: MINIROCKET_FAILURES,
+    xfail_strict=True,
+)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)

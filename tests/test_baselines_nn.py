@@ -35,8 +35,17 @@ ENCODER = dict(d_model=16, n_heads=2, n_layers=1, max_epochs=1, batch_size=16, r
 SUPERVISED = dict(ENCODER, K=10, hidden=16)
 HEAD = dict(K=10, hidden=16, max_epochs=2, batch_size=16, random_state=0)
 CHANNEL_PRETRAINER = dict(
-    d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0, tokens="channel",
-    norm="revin", regimes=None, window_level=False,  # the embedding alone
+    d_model=16,
+    n_heads=2,
+    n_layers=1,
+    max_horizon=16,
+    max_epochs=1,
+    batch_size=16,
+    random_state=0,
+    tokens="channel",
+    norm="revin",
+    regimes=None,
+    window_level=False,  # the embedding alone
 )
 CONFIG = dict(d_model=16, n_layers=1, n_heads=2, patch_size=4, dropout=0.0)
 
@@ -114,7 +123,12 @@ def test_head_fits_any_embeddings_and_learns_a_ranking():
 def test_head_table_smaller_than_K_is_refused():
     with pytest.raises(ValueError, match="horizon_rows=8 is smaller than K=10"):
         MatchedHeadPredictor(**{**HEAD, "horizon_rows": 8}).fit(X[:, 0], Y)
-    assert MatchedHeadPredictor(**{**HEAD, "horizon_rows": None}).fit(X[:, 0, -8:], Y).net_.module_.horizon_embedding.num_embeddings == 10
+    assert (
+        MatchedHeadPredictor(**{**HEAD, "horizon_rows": None})
+        .fit(X[:, 0, -8:], Y)
+        .net_.module_.horizon_embedding.num_embeddings
+        == 10
+    )
 
 
 # -- masked-patch pretraining ------------------------------------------------------
@@ -449,8 +463,9 @@ def test_pipeline_with_the_matched_head_cross_validates(fd001_subset, first):
         "itransformer": ITransformerEncoder(**SUPERVISED, norm="global"),
     }[first]
     pipe = make_pipeline(encoder, MatchedHeadPredictor(**HEAD))
-    scores = cross_val_score(pipe, X_units, y_units, groups=groups, cv=GroupKFold(2), scoring=h_auroc_scorer,
-                             error_score="raise")
+    scores = cross_val_score(
+        pipe, X_units, y_units, groups=groups, cv=GroupKFold(2), scoring=h_auroc_scorer, error_score="raise"
+    )
     assert scores.shape == (2,) and np.isfinite(scores).all()
 
 

@@ -10,11 +10,7 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 
 from hepa_sklearn import SurfaceCalibrator, label_surface, make_survival_y
-from hepa_sklearn.metrics import (
-    brier_decomposition,
-    expected_calibration_error,
-    monotonicity_violation_rate,
-)
+from hepa_sklearn.metrics import brier_decomposition, expected_calibration_error, monotonicity_violation_rate
 
 # K = 2. Row 0 (event at 1): labels 1 1; row 1 (event at 2): 0 1; rows 2, 3
 # (censored at 5): 0 0. Every cell is known.
@@ -87,9 +83,7 @@ def test_sigmoid_hand_computed_slope():
     assert calibrator.calibrator_.coef_[0, 0] == pytest.approx(2.0, abs=1e-2)
     assert calibrator.calibrator_.intercept_[0] == pytest.approx(0.0, abs=1e-3)
     # p = 1/2 has logit 0 and stays 1/2
-    np.testing.assert_allclose(
-        calibrator.predict_proba([[1 / 3], [1 / 2], [2 / 3]]), [[0.2], [0.5], [0.8]], atol=1e-3
-    )
+    np.testing.assert_allclose(calibrator.predict_proba([[1 / 3], [1 / 2], [2 / 3]]), [[0.2], [0.5], [0.8]], atol=1e-3)
 
 
 def test_sigmoid_pools_horizons():
@@ -100,13 +94,9 @@ def test_sigmoid_pools_horizons():
     proba = np.array([[1, 2], [1, 2], [1, 1], [1, 2], [1, 2]]) / 3
     # event rate 1/6 at p = 1/3 and 1/4 at p = 2/3: a positive slope
     pooled = SurfaceCalibrator(method="sigmoid").fit(proba, y)
-    stacked = SurfaceCalibrator(method="sigmoid").fit(
-        proba.reshape(-1, 1), cells_y(label_surface(y, 2)[0].ravel())
-    )
+    stacked = SurfaceCalibrator(method="sigmoid").fit(proba.reshape(-1, 1), cells_y(label_surface(y, 2)[0].ravel()))
     assert pooled.calibrator_.coef_[0, 0] == pytest.approx(stacked.calibrator_.coef_[0, 0])
-    np.testing.assert_allclose(
-        pooled.predict_proba(proba), stacked.predict_proba(proba.reshape(-1, 1)).reshape(5, 2)
-    )
+    np.testing.assert_allclose(pooled.predict_proba(proba), stacked.predict_proba(proba.reshape(-1, 1)).reshape(5, 2))
 
 
 def test_transform_is_predict_proba():
@@ -178,8 +168,7 @@ def test_no_known_cell():
 
 
 @pytest.mark.parametrize(
-    "event, time, which",
-    [([True, True], [1, 1], "positive"), ([True, False], [9, 9], "negative")],
+    "event, time, which", [([True, True], [1, 1], "positive"), ([True, False], [9, 9], "negative")]
 )
 def test_single_class(event, time, which):
     with pytest.raises(ValueError, match=f"only {which} labels"):
@@ -220,11 +209,7 @@ def test_bad_proba_in_predict(proba, message):
 
 
 @settings(max_examples=25, deadline=None)
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    K=st.integers(1, 6),
-    method=st.sampled_from(["isotonic", "sigmoid"]),
-)
+@given(seed=st.integers(0, 2**32 - 1), K=st.integers(1, 6), method=st.sampled_from(["isotonic", "sigmoid"]))
 def test_calibrated_surfaces_stay_monotone(seed, K, method):
     rng = np.random.default_rng(seed)
     proba, y = random_problem(rng, 30, K)

@@ -51,16 +51,20 @@ def test_callbacks_on_the_event_predictor_and_named_pairs():
     rng = np.random.default_rng(0)
     E = rng.normal(size=(40, 8)).astype("float32")
     y = make_survival_y(np.ones(40, bool), rng.integers(1, 20, 40))
-    model = HEPAEventPredictor(K=10, hidden=16, max_epochs=2, random_state=0,
-                               callbacks=[("mine", EpochRecorder())]).fit(E, y)
+    model = HEPAEventPredictor(
+        K=10, hidden=16, max_epochs=2, random_state=0, callbacks=[("mine", EpochRecorder())]
+    ).fit(E, y)
     assert dict(model.net_.callbacks_)["mine"].epochs_ == [1, 2]
 
 
-@pytest.mark.parametrize("callbacks, error, match", [
-    ([3], TypeError, "skorch callbacks"),
-    ([("early_stopping", EpochRecorder())], ValueError, "'early_stopping' is already used"),
-    ([EpochRecorder(), EpochRecorder()], ValueError, "'EpochRecorder' is already used"),
-])
+@pytest.mark.parametrize(
+    "callbacks, error, match",
+    [
+        ([3], TypeError, "skorch callbacks"),
+        ([("early_stopping", EpochRecorder())], ValueError, "'early_stopping' is already used"),
+        ([EpochRecorder(), EpochRecorder()], ValueError, "'EpochRecorder' is already used"),
+    ],
+)
 def test_bad_callbacks(callbacks, error, match):
     with pytest.raises(error, match=match):
         HEPAPretrainer(**TINY, max_epochs=1, callbacks=callbacks).fit(windows())
@@ -100,8 +104,9 @@ def test_rank_stopping_keeps_the_weights_of_the_epoch_with_the_highest_held_out_
     by_loss = HEPAPretrainer(**TINY, max_epochs=3, random_state=0).fit(X)
     ranks = by_loss.history_[:, "valid_rank"]
     assert len(ranks) == 3 and all(1.0 <= r <= 4.0 for r in ranks)  # 4 held-out windows
-    by_rank = HEPAPretrainer(**TINY, max_epochs=3, random_state=0, early_stopping="rank",
-                             callbacks=[("copies", WeightCopies())]).fit(X)
+    by_rank = HEPAPretrainer(
+        **TINY, max_epochs=3, random_state=0, early_stopping="rank", callbacks=[("copies", WeightCopies())]
+    ).fit(X)
     np.testing.assert_allclose(by_rank.history_[:, "valid_rank"], ranks)  # same run, other monitor
     states = dict(by_rank.net_.callbacks_)["copies"].states_
     kept = by_rank.net_.module_.state_dict()

@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 from hepa_sklearn import h_auroc, label_surface, make_survival_y, make_windows
 from hepa_sklearn.causes import (
-    any_event_y, cause_event_y, cause_label_surface, check_cause_y, cumulative_incidence, fitted_causes,
+    any_event_y,
+    cause_event_y,
+    cause_label_surface,
+    check_cause_y,
+    cumulative_incidence,
+    fitted_causes,
 )
 from hepa_sklearn.datasets import make_fleet
 from hepa_sklearn.metrics import cause_calibration_error, cause_h_auroc, expected_calibration_error
@@ -122,16 +127,19 @@ def test_a_cause_that_never_occurs_in_training_is_named_in_a_warning():
 
 # -- make_windows with event types -----------------------------------------------------------------
 
-FRAME = pd.DataFrame({
-    "unit": [0] * 6 + [1] * 5,
-    "x": np.arange(11.0),
-    "kind": [None, None, "bearing", None, None, "seal", None, None, None, "seal", None],
-})
+FRAME = pd.DataFrame(
+    {
+        "unit": [0] * 6 + [1] * 5,
+        "x": np.arange(11.0),
+        "kind": [None, None, "bearing", None, None, "seal", None, None, None, "seal", None],
+    }
+)
 
 
 def test_make_windows_reads_type_labels_as_causes():
-    _, y, groups = make_windows(FRAME, feature_cols=["x"], event_col="kind", event_types=["bearing", "seal"],
-                                unit_col="unit", context_length=3)
+    _, y, groups = make_windows(
+        FRAME, feature_cols=["x"], event_col="kind", event_types=["bearing", "seal"], unit_col="unit", context_length=3
+    )
     assert y.dtype.names == ("event", "time", "cause")
     # unit 0: steps 0-1 wait for the bearing at step 2, steps 2-4 for the seal at 5; step 5 is censored
     assert y["cause"][groups == 0].tolist() == [1, 1, 2, 2, 2, 0]
@@ -141,18 +149,21 @@ def test_make_windows_reads_type_labels_as_causes():
 
 def test_make_windows_reads_one_indicator_column_per_type():
     frame = FRAME.assign(bearing=FRAME["kind"] == "bearing", seal=(FRAME["kind"] == "seal").astype(int))
-    _, by_label, _ = make_windows(FRAME, feature_cols=["x"], event_col="kind", event_types=["bearing", "seal"],
-                                  unit_col="unit", context_length=3)
-    X, by_column, _ = make_windows(frame, feature_cols=["x"], event_col=["bearing", "seal"], unit_col="unit",
-                                   context_length=3)
+    _, by_label, _ = make_windows(
+        FRAME, feature_cols=["x"], event_col="kind", event_types=["bearing", "seal"], unit_col="unit", context_length=3
+    )
+    X, by_column, _ = make_windows(
+        frame, feature_cols=["x"], event_col=["bearing", "seal"], unit_col="unit", context_length=3
+    )
     np.testing.assert_array_equal(by_column, by_label)
     assert X.shape == (11, 1, 3)  # the type columns are not channels
 
 
 def test_make_windows_reads_numeric_type_codes_in_arrays():
     series = [np.array([[0.0, 1, 2, 3], [np.nan, 7, np.nan, 9]])]
-    _, y, _ = make_windows(series, feature_cols=[0], event_col=1, event_types=[9, 7], context_length=2,
-                           layout="np-list")
+    _, y, _ = make_windows(
+        series, feature_cols=[0], event_col=1, event_types=[9, 7], context_length=2, layout="np-list"
+    )
     assert y["cause"].tolist() == [2, 1, 1, 0]
 
 
@@ -191,6 +202,7 @@ def test_make_fleet_gives_each_window_its_failure_mode_as_cause():
 
 # -- per-cause metrics ---------------------------------------------------------------------------
 
+
 def test_cause_h_auroc_of_one_cause_is_the_h_auroc():
     rng = np.random.default_rng(0)
     y = make_survival_y(rng.random(50) < 0.7, rng.integers(1, 10, 50))
@@ -227,6 +239,5 @@ def test_scikit_survival_reads_the_causes_and_scores_each_cause():
     times = np.array([8.0, 20.0, 40.0])
     for c in (1, 2):
         y_c = cause_event_y(y, c, 50)
-        auc = metrics.cumulative_dynamic_auc(y_c, y_c, fleet.oracle_by_mode[:, c - 1, times.astype(int) - 1],
-                                             times)[1]
+        auc = metrics.cumulative_dynamic_auc(y_c, y_c, fleet.oracle_by_mode[:, c - 1, times.astype(int) - 1], times)[1]
         assert auc > 0.7  # the exact incidence ranks its own cause's events first

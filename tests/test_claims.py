@@ -36,8 +36,11 @@ from claims_check import Bind, Not, Pending, check, located, numbers, one_unit_c
 
 BOUND = {
     claims_readme.DOCUMENT: (claims_readme.BINDINGS, claims_readme.NOT_MEASUREMENTS, []),
-    claims_findings.DOCUMENT: (claims_findings.BINDINGS, claims_findings.NOT_MEASUREMENTS,
-                               claims_findings_pending.NOT_YET_BOUND),
+    claims_findings.DOCUMENT: (
+        claims_findings.BINDINGS,
+        claims_findings.NOT_MEASUREMENTS,
+        claims_findings_pending.NOT_YET_BOUND,
+    ),
 }
 MISMATCHED = claims_findings.MISMATCHED
 
@@ -50,8 +53,9 @@ def expected():
 
 def run_check(document, text, expected):
     bindings, nots, pending = BOUND[document]
-    return check(document, text, bindings, nots, pending, expected[document],
-                 [m for m in MISMATCHED if m.document == document])
+    return check(
+        document, text, bindings, nots, pending, expected[document], [m for m in MISMATCHED if m.document == document]
+    )
 
 
 @pytest.mark.parametrize("document", list(BOUND))
@@ -66,16 +70,18 @@ def test_the_mismatches_are_listed_and_visible(expected):
     for mismatch in MISMATCHED:
         assert mismatch.document in BOUND and mismatch.quoted != mismatch.source_value
     if MISMATCHED:
-        warnings.warn(f"{len(MISMATCHED)} quoted figures differ from their source: "
-                      + "; ".join(f"{m.document}: {m.quoted} in {m.phrase!r}, source {m.source_value}"
-                                  for m in MISMATCHED))
+        warnings.warn(
+            f"{len(MISMATCHED)} quoted figures differ from their source: "
+            + "; ".join(f"{m.document}: {m.quoted} in {m.phrase!r}, source {m.source_value}" for m in MISMATCHED)
+        )
 
 
 def test_the_inventory_of_figures_not_yet_bound_only_shrinks():
     pending = claims_findings_pending.NOT_YET_BOUND
     assert len(pending) <= claims_findings_pending.CEILING, (
         f"NOT_YET_BOUND has {len(pending)} entries, more than its ceiling {claims_findings_pending.CEILING}: "
-        "bind a new figure instead of listing it")
+        "bind a new figure instead of listing it"
+    )
     assert len(set(pending)) == len(pending)
     if pending:
         warnings.warn(f"{claims_findings.DOCUMENT}: {len(pending)} numbers not yet bound to a source")
@@ -89,7 +95,7 @@ def test_every_bound_figure_changed_by_one_unit_is_reported(expected):
         _, hits = located(text, [b.phrase for b in bindings])
         unreported = []
         for binding, named in zip(bindings, hits):
-            (start, end, quoted), = named
+            ((start, end, quoted),) = named
             for step in (1, -1):
                 changed = one_unit_changed(quoted, step)
                 assert changed != quoted
@@ -117,16 +123,24 @@ def test_a_stale_not_a_measurement_entry_is_reported(expected):
 
 
 def test_the_rules_on_a_hand_made_text():
-    paragraph = ("FD001 scores 0.974 (−0.021, +3; seeds 0-2) on an H100 with e2e, BSD-3-Clause, release 0.1.0,\n"
-                 "`K=150` [a](x/1.md) 2,018 windows, 94.5% and 5 %.")
-    assert [t for _, _, t in numbers(paragraph)] == ["0.974", "−0.021", "+3", "0", "2", "0.1.0", "2,018",
-                                                     "94.5", "5"]
+    paragraph = (
+        "FD001 scores 0.974 (−0.021, +3; seeds 0-2) on an H100 with e2e, BSD-3-Clause, release 0.1.0,\n"
+        "`K=150` [a](x/1.md) 2,018 windows, 94.5% and 5 %."
+    )
+    assert [t for _, _, t in numbers(paragraph)] == ["0.974", "−0.021", "+3", "0", "2", "0.1.0", "2,018", "94.5", "5"]
     text = "x\n\n```\n0.5\n```\n\n<!-- 7 -->\nscores 0.974 in 69 s\n\nsecond 0.974 in 70 s\n"
     found, hits = located(text, ["scores {} in", "{} in 69", "0.974 in {} s"])
     assert [t for _, _, t in found] == ["0.974", "69", "0.974", "70"]
     assert [[t for _, _, t in h] for h in hits] == [["0.974"], ["0.974"], ["69", "70"]]
-    problems = check("d", text, [Bind("scores {} in", None, None)], [Not("0.974 in {} s", "70", "a setting")],
-                     [Pending("second {} in", "0.974")], ["0.975"], [])
+    problems = check(
+        "d",
+        text,
+        [Bind("scores {} in", None, None)],
+        [Not("0.974 in {} s", "70", "a setting")],
+        [Pending("second {} in", "0.974")],
+        ["0.975"],
+        [],
+    )
     assert len(problems) == 2 and "the source gives 0.975" in problems[0] and "69 is bound to no" in problems[1]
     assert one_unit_changed("0.926") == "0.927" and one_unit_changed("2,018", -1) == "2,017"
     assert one_unit_changed("−0.21") == "−0.22" and one_unit_changed("0", -1) == "1"
@@ -146,16 +160,29 @@ import pytest
 REPOSITORY = Path(__file__).resolve().parents[1]
 USER_GUIDE = "docs/user_guide.md"
 DOCUMENTS = (USER_GUIDE,)
-SOURCE_PATTERNS = ("docs/benchmarks.md", "docs/speed.md", "benchmarks/*.txt", "benchmarks/*.md",
-                   "benchmarks/experiments/*.txt")
+SOURCE_PATTERNS = (
+    "docs/benchmarks.md",
+    "docs/speed.md",
+    "benchmarks/*.txt",
+    "benchmarks/*.md",
+    "benchmarks/experiments/*.txt",
+)
 
 
 # --- numbers that are not measurements: (document, phrase, number, reason)
 ALLOWED = [
-    (USER_GUIDE, "whose prevalence is below 0.001 or above", "0.001",
-     "a setting of the h-AUROC: horizons with a rarer event are skipped"),
-    (USER_GUIDE, "or above 0.999 (or that have", "0.999",
-     "a setting of the h-AUROC: horizons with a commoner event are skipped"),
+    (
+        USER_GUIDE,
+        "whose prevalence is below 0.001 or above",
+        "0.001",
+        "a setting of the h-AUROC: horizons with a rarer event are skipped",
+    ),
+    (
+        USER_GUIDE,
+        "or above 0.999 (or that have",
+        "0.999",
+        "a setting of the h-AUROC: horizons with a commoner event are skipped",
+    ),
     (USER_GUIDE, "below HEPA with raw p < 0.05 only", "0.05", "the chosen significance level"),
 ]
 
@@ -205,28 +232,62 @@ COMPUTED = {
     "FD002 10%, norm=global, never pretrained": ("mean", "h_auroc", fd002_arm("global-random", 0.1)),
     "FD002 100%, RegimeNormalizer": ("mean", "h_auroc", fd002_arm("regime", 1.0, FIRST_TWO)),
     "FD002 10%, RegimeNormalizer": ("mean", "h_auroc", fd002_arm("regime", 0.1, FIRST_TWO)),
-    "FD002 100%, RegimeNormalizer, never pretrained":
-        ("mean", "h_auroc", fd002_arm("regime-random", 1.0, FIRST_TWO)),
-    "FD002 10%, RegimeNormalizer, never pretrained":
-        ("mean", "h_auroc", fd002_arm("regime-random", 0.1, FIRST_TWO)),
+    "FD002 100%, RegimeNormalizer, never pretrained": ("mean", "h_auroc", fd002_arm("regime-random", 1.0, FIRST_TWO)),
+    "FD002 10%, RegimeNormalizer, never pretrained": ("mean", "h_auroc", fd002_arm("regime-random", 0.1, FIRST_TWO)),
     "FD002 100%, RegimeNormalizer: never pretrained minus pretrained": (
-        "difference", "h_auroc", fd002_arm("regime-random", 1.0, FIRST_TWO), fd002_arm("regime", 1.0, FIRST_TWO)),
+        "difference",
+        "h_auroc",
+        fd002_arm("regime-random", 1.0, FIRST_TWO),
+        fd002_arm("regime", 1.0, FIRST_TWO),
+    ),
     "FD002 10%, RegimeNormalizer: never pretrained minus pretrained": (
-        "difference", "h_auroc", fd002_arm("regime-random", 0.1, FIRST_TWO), fd002_arm("regime", 0.1, FIRST_TWO)),
+        "difference",
+        "h_auroc",
+        fd002_arm("regime-random", 0.1, FIRST_TWO),
+        fd002_arm("regime", 0.1, FIRST_TWO),
+    ),
     "FD002 100%, p: never pretrained against the default": (
-        "paired t p", "h_auroc", fd002_arm("revin-random", 1.0), fd002_cell("hepa-default", 1.0)),
+        "paired t p",
+        "h_auroc",
+        fd002_arm("revin-random", 1.0),
+        fd002_cell("hepa-default", 1.0),
+    ),
     "FD002 100%, p: norm=global never pretrained against norm=global": (
-        "paired t p", "h_auroc", fd002_arm("global-random", 1.0), fd002_arm("global", 1.0)),
+        "paired t p",
+        "h_auroc",
+        fd002_arm("global-random", 1.0),
+        fd002_arm("global", 1.0),
+    ),
     "FD002 100%, p: norm=global against the default": (
-        "paired t p", "h_auroc", fd002_arm("global", 1.0), fd002_cell("hepa-default", 1.0)),
+        "paired t p",
+        "h_auroc",
+        fd002_arm("global", 1.0),
+        fd002_cell("hepa-default", 1.0),
+    ),
     "FD002 100%, p: never pretrained, norm=global against RevIN": (
-        "paired t p", "h_auroc", fd002_arm("global-random", 1.0), fd002_arm("revin-random", 1.0)),
+        "paired t p",
+        "h_auroc",
+        fd002_arm("global-random", 1.0),
+        fd002_arm("revin-random", 1.0),
+    ),
     "FD002 100%, p: pretrainer on the protocol's windows against never pretrained": (
-        "paired t p", "h_auroc", fd002_arm("revin-pre", 1.0), fd002_arm("revin-random", 1.0)),
+        "paired t p",
+        "h_auroc",
+        fd002_arm("revin-pre", 1.0),
+        fd002_arm("revin-random", 1.0),
+    ),
     "FD002 100%, p: both against norm=global never pretrained": (
-        "paired t p", "h_auroc", fd002_arm("global-pre", 1.0), fd002_arm("global-random", 1.0)),
+        "paired t p",
+        "h_auroc",
+        fd002_arm("global-pre", 1.0),
+        fd002_arm("global-random", 1.0),
+    ),
     "FD002 100%, p: early_stopping=rank against never pretrained": (
-        "paired t p", "h_auroc", fd002_cell("hepa-default-rank", 1.0), fd002_arm("revin-random", 1.0)),
+        "paired t p",
+        "h_auroc",
+        fd002_cell("hepa-default-rank", 1.0),
+        fd002_arm("revin-random", 1.0),
+    ),
     "FD001 valid, combined, epoch 1": ("mean", "valid_h_auroc", fd001_features(1, "combined")),
     "FD001 valid, combined, epoch 8": ("mean", "valid_h_auroc", fd001_features(8, "combined")),
     "FD001 valid, combined, epoch 50": ("mean", "valid_h_auroc", fd001_features(50, "combined")),
@@ -251,47 +312,87 @@ RECOMPUTED = [
     (USER_GUIDE, "| both | 0.820 | 0.534 |", "0.534", "FD002 10%, both"),
     (USER_GUIDE, "| its encoder never pretrained | 0.725 |", "0.725", "FD002 100%, never pretrained"),
     (USER_GUIDE, "| its encoder never pretrained | 0.725 | 0.562 |", "0.562", "FD002 10%, never pretrained"),
-    (USER_GUIDE, '`norm="global"`, its encoder never pretrained | 0.864 |', "0.864",
-     "FD002 100%, norm=global, never pretrained"),
-    (USER_GUIDE, '`norm="global"`, its encoder never pretrained | 0.864 | 0.598 |', "0.598",
-     "FD002 10%, norm=global, never pretrained"),
+    (
+        USER_GUIDE,
+        '`norm="global"`, its encoder never pretrained | 0.864 |',
+        "0.864",
+        "FD002 100%, norm=global, never pretrained",
+    ),
+    (
+        USER_GUIDE,
+        '`norm="global"`, its encoder never pretrained | 0.864 | 0.598 |',
+        "0.598",
+        "FD002 10%, norm=global, never pretrained",
+    ),
     (USER_GUIDE, "in front (2 seeds) | 0.955 |", "0.955", "FD002 100%, RegimeNormalizer"),
     (USER_GUIDE, "in front (2 seeds) | 0.955 | 0.906 |", "0.906", "FD002 10%, RegimeNormalizer"),
-    (USER_GUIDE, "encoder never pretrained (2 seeds) | 0.960 |", "0.960",
-     "FD002 100%, RegimeNormalizer, never pretrained"),
-    (USER_GUIDE, "encoder never pretrained (2 seeds) | 0.960 | 0.924 |", "0.924",
-     "FD002 10%, RegimeNormalizer, never pretrained"),
+    (
+        USER_GUIDE,
+        "encoder never pretrained (2 seeds) | 0.960 |",
+        "0.960",
+        "FD002 100%, RegimeNormalizer, never pretrained",
+    ),
+    (
+        USER_GUIDE,
+        "encoder never pretrained (2 seeds) | 0.960 | 0.924 |",
+        "0.924",
+        "FD002 10%, RegimeNormalizer, never pretrained",
+    ),
     # user guide, the default pipeline on FD002, the text after the table
     (USER_GUIDE, "never pretrained scores 0.725 instead", "0.725", "FD002 100%, never pretrained"),
     (USER_GUIDE, "instead of 0.520 (p = 0.0009)", "0.0009", "FD002 100%, p: never pretrained against the default"),
     (USER_GUIDE, '`norm="global"` 0.864 instead', "0.864", "FD002 100%, norm=global, never pretrained"),
     (USER_GUIDE, "0.864 instead of 0.560 (p", "0.560", "FD002 100%, norm=global"),
-    (USER_GUIDE, "instead of 0.560 (p = 0.0006)", "0.0006",
-     "FD002 100%, p: norm=global never pretrained against norm=global"),
+    (
+        USER_GUIDE,
+        "instead of 0.560 (p = 0.0006)",
+        "0.0006",
+        "FD002 100%, p: norm=global never pretrained against norm=global",
+    ),
     (USER_GUIDE, "held-out loss (0.560 against", "0.560", "FD002 100%, norm=global"),
     (USER_GUIDE, "(0.560 against 0.520, p = 0.25)", "0.25", "FD002 100%, p: norm=global against the default"),
     (USER_GUIDE, "worth 0.14 (0.864 against", "0.864", "FD002 100%, norm=global, never pretrained"),
     (USER_GUIDE, "worth 0.14 (0.864 against 0.725, p", "0.725", "FD002 100%, never pretrained"),
-    (USER_GUIDE, "(0.864 against 0.725, p = 0.001)", "0.001",
-     "FD002 100%, p: never pretrained, norm=global against RevIN"),
+    (
+        USER_GUIDE,
+        "(0.864 against 0.725, p = 0.001)",
+        "0.001",
+        "FD002 100%, p: never pretrained, norm=global against RevIN",
+    ),
     (USER_GUIDE, "labelled ones helps (0.683,", "0.683", "FD002 100%, pretrainer on the protocol's windows"),
     (USER_GUIDE, "helps (0.683, and 0.820 with", "0.820", "FD002 100%, both"),
     (USER_GUIDE, "same normalisation (0.683 against", "0.683", "FD002 100%, pretrainer on the protocol's windows"),
     (USER_GUIDE, "normalisation (0.683 against 0.725, p", "0.725", "FD002 100%, never pretrained"),
-    (USER_GUIDE, "(0.683 against 0.725, p = 0.005;", "0.005",
-     "FD002 100%, p: pretrainer on the protocol's windows against never pretrained"),
+    (
+        USER_GUIDE,
+        "(0.683 against 0.725, p = 0.005;",
+        "0.005",
+        "FD002 100%, p: pretrainer on the protocol's windows against never pretrained",
+    ),
     (USER_GUIDE, "p = 0.005; 0.820 against", "0.820", "FD002 100%, both"),
     (USER_GUIDE, "0.820 against 0.864, p", "0.864", "FD002 100%, norm=global, never pretrained"),
     (USER_GUIDE, "0.820 against 0.864, p = 0.06)", "0.06", "FD002 100%, p: both against norm=global never pretrained"),
     (USER_GUIDE, "level (0.690 against 0.725, p", "0.725", "FD002 100%, never pretrained"),
-    (USER_GUIDE, "(0.690 against 0.725, p = 0.14)", "0.14",
-     "FD002 100%, p: early_stopping=rank against never pretrained"),
+    (
+        USER_GUIDE,
+        "(0.690 against 0.725, p = 0.14)",
+        "0.14",
+        "FD002 100%, p: early_stopping=rank against never pretrained",
+    ),
     (USER_GUIDE, "RevIN and all, reaches 0.955 and", "0.955", "FD002 100%, RegimeNormalizer"),
     (USER_GUIDE, "reaches 0.955 and 0.906 (2 seeds)", "0.906", "FD002 10%, RegimeNormalizer"),
-    (USER_GUIDE, "never pretrained is 0.005 and", "0.005",
-     "FD002 100%, RegimeNormalizer: never pretrained minus pretrained"),
-    (USER_GUIDE, "is 0.005 and 0.019 higher", "0.019",
-     "FD002 10%, RegimeNormalizer: never pretrained minus pretrained"),
+    (
+        USER_GUIDE,
+        "never pretrained is 0.005 and",
+        "0.005",
+        "FD002 100%, RegimeNormalizer: never pretrained minus pretrained",
+    ),
+    (
+        USER_GUIDE,
+        "is 0.005 and 0.019 higher",
+        "0.019",
+        "FD002 10%, RegimeNormalizer: never pretrained minus pretrained",
+    ),
     # user guide, pretrained and raw-input features combined (validation h-AUROC, seeds 0-2)
     (USER_GUIDE, "embedding alone is 0.969 /", "0.969", "FD001 valid, combined, epoch 1"),
     (USER_GUIDE, "0.969 / 0.968 / 0.963 against", "0.968", "FD001 valid, combined, epoch 8"),
@@ -328,7 +429,8 @@ THREE_DECIMALS = re.compile(r"(?<![\w.+\-−])(?:0\.\d{3}|1\.000)(?!\d|\.\d)")
 P_VALUE = re.compile(
     r"(?<![\w-])(?P<words>(?:(?:raw|paired|t|smallest|adjusted|Holm-adjusted|Holm)\s+)*(?:p|Holm-adjusted|Holm))"
     r"(?:\s*(?:=|<|>|≤|≥|below|above|of)(?=[\s\d]))?(?:\s+to)?\s*(?P<first>\d+\.\d+)"
-    r"(?P<more>(?:\s+and\s+\d+\.\d+)*)")
+    r"(?P<more>(?:\s+and\s+\d+\.\d+)*)"
+)
 
 
 def decimals(number):
@@ -347,8 +449,10 @@ def quoted_figures(text):
     p_values = set()
     for match in P_VALUE.finditer(text):
         kind = "holm" if re.search(r"Holm|adjusted", match["words"]) else "p"
-        spans = [match.span("first")] + [(match.start("more") + m.start(), match.start("more") + m.end())
-                                         for m in re.finditer(r"\d+\.\d+", match["more"])]
+        spans = [match.span("first")] + [
+            (match.start("more") + m.start(), match.start("more") + m.end())
+            for m in re.finditer(r"\d+\.\d+", match["more"])
+        ]
         for start, end in spans:
             figures.append(Figure(start, end, line_of(text, start), text[start:end], kind))
             p_values.add(start)
@@ -417,8 +521,11 @@ def phrase_spans(text, phrase):
 
 def entries_with_missing_phrase(document, text, entries):
     """The entries of ``entries`` for ``document`` whose phrase, with their number in it, is not in ``text``."""
-    return [entry for entry in entries if entry[0] == document
-            and not any(entry[2] in text[a:b] for a, b in phrase_spans(text, entry[1]))]
+    return [
+        entry
+        for entry in entries
+        if entry[0] == document and not any(entry[2] in text[a:b] for a, b in phrase_spans(text, entry[1]))
+    ]
 
 
 def named_spans(document, text, entries):
@@ -433,8 +540,11 @@ def named(figure, spans):
 def unfound(document, text, index, exempt=()):
     """``(document, line, number)`` of every figure of ``text`` that the sources do not give."""
     spans = named_spans(document, text, ALLOWED + RECOMPUTED + list(exempt))
-    return [(document, figure.line, figure.number) for figure in quoted_figures(text)
-            if not named(figure, spans) and not index.finds(figure.number, figure.kind)]
+    return [
+        (document, figure.line, figure.number)
+        for figure in quoted_figures(text)
+        if not named(figure, spans) and not index.finds(figure.number, figure.kind)
+    ]
 
 
 def unsourced_entries():
@@ -450,7 +560,8 @@ def test_every_quoted_figure_is_in_the_sources(index):
         missing += unfound(document, read(document), index, exempt=unsourced_entries())
     assert not missing, (
         f"{len(missing)} quoted figures are in no source of figures ({', '.join(SOURCE_PATTERNS)}):\n"
-        + "\n".join(f"  {document}:{line}: {number}" for document, line, number in missing))
+        + "\n".join(f"  {document}:{line}: {number}" for document, line, number in missing)
+    )
 
 
 def test_the_documents_quote_figures():
@@ -467,10 +578,11 @@ def test_the_listed_figures_are_still_quoted():
         for entries, name in ((ALLOWED, "ALLOWED"), (RECOMPUTED, "RECOMPUTED"), (unsourced_entries(), "UNSOURCED")):
             stale += [(name,) + tuple(entry[:3]) for entry in entries_with_missing_phrase(document, text, entries)]
     assert not stale, "entries whose phrase and number are no longer in their document:\n" + "\n".join(
-        f"  {name}: {document}: {number!r} in {phrase!r}" for name, document, phrase, number in stale)
+        f"  {name}: {document}: {number!r} in {phrase!r}" for name, document, phrase, number in stale
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def json_records(path):
     """The JSON records of a results file or of an experiment's printed output (its lines that are records)."""
     return [json.loads(line) for line in read(path).splitlines() if line.startswith("{")]
@@ -532,8 +644,10 @@ def test_a_changed_figure_is_reported(index):
             changed = str(Decimal(figure.number) + Decimal(step))
             if not 0 <= Decimal(changed) <= 1 or index.finds(changed):
                 continue
-            altered = text[:figure.start] + changed + text[figure.end:]
-            assert unfound(USER_GUIDE, altered, index, exempt=unsourced_entries()) == [(USER_GUIDE, figure.line, changed)]
+            altered = text[: figure.start] + changed + text[figure.end :]
+            assert unfound(USER_GUIDE, altered, index, exempt=unsourced_entries()) == [
+                (USER_GUIDE, figure.line, changed)
+            ]
             return
     pytest.fail("every user guide figure moved by up to 0.009 is printed somewhere in the sources")
 
@@ -541,7 +655,7 @@ def test_a_changed_figure_is_reported(index):
 def test_a_changed_recomputed_figure_is_reported():
     text = read(USER_GUIDE)
     phrase = '`norm="global"` 0.864 instead'
-    (start, end), = phrase_spans(text, phrase)
+    ((start, end),) = phrase_spans(text, phrase)
     altered = text[:start] + text[start:end].replace("0.864", "0.865") + text[end:]
     missing = entries_with_missing_phrase(USER_GUIDE, altered, RECOMPUTED)
     assert phrase in [entry[1] for entry in missing]
@@ -554,11 +668,18 @@ def test_a_holm_p_value_is_looked_for_among_holm_p_values():
 
 
 def test_the_rules_on_a_hand_made_text():
-    text = ("HEPA scores 0.974 (p = 0.45 and 0.13; Holm-adjusted 0.067), +0.004 more, 0.97 of 0.9741;\n"
-            "raw paired p = 0.0001, Holm-adjusted to\n0.068, 12.345 and 0.5.\n")
+    text = (
+        "HEPA scores 0.974 (p = 0.45 and 0.13; Holm-adjusted 0.067), +0.004 more, 0.97 of 0.9741;\n"
+        "raw paired p = 0.0001, Holm-adjusted to\n0.068, 12.345 and 0.5.\n"
+    )
     assert [(f.line, f.number, f.kind) for f in quoted_figures(text)] == [
-        (1, "0.974", "value"), (1, "0.45", "p"), (1, "0.13", "p"), (1, "0.067", "holm"),
-        (2, "0.0001", "p"), (3, "0.068", "holm")]
+        (1, "0.974", "value"),
+        (1, "0.45", "p"),
+        (1, "0.13", "p"),
+        (1, "0.067", "holm"),
+        (2, "0.0001", "p"),
+        (3, "0.068", "holm"),
+    ]
     index = SourceIndex(["0.9741 -0.0671 7.76e-05 10.974\n"])
     assert index.finds("0.974") and index.finds("0.067") and index.finds("0.0001")
     assert not index.finds("0.975") and not index.finds("0.9740")

@@ -57,10 +57,7 @@ def test_label_at_horizon_hand_computed():
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.lists(st.tuples(st.booleans(), st.integers(0, 12)), min_size=1, max_size=20),
-    st.integers(1, 10),
-)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 12)), min_size=1, max_size=20), st.integers(1, 10))
 def test_label_at_horizon_is_the_label_surface_column(records, horizon):
     y = make_survival_y([e for e, _ in records], [t for _, t in records])
     labels, known = label_at_horizon(y, horizon)
@@ -70,10 +67,7 @@ def test_label_at_horizon_is_the_label_surface_column(records, horizon):
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.lists(st.tuples(st.booleans(), st.integers(0, 12)), min_size=1, max_size=20),
-    st.integers(1, 10),
-)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 12)), min_size=1, max_size=20), st.integers(1, 10))
 def test_binary_cells_are_the_full_surface_cells_the_label_determines(records, horizon):
     """A positive fixes the cells from H on, a negative those up to H; each cell it fixes agrees with the full labels."""
     y = make_survival_y([e for e, _ in records], [t for _, t in records])
@@ -122,7 +116,12 @@ def test_routed_full_label_fit_trains_on_the_full_labels(pipeline, binary_subset
     X, labels, y, groups = binary_subset
     clf = HorizonClassifier(pipeline(), horizon=HORIZON).set_fit_request(survival_y=True)
     scores = cross_val_score(
-        clf, X, labels, cv=GroupKFold(2), scoring="roc_auc", params={"survival_y": y, "groups": groups},
+        clf,
+        X,
+        labels,
+        cv=GroupKFold(2),
+        scoring="roc_auc",
+        params={"survival_y": y, "groups": groups},
         error_score="raise",
     )
     assert scores.shape == (2,) and np.isfinite(scores).all()

@@ -16,9 +16,7 @@ UNIT_COUNTS = {
     "FD003": {"train": 100, "test": 100},
     "FD004": {"train": 249, "test": 248},
 }
-RAW_COLUMNS = (
-    ["unit", "cycle", "setting1", "setting2", "setting3"] + [f"s{i}" for i in range(1, 22)]
-)
+RAW_COLUMNS = ["unit", "cycle", "setting1", "setting2", "setting3"] + [f"s{i}" for i in range(1, 22)]
 
 
 def _rul_file(subset):
@@ -38,8 +36,20 @@ def _observed_steps(X):
 def test_sensor_names():
     assert isinstance(CMAPSS_SENSORS, tuple)
     assert CMAPSS_SENSORS == (
-        "s2", "s3", "s4", "s7", "s8", "s9", "s11",
-        "s12", "s13", "s14", "s15", "s17", "s20", "s21",
+        "s2",
+        "s3",
+        "s4",
+        "s7",
+        "s8",
+        "s9",
+        "s11",
+        "s12",
+        "s13",
+        "s14",
+        "s15",
+        "s17",
+        "s20",
+        "s21",
     )
 
 
@@ -111,9 +121,7 @@ def test_train_failure_once_at_last_cycle(subset):
     per_unit = frame.groupby("unit")
     assert (per_unit["failure"].sum() == 1).all()
     failure_cycle = frame.loc[frame["failure"]].set_index("unit")["cycle"]
-    pd.testing.assert_series_equal(
-        failure_cycle.sort_index(), per_unit["cycle"].max().sort_index(), check_names=False
-    )
+    pd.testing.assert_series_equal(failure_cycle.sort_index(), per_unit["cycle"].max().sort_index(), check_names=False)
 
 
 def test_windows_have_min_history():
@@ -195,9 +203,7 @@ def test_test_labels_from_rul(subset):
 
 def test_test_time_equals_censored_time_plus_rul():
     subset, stride, min_history = "FD002", 3, 5
-    data = load_cmapss(
-        subset, split="test", context_length=16, stride=stride, min_history=min_history
-    )
+    data = load_cmapss(subset, split="test", context_length=16, stride=stride, min_history=min_history)
     rul = _rul_file(subset)
     frame = data.frame
     _, y_censored, groups = make_windows(

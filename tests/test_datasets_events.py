@@ -140,8 +140,7 @@ def test_ettm1_spikes_and_split(ettm1):
     assert _part(ettm1, "train")[:2] == (0, 41808)
     assert _part(ettm1, "valid")[:2] == (42008, 55744)
     assert _part(ettm1, "test")[:2] == (55944, 69680)
-    for split, (start, stop) in {"train": (0, 41808), "valid": (42008, 55744),
-                                 "test": (55944, 69680)}.items():
+    for split, (start, stop) in {"train": (0, 41808), "valid": (42008, 55744), "test": (55944, 69680)}.items():
         assert _part(ettm1, split)[2] == _count_in(starts, start, stop), split
     assert np.flatnonzero(ettm1.frame["event"]).tolist() == starts
     assert (ettm1.frame["split"].iloc[41808:42008] == "gap").all()
@@ -222,8 +221,7 @@ def test_vix_crossings_and_windows():
     crossings = [i for i in range(1, len(close)) if close[i - 1] <= 25 < close[i]]
     # 60/10/30 of 8,666 days: boundaries at 5,199 and 6,066, no gap
     bounds = {"train": (0, 5199), "valid": (5199, 6066), "test": (6066, 8666)}
-    data = load_vix(data_home=path.parents[1], split="test", context_length=64, stride=1,
-                    min_history=64)
+    data = load_vix(data_home=path.parents[1], split="test", context_length=64, stride=1, min_history=64)
     for split, (start, stop) in bounds.items():
         assert _part(data, split) == (start, stop, _count_in(crossings, start, stop)), split
     assert np.flatnonzero(data.frame["event"]).tolist() == crossings
@@ -258,9 +256,7 @@ def test_vix_train_labels_stop_at_the_part_end():
 
 
 def test_batadal_attacks_split_and_scaling():
-    normal_path, event_path = _require(
-        "BATADAL/training_dataset_1.csv.gz", "BATADAL/BATADAL_dataset04.csv.gz"
-    )
+    normal_path, event_path = _require("BATADAL/training_dataset_1.csv.gz", "BATADAL/BATADAL_dataset04.csv.gz")
     data = load_batadal(data_home=normal_path.parents[1], split="test", context_length=16, stride=64)
     raw = pd.read_csv(event_path)
     raw.columns = raw.columns.str.strip()
@@ -301,9 +297,7 @@ def test_tep_fault_onset_at_sample_160():
     paths = _require(*(f"TEP/{run}.dat.gz" for run in runs))
     data = load_tep(data_home=paths[0].parents[1], context_length=32, stride=8)
     frame = data.frame
-    assert frame.groupby("unit", sort=False).size().to_dict() == {
-        run: (500 if run == "d00" else 960) for run in runs
-    }
+    assert frame.groupby("unit", sort=False).size().to_dict() == {run: (500 if run == "d00" else 960) for run in runs}
     # d00.dat is stored transposed (52 x 500): its first sample is the file's first column
     stored = np.loadtxt(paths[0])
     assert stored.shape == (52, 500)
@@ -381,8 +375,14 @@ def test_mba_without_openpyxl_says_how_to_install(monkeypatch):
 def test_descr_states_event_split_and_parameters():
     (path,) = _require("VIX/VIX_History.csv.gz")
     data = load_vix(data_home=path.parents[1], split="valid", context_length=32, stride=8)
-    for text in ("crossing of 25 from below", "60/10/30", "split=valid", "context_length=32",
-                 "stride=8", f"windows: {data.X.shape[0]}"):
+    for text in (
+        "crossing of 25 from below",
+        "60/10/30",
+        "split=valid",
+        "context_length=32",
+        "stride=8",
+        f"windows: {data.X.shape[0]}",
+    ):
         assert text in data.DESCR
 
 
@@ -408,8 +408,7 @@ def test_min_history_longer_than_every_part():
 
 def test_normalize_false_keeps_raw_values_and_frames_are_copies():
     (path,) = _require("VIX/VIX_History.csv.gz")
-    raw = load_vix(data_home=path.parents[1], split="test", context_length=4, stride=100,
-                   normalize=False)
+    raw = load_vix(data_home=path.parents[1], split="test", context_length=4, stride=100, normalize=False)
     close = raw.frame["CLOSE"].to_numpy()
     np.testing.assert_allclose(raw.X[-1, 3], close[-4:].astype(np.float32))
     raw.frame.loc[:, "CLOSE"] = -1.0

@@ -13,6 +13,10 @@ import pandas as pd
 import pytest
 
 from hepa_sklearn.datasets import (
+    _batadal,
+    _beijing,
+    _mba,
+    _tep,
     load_batadal,
     load_beijing,
     load_gecco,
@@ -22,7 +26,6 @@ from hepa_sklearn.datasets import (
     load_tep,
     load_vix,
 )
-from hepa_sklearn.datasets import _batadal, _beijing, _mba, _tep
 from tests.test_datasets_readers import _gecco_csv, _psm_home, _series, _smap_home
 
 
@@ -102,12 +105,12 @@ def test_a_damaged_spreadsheet_is_refused(tmp_path):
 def test_labels_are_never_read_by_truthiness(tmp_path):
     home, _ = _psm_home(tmp_path)
     labels = pd.read_csv(home / "PSM" / "test_label.csv")
-    labels.assign(label=np.where(labels["label"] == 1, "yes", "no")).to_csv(home / "PSM" / "test_label.csv",
-                                                                           index=False)
+    labels.assign(label=np.where(labels["label"] == 1, "yes", "no")).to_csv(
+        home / "PSM" / "test_label.csv", index=False
+    )
     with pytest.raises(TypeError, match=r"the 'label' column of .*test_label.csv .*found strings \('no', 'yes'\)"):
         load_psm(data_home=home)
-    labels.assign(label=labels["label"].where(labels.index != 7)).to_csv(home / "PSM" / "test_label.csv",
-                                                                        index=False)
+    labels.assign(label=labels["label"].where(labels.index != 7)).to_csv(home / "PSM" / "test_label.csv", index=False)
     with pytest.raises(ValueError, match="has 1 missing value"):
         load_psm(data_home=home)
 
@@ -118,8 +121,11 @@ def test_text_in_a_numeric_column_is_refused_naming_the_column(tmp_path):
     test["feature_3"] = test["feature_3"].astype(object)
     test.loc[12, "feature_3"] = "n/a?"
     test.to_csv(home / "PSM" / "test.csv", index=False)
-    with pytest.raises(ValueError, match=r"column 'feature_3' of 'test' holds values that are not numbers "
-                                         r"\('n/a\?', first in row 12\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"column 'feature_3' of 'test' holds values that are not numbers "
+        r"\('n/a\?', first in row 12\)",
+    ):
         load_psm(data_home=home)
 
 
@@ -127,8 +133,11 @@ def test_dates_that_are_not_dates_are_refused_naming_the_file(tmp_path):
     written = _gecco_csv(tmp_path / "GECCO" / "1_gecco2018_water_quality.csv")
     written.loc[5, "Time"] = "yesterday"
     written.to_csv(tmp_path / "GECCO" / "1_gecco2018_water_quality.csv", index=True)
-    with pytest.raises(ValueError, match=r"1_gecco2018_water_quality.csv: column 'Time' holds values that are not "
-                                         r"dates"):
+    with pytest.raises(
+        ValueError,
+        match=r"1_gecco2018_water_quality.csv: column 'Time' holds values that are not "
+        r"dates",
+    ):
         load_gecco(data_home=tmp_path)
 
 
@@ -136,8 +145,15 @@ def _vix_csv(folder, n_days=400):
     folder.mkdir(parents=True, exist_ok=True)
     days = np.arange(n_days)
     close = 20 + 8 * np.sin(days / 15)
-    frame = pd.DataFrame({"DATE": pd.bdate_range("2000-01-03", periods=n_days).strftime("%m/%d/%Y"),
-                          "OPEN": close, "HIGH": close + 1, "LOW": close - 1, "CLOSE": close})
+    frame = pd.DataFrame(
+        {
+            "DATE": pd.bdate_range("2000-01-03", periods=n_days).strftime("%m/%d/%Y"),
+            "OPEN": close,
+            "HIGH": close + 1,
+            "LOW": close - 1,
+            "CLOSE": close,
+        }
+    )
     frame.to_csv(folder / "VIX_History.csv", index=False)
     return frame
 
@@ -145,9 +161,13 @@ def _vix_csv(folder, n_days=400):
 def test_vix_dates_in_another_format_are_refused(tmp_path):
     frame = _vix_csv(tmp_path / "VIX")
     frame.assign(DATE=pd.bdate_range("2000-01-03", periods=len(frame)).strftime("%Y-%m-%d")).to_csv(
-        tmp_path / "VIX" / "VIX_History.csv", index=False)
-    with pytest.raises(ValueError, match=r"VIX_History.csv: column 'DATE' holds values that are not dates in the "
-                                         r"format '%m/%d/%Y'"):
+        tmp_path / "VIX" / "VIX_History.csv", index=False
+    )
+    with pytest.raises(
+        ValueError,
+        match=r"VIX_History.csv: column 'DATE' holds values that are not dates in the "
+        r"format '%m/%d/%Y'",
+    ):
         load_vix(data_home=tmp_path)
 
 
@@ -164,8 +184,11 @@ def test_an_attack_flag_outside_its_codes_is_refused(tmp_path):
     folder = tmp_path / "BATADAL"
     _batadal_csv(folder / _batadal.NORMAL_FILE, 300, 0)
     _batadal_csv(folder / _batadal.EVENT_FILE, 300, np.where(np.arange(300) == 40, 2, -999))
-    with pytest.raises(ValueError, match=r"ATT_FLAG must hold 1 \(attack\), 0 \(none\) or -999 \(unknown\), found "
-                                         r"\['2'\] \(first in row 40\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"ATT_FLAG must hold 1 \(attack\), 0 \(none\) or -999 \(unknown\), found "
+        r"\['2'\] \(first in row 40\)",
+    ):
         load_batadal(data_home=tmp_path)
 
 
@@ -173,7 +196,8 @@ def test_a_station_file_without_its_columns_names_them(tmp_path):
     folder = tmp_path / _beijing.DIRECTORY
     folder.mkdir()
     name = f"PRSA_Data_{_beijing.BEIJING_STATIONS[0]}_20130301-20170228.csv"
-    pd.DataFrame({"year": [2013], "month": [3], "day": [1], "hour": [0], "PM2.5": [4.0]}).to_csv(folder / name,
-                                                                                                index=False)
+    pd.DataFrame({"year": [2013], "month": [3], "day": [1], "hour": [0], "PM2.5": [4.0]}).to_csv(
+        folder / name, index=False
+    )
     with pytest.raises(ValueError, match=r"lacks the column\(s\) \['PM10'"):
         load_beijing(data_home=tmp_path)

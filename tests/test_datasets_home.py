@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hepa_sklearn.datasets import fetch_file, get_data_home
-from hepa_sklearn.datasets import _vix
+from hepa_sklearn.datasets import _vix, fetch_file, get_data_home
 
 CONTENT = b"DATE,OPEN,HIGH,LOW,CLOSE\n" + b"1/2/1990,17.24,17.24,17.24,17.24\n" * 50
 DIGEST = hashlib.sha256(CONTENT).hexdigest()
@@ -141,8 +140,7 @@ def test_download_if_missing_false_raises_file_not_found(tmp_path):
 def test_fetch_vix_downloads_verifies_and_loads(server, tmp_path, monkeypatch):
     base, served = server
     # ten days, CLOSE crossing 25 from below on the sixth
-    days = [f"1/{day}/1990,{close},{close},{close},{close}"
-            for day, close in zip(range(2, 12), [20] * 5 + [26] * 5)]
+    days = [f"1/{day}/1990,{close},{close},{close},{close}" for day, close in zip(range(2, 12), [20] * 5 + [26] * 5)]
     csv = "\n".join(["DATE,OPEN,HIGH,LOW,CLOSE", *days, ""]).encode()
     (served / "VIX_History.csv").write_bytes(csv)
     monkeypatch.setattr(_vix, "URL", base + "VIX_History.csv")

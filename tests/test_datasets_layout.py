@@ -27,8 +27,10 @@ def _write(path, frame, *, index=False, header=True, sep=","):
 
 def _weather_frame(n_rows=N_ROWS):
     """A Weather csv as published: 'date', then each channel i holding i + row / 1000, its damaged unit names."""
-    damaged = {restored: name.replace("(W/m)", "(W/m\ufffd)").replace("(mol/m/s)", "(\ufffdmol/m\ufffd/s)")
-               for name, restored in _weather.RESTORED_NAMES.items()}
+    damaged = {
+        restored: name.replace("(W/m)", "(W/m\ufffd)").replace("(mol/m/s)", "(\ufffdmol/m\ufffd/s)")
+        for name, restored in _weather.RESTORED_NAMES.items()
+    }
     columns = {damaged.get(name, name): i + np.arange(n_rows) / 1000 for i, name in enumerate(_weather.FEATURES)}
     dates = pd.date_range("2020-01-01 00:10", periods=n_rows, freq="10min").astype(str)
     return pd.DataFrame({"date": dates, **columns})
@@ -64,8 +66,11 @@ def test_weather_refuses_a_missing_or_repeated_column(tmp_path):
     with pytest.raises(ValueError, match=r"weather.csv.gz lacks the column\(s\) \['rain \(mm\)'\]"):
         _weather._frame(tmp_path)
     path.write_bytes(_weather_bytes(_weather_frame().rename(columns={"OT": "rain (mm)"})))
-    with pytest.raises(ValueError, match=r"lacks the column\(s\) \['OT'\]|names the column\(s\) \['rain \(mm\)'\] "
-                                         r"twice"):
+    with pytest.raises(
+        ValueError,
+        match=r"lacks the column\(s\) \['OT'\]|names the column\(s\) \['rain \(mm\)'\] "
+        r"twice",
+    ):
         _weather._frame(tmp_path)
 
 
@@ -76,14 +81,20 @@ def test_weather_names_the_file_column_and_row_of_text_and_of_a_bad_date(tmp_pat
     frame["wv (m/s)"] = frame["wv (m/s)"].astype(object)
     frame.loc[17, "wv (m/s)"] = "n/a?"
     path.write_bytes(_weather_bytes(frame))
-    with pytest.raises(ValueError, match=r"weather.csv.gz: column 'wv \(m/s\)' of 'weather' holds values that are "
-                                         r"not numbers \('n/a\?', first in row 17\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"weather.csv.gz: column 'wv \(m/s\)' of 'weather' holds values that are "
+        r"not numbers \('n/a\?', first in row 17\)",
+    ):
         _weather._frame(tmp_path)
     frame = _weather_frame()
     frame.loc[9, "date"] = "31/02/2020 25:00"
     path.write_bytes(_weather_bytes(frame))
-    with pytest.raises(ValueError, match=r"weather.csv.gz: column 'date' holds values that are not dates, first in "
-                                         r"row 9"):
+    with pytest.raises(
+        ValueError,
+        match=r"weather.csv.gz: column 'date' holds values that are not dates, first in "
+        r"row 9",
+    ):
         _weather._frame(tmp_path)
 
 
@@ -91,15 +102,21 @@ def test_ettm1_names_the_file_column_and_row_of_a_bad_date_and_of_text(tmp_path)
     frame = _ettm1_frame()
     frame.loc[4, "date"] = "soon"
     _write(tmp_path / "ETTm1" / _ettm1.FILE, frame)
-    with pytest.raises(ValueError, match=r"ETTm1.csv.gz: column 'date' holds values that are not dates, first in "
-                                         r"row 4"):
+    with pytest.raises(
+        ValueError,
+        match=r"ETTm1.csv.gz: column 'date' holds values that are not dates, first in "
+        r"row 4",
+    ):
         _ettm1._frame(tmp_path)
     frame = _ettm1_frame()
     frame["OT"] = frame["OT"].astype(object)
     frame.loc[8, "OT"] = "hot"
     _write(tmp_path / "ETTm1" / _ettm1.FILE, frame)
-    with pytest.raises(ValueError, match=r"ETTm1.csv.gz: column 'OT' of 'ETTm1' holds values that are not numbers "
-                                         r"\('hot', first in row 8\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"ETTm1.csv.gz: column 'OT' of 'ETTm1' holds values that are not numbers "
+        r"\('hot', first in row 8\)",
+    ):
         _ettm1._frame(tmp_path)
 
 
@@ -113,14 +130,24 @@ def test_ettm1_columns_in_another_order_give_the_same_channels(tmp_path):
 def test_beijing_names_the_file_column_and_row_of_text(tmp_path):
     station = _beijing.BEIJING_STATIONS[0]
     dates = pd.date_range("2013-03-01", periods=N_ROWS, freq="h")
-    frame = pd.DataFrame({"year": dates.year, "month": dates.month, "day": dates.day, "hour": dates.hour,
-                          **{name: np.arange(N_ROWS, dtype=float) for name in _beijing.MEASUREMENTS},
-                          "wd": "N"})
+    frame = pd.DataFrame(
+        {
+            "year": dates.year,
+            "month": dates.month,
+            "day": dates.day,
+            "hour": dates.hour,
+            **{name: np.arange(N_ROWS, dtype=float) for name in _beijing.MEASUREMENTS},
+            "wd": "N",
+        }
+    )
     frame["SO2"] = frame["SO2"].astype(object)
     frame.loc[21, "SO2"] = "high"
     _write(tmp_path / _beijing.DIRECTORY / f"PRSA_Data_{station}_20130301-20170228.csv.gz", frame)
-    with pytest.raises(ValueError, match=rf"PRSA_Data_{station}_20130301-20170228.csv.gz: column 'SO2' of "
-                                         r"'Aotizhongxin' holds values that are not numbers \('high', first in row 21"):
+    with pytest.raises(
+        ValueError,
+        match=rf"PRSA_Data_{station}_20130301-20170228.csv.gz: column 'SO2' of "
+        r"'Aotizhongxin' holds values that are not numbers \('high', first in row 21",
+    ):
         _beijing._station_frame(tmp_path, station)
 
 
@@ -129,8 +156,11 @@ def test_tep_names_the_file_column_and_row_of_text(tmp_path):
     values[2] = values[2].astype(object)
     values.loc[30, 2] = "x"
     _write(tmp_path / _tep.DIRECTORY / f"{_tep.NORMAL_RUN}.dat.gz", values, header=False, sep=" ")
-    with pytest.raises(ValueError, match=r"d00.dat.gz: column 'XMEAS\(3\)' of 'd00' holds values that are not "
-                                         r"numbers \('x', first in row 30\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"d00.dat.gz: column 'XMEAS\(3\)' of 'd00' holds values that are not "
+        r"numbers \('x', first in row 30\)",
+    ):
         _tep._run_frame(tmp_path, _tep.NORMAL_RUN)
 
 
@@ -162,8 +192,11 @@ def test_every_table_loader_names_the_file_column_and_row_of_text(tmp_path, load
         home, _ = _psm_home(tmp_path)
         path, column, read = home / "PSM" / "train.csv", "feature_2", lambda: _psm._frame(home)
         _text_at(path, column, 33)
-    with pytest.raises(ValueError, match=rf"{path.name}: column '{column}' of '[^']+' holds values that are not "
-                                         r"numbers \('oops', first in row 33\)"):
+    with pytest.raises(
+        ValueError,
+        match=rf"{path.name}: column '{column}' of '[^']+' holds values that are not "
+        r"numbers \('oops', first in row 33\)",
+    ):
         read()
 
 

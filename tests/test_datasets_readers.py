@@ -22,8 +22,15 @@ def _smap_home(tmp_path, channels):
     for chan, (spacecraft, train, test, sequences) in channels.items():
         np.save(home / "SMAP" / "train" / f"{chan}.npy", train)
         np.save(home / "SMAP" / "test" / f"{chan}.npy", test)
-        rows.append({"chan_id": chan, "spacecraft": spacecraft, "anomaly_sequences": str(sequences),
-                     "class": "[contextual]", "num_values": len(test)})
+        rows.append(
+            {
+                "chan_id": chan,
+                "spacecraft": spacecraft,
+                "anomaly_sequences": str(sequences),
+                "class": "[contextual]",
+                "num_values": len(test),
+            }
+        )
     pd.DataFrame(rows).to_csv(home / "SMAP" / "labeled_anomalies.csv", index=False)
     return home
 

@@ -17,8 +17,9 @@ SIGMAS = 4  # per-bin bound: a calibrated surface exceeds it in a bin with proba
 @pytest.fixture(scope="module")
 def large_fleet():
     """3000 uncensored units, one sensor: every cell of every window is known."""
-    return make_fleet(3000, n_informative=1, n_uninformative=0, n_regimes=1, censoring=0.0, context_length=1,
-                      random_state=7)
+    return make_fleet(
+        3000, n_informative=1, n_uninformative=0, n_regimes=1, censoring=0.0, context_length=1, random_state=7
+    )
 
 
 def one_cell_per_unit(fleet, k, seed):
@@ -92,8 +93,9 @@ def test_oracle_surfaces_rise_with_the_horizon_and_the_modes_sum_to_any_event(n_
 @settings(max_examples=10, deadline=None)
 @given(n_modes=st.integers(1, 3), seed=st.integers(0, 2**16))
 def test_a_fleets_surfaces_rise_and_its_modes_sum_to_any_event(n_modes, seed):
-    fleet = make_fleet(6, n_modes=n_modes, n_informative=3, n_uninformative=0, K=20, context_length=8, stride=5,
-                       random_state=seed)
+    fleet = make_fleet(
+        6, n_modes=n_modes, n_informative=3, n_uninformative=0, K=20, context_length=8, stride=5, random_state=seed
+    )
     for surface in (fleet.oracle, fleet.age_oracle):
         assert np.all(np.diff(surface, axis=1) >= 0)
     np.testing.assert_allclose(fleet.oracle_by_mode.sum(axis=1), fleet.oracle, atol=1e-12)
@@ -119,8 +121,15 @@ def test_windows_labels_and_tables_agree():
     fleet = make_fleet(12, n_modes=2, censoring=0.5, stride=3, random_state=0)
     names = fleet.feature_names
     assert names == [f"s{i}" for i in range(1, 13)] and fleet.X.shape[1:] == (12, 128)
-    X, y, groups = make_windows(fleet.frame, feature_cols=names, event_col="failure", unit_col="unit",
-                                time_col="step", context_length=128, stride=3)
+    X, y, groups = make_windows(
+        fleet.frame,
+        feature_cols=names,
+        event_col="failure",
+        unit_col="unit",
+        time_col="step",
+        context_length=128,
+        stride=3,
+    )
     np.testing.assert_array_equal(X, fleet.X)
     np.testing.assert_array_equal(y, fleet.y)
     np.testing.assert_array_equal(groups, fleet.groups)
@@ -162,14 +171,17 @@ def test_censoring_extremes():
     assert (make_fleet(10, censoring=1.0, stride=50, random_state=0).units["censor_step"] >= 1).all()
 
 
-@pytest.mark.parametrize("params, name", [
-    ({"n_units": 0}, "n_units"),
-    ({"noise": -0.1}, "noise"),
-    ({"n_units": 2.5}, "n_units"),
-    ({"censoring": 1.5}, "censoring"),
-    ({"initial_wear": 1.0}, "initial_wear"),
-    ({"degradation_rate": 0}, "degradation_rate"),
-])
+@pytest.mark.parametrize(
+    "params, name",
+    [
+        ({"n_units": 0}, "n_units"),
+        ({"noise": -0.1}, "noise"),
+        ({"n_units": 2.5}, "n_units"),
+        ({"censoring": 1.5}, "censoring"),
+        ({"initial_wear": 1.0}, "initial_wear"),
+        ({"degradation_rate": 0}, "degradation_rate"),
+    ],
+)
 def test_bad_parameters_are_refused_by_name(params, name):
     with pytest.raises((ValueError, TypeError), match=f"'{name}' parameter"):
         make_fleet(**params)

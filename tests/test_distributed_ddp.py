@@ -51,11 +51,24 @@ def windows():
 
 
 def pretrainer(**params):
-    return HEPAPretrainer(**{
-        "d_model": 16, "n_heads": 2, "patch_size": 8, "max_horizon": 16, "dropout": 0.0, "norm": "global", "cuts_per_window": 2,
-        "max_epochs": 2, "batch_size": 8, "lr": 1e-3, "validation_fraction": 0.1, "random_state": 0,
-        "device": "cpu", **params,
-    })
+    return HEPAPretrainer(
+        **{
+            "d_model": 16,
+            "n_heads": 2,
+            "patch_size": 8,
+            "max_horizon": 16,
+            "dropout": 0.0,
+            "norm": "global",
+            "cuts_per_window": 2,
+            "max_epochs": 2,
+            "batch_size": 8,
+            "lr": 1e-3,
+            "validation_fraction": 0.1,
+            "random_state": 0,
+            "device": "cpu",
+            **params,
+        }
+    )
 
 
 def embeddings():
@@ -67,10 +80,19 @@ def embeddings():
 
 
 def event_predictor(**params):
-    return HEPAEventPredictor(**{
-        "K": 10, "hidden": 16, "max_epochs": 2, "batch_size": 8, "lr": 1e-2, "validation_fraction": 0.1,
-        "random_state": 0, "device": "cpu", **params,
-    })
+    return HEPAEventPredictor(
+        **{
+            "K": 10,
+            "hidden": 16,
+            "max_epochs": 2,
+            "batch_size": 8,
+            "lr": 1e-2,
+            "validation_fraction": 0.1,
+            "random_state": 0,
+            "device": "cpu",
+            **params,
+        }
+    )
 
 
 def fitted_state(model, inputs, output):
@@ -91,8 +113,9 @@ def train_all():
     X = windows()
     E, y = embeddings()
     pre = pretrainer().fit(X)
-    finetuner = HEPAFinetuner(pre, K=10, hidden=16, max_epochs=2, batch_size=8, lr=1e-3, random_state=0,
-                              device="cpu").fit(X, window_labels())
+    finetuner = HEPAFinetuner(
+        pre, K=10, hidden=16, max_epochs=2, batch_size=8, lr=1e-3, random_state=0, device="cpu"
+    ).fit(X, window_labels())
     states = {
         "pretrainer": fitted_state(pre, X, "transform"),
         "event": fitted_state(event_predictor().fit(E, y), E, "predict_proba"),
@@ -147,11 +170,21 @@ def two_processes(tmp_path_factory):
     """What each of the two torchrun processes ended with, by rank."""
     out = tmp_path_factory.mktemp("ranks")
     command = [
-        sys.executable, "-m", "torch.distributed.run", f"--nproc_per_node={N_PROCESSES}", "--nnodes=1",
-        "--master_addr=127.0.0.1", f"--master_port={free_port()}", __file__, str(out),
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        f"--nproc_per_node={N_PROCESSES}",
+        "--nnodes=1",
+        "--master_addr=127.0.0.1",
+        f"--master_port={free_port()}",
+        __file__,
+        str(out),
     ]
-    env = {**os.environ, "OMP_NUM_THREADS": "1",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "OMP_NUM_THREADS": "1",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH")])),
+    }
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-4000:]
     return [dict(np.load(out / f"rank{rank}.npz")) for rank in range(N_PROCESSES)]

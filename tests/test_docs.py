@@ -55,10 +55,7 @@ def documented_objects():
 def test_api_page_lists_every_public_name(module_name):
     documented = {id(obj) for obj in documented_objects()}
     module = importlib.import_module(module_name)
-    missing = [
-        name for name in module.__all__
-        if name != "__version__" and id(getattr(module, name)) not in documented
-    ]
+    missing = [name for name in module.__all__ if name != "__version__" and id(getattr(module, name)) not in documented]
     assert not missing, f"docs/api.rst does not list {module_name}.{missing}"
 
 

@@ -32,7 +32,9 @@ X[:, 1] += 3.0 * (CAUSE[:, None] == 2)
 
 @pytest.fixture(scope="module")
 def two_causes():
-    return HEPAEventPredictor(K=K, hidden=16, max_epochs=30, lr=1e-2, early_stopping=False, random_state=0).fit(E, Y_TWO)
+    return HEPAEventPredictor(K=K, hidden=16, max_epochs=30, lr=1e-2, early_stopping=False, random_state=0).fit(
+        E, Y_TWO
+    )
 
 
 @pytest.mark.parametrize("head", ["mlp", "linear"])
@@ -143,10 +145,13 @@ def test_n_causes_covers_a_cause_that_never_occurs_in_training(tiny_event_params
     assert boosting.cause_classifier_.prior[2] == 0.0
 
 
-@pytest.mark.parametrize("make", [
-    lambda: HEPAEventPredictor(K=K, hidden=16, max_epochs=1, n_causes=1),
-    lambda: GradientBoostingEventPredictor(K=K, max_iter=5, n_causes=1),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: HEPAEventPredictor(K=K, hidden=16, max_epochs=1, n_causes=1),
+        lambda: GradientBoostingEventPredictor(K=K, max_iter=5, n_causes=1),
+    ],
+)
 def test_n_causes_below_the_largest_cause_is_refused(make):
     inputs = E if isinstance(make(), HEPAEventPredictor) else X
     with pytest.raises(ValueError, match="y holds cause 2 but .* has n_causes=1"):

@@ -47,8 +47,9 @@ def test_surface_is_monotone_for_any_embeddings(horizons, n_samples, width, scal
     embeddings = (scale * rng.normal(size=(n_samples, width))).astype(np.float32)
     # times 1 and 2 are both present: a positive and a negative cell at horizon 1
     y = make_survival_y(np.ones(n_samples, bool), 1 + np.arange(n_samples) % (horizons + 1))
-    model = HEPAEventPredictor(K=horizons, hidden=8, max_epochs=1, early_stopping=False,
-                               random_state=seed).fit(embeddings, y)
+    model = HEPAEventPredictor(K=horizons, hidden=8, max_epochs=1, early_stopping=False, random_state=seed).fit(
+        embeddings, y
+    )
     P = model.predict_proba(embeddings)
     assert P.shape == (n_samples, horizons)
     assert np.isfinite(P).all()
@@ -128,8 +129,14 @@ def test_bad_y(tiny_event_params, y, error, match):
 
 @pytest.mark.parametrize(
     "params, match",
-    [({"K": 0}, "K"), ({"hidden": 0}, "hidden"), ({"lr": 0.0}, "lr"), ({"max_epochs": 0}, "max_epochs"),
-     ({"pos_weight": -1.0}, "pos_weight"), ({"pos_weight": "balanced"}, "pos_weight")],
+    [
+        ({"K": 0}, "K"),
+        ({"hidden": 0}, "hidden"),
+        ({"lr": 0.0}, "lr"),
+        ({"max_epochs": 0}, "max_epochs"),
+        ({"pos_weight": -1.0}, "pos_weight"),
+        ({"pos_weight": "balanced"}, "pos_weight"),
+    ],
 )
 def test_bad_hyperparameters_raise_at_fit(tiny_event_params, params, match):
     model = HEPAEventPredictor(**{**tiny_event_params, **params})

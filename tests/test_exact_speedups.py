@@ -78,11 +78,11 @@ def test_packed_attention_equals_attention_on_the_padded_grid(monkeypatch, block
     qkv = torch.randn(int(lengths.sum()), 3 * 32, generator=generator, requires_grad=True)
     torch.manual_seed(1)
     expected = reference_attend(qkv, layout.sequence, layout.column, valid, 4, dropout)
-    expected_grad, = torch.autograd.grad(expected.square().sum(), qkv)
+    (expected_grad,) = torch.autograd.grad(expected.square().sum(), qkv)
     after_reference = torch.rand(3)
     torch.manual_seed(1)
     packed_out = layout.attend(qkv, 4, dropout)
-    packed_grad, = torch.autograd.grad(packed_out.square().sum(), qkv)
+    (packed_grad,) = torch.autograd.grad(packed_out.square().sum(), qkv)
     torch.testing.assert_close(packed_out, expected, rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(packed_grad, expected_grad, rtol=1e-4, atol=1e-4)
     assert torch.equal(torch.rand(3), after_reference)  # the same random numbers were drawn
@@ -166,8 +166,9 @@ def test_target_state_equals_pooling_the_interval_grid(training):
     dt = torch.minimum(torch.as_tensor(rng.integers(1, 21, size=40)), 64 - cut)
     loc, scale = model.encoder.statistics(X, None)
     torch.manual_seed(6)
-    expected, has_expected = model.encoder.pool_intervals(model._future(X, cut, dt), dt, loc, scale,
-                                                          model.target_pooling)
+    expected, has_expected = model.encoder.pool_intervals(
+        model._future(X, cut, dt), dt, loc, scale, model.target_pooling
+    )
     expected_grads = grads((expected[has_expected] ** 2).sum(), model)
     torch.manual_seed(6)
     pooled, has = model.target_state(X, cut, dt, loc, scale)
@@ -196,9 +197,9 @@ def reference_epps_pulley(z, n_knots, t_max=3.0):
 def test_epps_pulley_on_positive_knots_equals_all_knots(n_knots):
     z = (torch.randn(64, 40, generator=torch.Generator().manual_seed(0)) * 1.5).requires_grad_()
     expected = reference_epps_pulley(z, n_knots)
-    expected_grad, = torch.autograd.grad(expected.sum(), z)
+    (expected_grad,) = torch.autograd.grad(expected.sum(), z)
     statistic = EppsPulley(n_knots=n_knots)(z)
-    grad, = torch.autograd.grad(statistic.sum(), z)
+    (grad,) = torch.autograd.grad(statistic.sum(), z)
     torch.testing.assert_close(statistic, expected, rtol=1e-5, atol=1e-6)
     torch.testing.assert_close(grad, expected_grad, rtol=1e-4, atol=1e-6)
 
@@ -244,7 +245,7 @@ def test_cut_sampler_on_fetched_batches_equals_item_by_item(fixed):
     order = np.random.default_rng(0).permutation(len(dataset))
     new, old = CutSampler(4, 20, seed=7, fixed=fixed), CutSampler(4, 20, seed=7, fixed=fixed)
     for start in range(0, len(order), 16):
-        indices = order[start:start + 16].tolist()
+        indices = order[start : start + 16].tolist()
         batch = dataset.__getitems__(indices)
         assert isinstance(batch, ItemBatch)
         expected = reference_cut_sampler_call(old, [dataset[i] for i in indices])
@@ -260,8 +261,10 @@ def test_fused_adamw_takes_the_steps_of_the_loop_implementation():
     torch.manual_seed(0)
     loop, fused = JEPA(EncoderConfig(**CONFIG), max_horizon=20), JEPA(EncoderConfig(**CONFIG), max_horizon=20)
     fused.load_state_dict(loop.state_dict())
-    optimisers = [torch.optim.AdamW(loop.parameters(), lr=1e-2, weight_decay=1e-2, foreach=False),
-                  torch.optim.AdamW(fused.parameters(), lr=1e-2, weight_decay=1e-2, fused=True)]
+    optimisers = [
+        torch.optim.AdamW(loop.parameters(), lr=1e-2, weight_decay=1e-2, foreach=False),
+        torch.optim.AdamW(fused.parameters(), lr=1e-2, weight_decay=1e-2, fused=True),
+    ]
     generator = torch.Generator().manual_seed(1)
     for _ in range(5):
         for parameter, twin in zip(loop.parameters(), fused.parameters()):
@@ -275,8 +278,16 @@ def test_fused_adamw_takes_the_steps_of_the_loop_implementation():
 
 def test_nets_use_the_fused_optimiser_on_the_cpu():
     X = gapped_windows(B=16).numpy()
-    pre = HEPAPretrainer(d_model=16, n_heads=2, patch_size=4, max_horizon=8, max_epochs=1, device="cpu",
-                         early_stopping=False, random_state=0).fit(X)
+    pre = HEPAPretrainer(
+        d_model=16,
+        n_heads=2,
+        patch_size=4,
+        max_horizon=8,
+        max_epochs=1,
+        device="cpu",
+        early_stopping=False,
+        random_state=0,
+    ).fit(X)
     assert pre.net_.optimizer_.defaults["fused"] is True
 
 
@@ -295,8 +306,10 @@ def test_retained_heap_sets_and_restores_the_trim_threshold(monkeypatch):
     calls = []
     monkeypatch.setattr(net_module, "_mallopt", lambda: lambda option, value: calls.append((option, value)))
     with retained_heap():
-        assert calls == [(net_module.M_MMAP_THRESHOLD, net_module.MMAP_THRESHOLD),
-                         (net_module.M_TRIM_THRESHOLD, net_module.TRAINING_TRIM_THRESHOLD)]
+        assert calls == [
+            (net_module.M_MMAP_THRESHOLD, net_module.MMAP_THRESHOLD),
+            (net_module.M_TRIM_THRESHOLD, net_module.TRAINING_TRIM_THRESHOLD),
+        ]
     assert calls[-1] == (net_module.M_TRIM_THRESHOLD, net_module.TRIM_THRESHOLD)
     monkeypatch.setattr(net_module, "_mallopt", lambda: None)
     with retained_heap():  # another C library: nothing to set
@@ -317,15 +330,27 @@ def scenario():
     out = {}
     for norm in ("global", "revin"):
         # the network's normalisation alone, as the reference was stored (no regimes, no window level)
-        pre = HEPAPretrainer(d_model=16, n_heads=2, patch_size=8, max_horizon=24, norm=norm, regimes=None,
-                             window_level=False, cuts_per_window=8,
-                             max_epochs=2, early_stopping=False, random_state=0, device="cpu").fit(X)
+        pre = HEPAPretrainer(
+            d_model=16,
+            n_heads=2,
+            patch_size=8,
+            max_horizon=24,
+            norm=norm,
+            regimes=None,
+            window_level=False,
+            cuts_per_window=8,
+            max_epochs=2,
+            early_stopping=False,
+            random_state=0,
+            device="cpu",
+        ).fit(X)
         out[f"{norm}_embeddings"] = pre.transform(X)
         out[f"{norm}_train_loss"] = np.array(pre.history_[:, "train_loss"])
         out[f"{norm}_held_out_loss"] = np.array(pre.pretraining_loss(X)["loss"])
     y = make_survival_y(rng.random(24) < 0.7, rng.integers(1, 20, 24))
-    event = HEPAEventPredictor(K=12, hidden=16, max_epochs=3, early_stopping=False, random_state=0,
-                               device="cpu").fit(out["global_embeddings"], y)
+    event = HEPAEventPredictor(K=12, hidden=16, max_epochs=3, early_stopping=False, random_state=0, device="cpu").fit(
+        out["global_embeddings"], y
+    )
     out["surface"] = event.predict_proba(out["global_embeddings"])
     return out
 

@@ -34,14 +34,17 @@ needs_onnx = pytest.mark.skipif(
 def models():
     """A pretrainer with global statistics, an event model on its embeddings, a revin pipeline, a finetuner and the
     headline pipeline with the defaults (regimes, RevIN, the window level beside the embedding)."""
-    tiny = dict(d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0,
-                device="cpu")
+    tiny = dict(
+        d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0, device="cpu"
+    )
     event = dict(K=10, hidden=16, max_epochs=1, batch_size=16, random_state=0, device="cpu")
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*no \\(cut, horizon\\) pair")
         pretrainer = HEPAPretrainer(**tiny, norm="global").fit(X)
         predictor = HEPAEventPredictor(**event).fit(pretrainer.transform(X), Y)
-        pipeline = make_pipeline(HEPAPretrainer(**tiny, norm="revin"), "passthrough", HEPAEventPredictor(**event)).fit(X, Y)
+        pipeline = make_pipeline(HEPAPretrainer(**tiny, norm="revin"), "passthrough", HEPAEventPredictor(**event)).fit(
+            X, Y
+        )
         finetuner = HEPAFinetuner(pretrainer, **event).fit(X, Y)
         default = make_pipeline(HEPAPretrainer(**tiny), HEPAEventPredictor(**event)).fit(X, Y)  # window_level=True
     E = pretrainer.transform(X)
@@ -86,8 +89,12 @@ def test_nan_padding_changes_the_exported_output(models, tmp_path):
 @needs_onnx
 @pytest.mark.parametrize(
     ("name", "input_name", "output_name"),
-    [("pretrainer", "windows", "embeddings"), ("predictor", "embeddings", "surface"),
-     ("pipeline", "windows", "surface"), ("default", "windows", "surface")],
+    [
+        ("pretrainer", "windows", "embeddings"),
+        ("predictor", "embeddings", "surface"),
+        ("pipeline", "windows", "surface"),
+        ("default", "windows", "surface"),
+    ],
 )
 def test_onnx_matches_the_estimator_with_a_dynamic_batch(models, tmp_path, name, input_name, output_name):
     import onnxruntime
@@ -130,7 +137,9 @@ def test_export_refuses_what_it_cannot_export(models, tmp_path):
 
 def test_onnx_export_without_onnxscript_names_the_extra(models, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "onnxscript", None)
-    with pytest.raises(ImportError, match=r'needs the optional dependencies onnx and onnxscript .*hepa-sklearn\[export\]'):
+    with pytest.raises(
+        ImportError, match=r"needs the optional dependencies onnx and onnxscript .*hepa-sklearn\[export\]"
+    ):
         export_onnx(models["pretrainer"][0], tmp_path / "graph.onnx", X[:2])
 
 

@@ -41,8 +41,9 @@ def start(code, tmp_path):
     script = tmp_path / "child.py"
     script.write_text(textwrap.dedent(code))
     env = {**os.environ, "PYTHONPATH": str(REPOSITORY), "OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, cwd=tmp_path)
+    return subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path
+    )
 
 
 def wait_for(child, prefix, timeout=120):
@@ -68,7 +69,9 @@ def finish(child, timeout=120):
 
 
 def test_a_save_killed_at_random_points_leaves_the_previous_or_the_new_file(tmp_path):
-    code = MODELS + """
+    code = (
+        MODELS
+        + """
 import sys
 from hepa_sklearn.persistence import save
 
@@ -80,6 +83,7 @@ for i in range(10**9):  # save one model, then the other, over the same file, un
     if i == 0:
         print("saved", flush=True)
 """
+    )
     rng = random.Random()
     E = np.random.default_rng(0).normal(size=(64, 128)).astype("float32")
     kills_mid_save = 0
@@ -155,15 +159,21 @@ def interrupted_fit(tmp_path, signum, argv=(), attempts=3):
     env = {**os.environ, "PYTHONPATH": str(REPOSITORY), "OMP_NUM_THREADS": "1"}
     silent = []
     for _ in range(attempts):
-        child = subprocess.Popen([sys.executable, str(code_path), *argv], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        child = subprocess.Popen(
+            [sys.executable, str(code_path), *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
         wait_for(child, "epoch")
         time.sleep(random.uniform(0.0, 0.3))
         os.kill(child.pid, signum)
         out, err = finish(child)
         lines = [line for line in out.splitlines() if line.startswith("outcome ")]
         if lines:
-            return json.loads(lines[0][len("outcome "):])
+            return json.loads(lines[0][len("outcome ") :])
         silent.append(f"exit status {child.returncode}, stdout ends {out[-300:]!r}, stderr ends {err[-3000:]!r}")
     pytest.fail("the child never reported its outcome: " + "; ".join(silent))
 

@@ -44,10 +44,20 @@ def chronos_path(tmp_path_factory):
     from chronos.chronos2.config import Chronos2CoreConfig
 
     config = Chronos2CoreConfig(
-        d_model=D_MODEL, d_kv=8, d_ff=32, num_layers=1, num_heads=2,
+        d_model=D_MODEL,
+        d_kv=8,
+        d_ff=32,
+        num_layers=1,
+        num_heads=2,
         chronos_config=dict(
-            context_length=64, input_patch_size=PATCH, input_patch_stride=PATCH, output_patch_size=PATCH,
-            quantiles=[0.1, 0.5, 0.9], use_reg_token=True, use_arcsinh=True, max_output_patches=2,
+            context_length=64,
+            input_patch_size=PATCH,
+            input_patch_stride=PATCH,
+            output_patch_size=PATCH,
+            quantiles=[0.1, 0.5, 0.9],
+            use_reg_token=True,
+            use_arcsinh=True,
+            max_output_patches=2,
         ),
         architectures=["Chronos2Model"],
     )
@@ -68,9 +78,16 @@ def _sinusoid_table(n_positions, d_model):
 def _moment_config(**overrides):
     t5 = dict(d_model=D_MODEL, d_kv=8, d_ff=32, num_layers=1, num_heads=2, vocab_size=4, feed_forward_proj="gated-gelu")
     return {
-        "task_name": "reconstruction", "model_name": "MOMENT", "transformer_type": "encoder_only",
-        "d_model": None, "seq_len": MOMENT_SEQ_LEN, "patch_len": PATCH, "patch_stride_len": PATCH,
-        "transformer_backbone": "google/flan-t5-small", "t5_config": t5, "enable_gradient_checkpointing": False,
+        "task_name": "reconstruction",
+        "model_name": "MOMENT",
+        "transformer_type": "encoder_only",
+        "d_model": None,
+        "seq_len": MOMENT_SEQ_LEN,
+        "patch_len": PATCH,
+        "patch_stride_len": PATCH,
+        "transformer_backbone": "google/flan-t5-small",
+        "t5_config": t5,
+        "enable_gradient_checkpointing": False,
         **overrides,
     }
 
@@ -115,17 +132,21 @@ def write_timesfm_checkpoint(folder, *, n_layers=2, patch=PATCH):
     stack = base.stacked_transformers
     layer = dataclasses.replace(stack.transformer, model_dims=D_MODEL, hidden_dims=32, num_heads=2)
     tiny = dataclasses.replace(
-        base, input_patch_len=patch,
+        base,
+        input_patch_len=patch,
         tokenizer=dataclasses.replace(base.tokenizer, input_dims=2 * patch, hidden_dims=24, output_dims=D_MODEL),
         stacked_transformers=dataclasses.replace(stack, num_layers=n_layers, transformer=layer),
         output_projection_point=dataclasses.replace(base.output_projection_point, input_dims=D_MODEL, hidden_dims=8),
-        output_projection_quantiles=dataclasses.replace(base.output_projection_quantiles, input_dims=D_MODEL,
-                                                        hidden_dims=8))
+        output_projection_quantiles=dataclasses.replace(
+            base.output_projection_quantiles, input_dims=D_MODEL, hidden_dims=8
+        ),
+    )
     torch.manual_seed(0)
     module = type("Tiny", (TimesFM_2p5_200M_torch_module,), {"config": tiny})()
     folder.mkdir(parents=True, exist_ok=True)
-    save_file({name: tensor.contiguous() for name, tensor in module.state_dict().items()},
-              str(folder / "model.safetensors"))
+    save_file(
+        {name: tensor.contiguous() for name, tensor in module.state_dict().items()}, str(folder / "model.safetensors")
+    )
     (folder / "config.json").write_text("{}")
     return folder, module
 
@@ -168,8 +189,7 @@ def test_mean_over_patches_by_hand_ignores_nan_tokens():
 
 @settings(max_examples=25, deadline=None)
 @given(
-    embeddings=hnp.arrays(np.float32, (3, 4, 2), elements=st.floats(-10, 10, width=32)),
-    usable=hnp.arrays(bool, (3, 4)),
+    embeddings=hnp.arrays(np.float32, (3, 4, 2), elements=st.floats(-10, 10, width=32)), usable=hnp.arrays(bool, (3, 4))
 )
 def test_pool_channels_is_the_mean_of_usable_channels(embeddings, usable):
     usable[:, 0] = True  # every window has a usable channel
@@ -291,12 +311,23 @@ def test_bad_parameters_raise(embedder, params, match):
 
 
 @pytest.mark.parametrize(
-    "kind, hub_id", [(ChronosEmbedder, "amazon/chronos-2"), (MomentEmbedder, "AutonLab/MOMENT-1-large"),
-                     (TimesFMEmbedder, "google/timesfm-2.5-200m-pytorch"), (MoiraiEmbedder, "Salesforce/moirai-1.1-R-small")]
+    "kind, hub_id",
+    [
+        (ChronosEmbedder, "amazon/chronos-2"),
+        (MomentEmbedder, "AutonLab/MOMENT-1-large"),
+        (TimesFMEmbedder, "google/timesfm-2.5-200m-pytorch"),
+        (MoiraiEmbedder, "Salesforce/moirai-1.1-R-small"),
+    ],
 )
 def test_missing_weights_say_where_to_put_them(kind, hub_id, tmp_path):
-    pytest.importorskip({ChronosEmbedder: "chronos", MomentEmbedder: "transformers", TimesFMEmbedder: "timesfm",
-                         MoiraiEmbedder: "safetensors"}[kind])
+    pytest.importorskip(
+        {
+            ChronosEmbedder: "chronos",
+            MomentEmbedder: "transformers",
+            TimesFMEmbedder: "timesfm",
+            MoiraiEmbedder: "safetensors",
+        }[kind]
+    )
     missing = tmp_path / "nowhere"
     with pytest.raises(FileNotFoundError) as info:
         kind(missing).fit(_windows())
@@ -320,8 +351,12 @@ def test_a_folder_of_the_other_model_is_refused(chronos_path, moment_path, times
 
 @pytest.mark.parametrize(
     "kind, module, extra",
-    [(ChronosEmbedder, "chronos", "chronos"), (MomentEmbedder, "transformers", "moment"),
-     (TimesFMEmbedder, "timesfm", "timesfm"), (MoiraiEmbedder, "safetensors", "moirai")],
+    [
+        (ChronosEmbedder, "chronos", "chronos"),
+        (MomentEmbedder, "transformers", "moment"),
+        (TimesFMEmbedder, "timesfm", "timesfm"),
+        (MoiraiEmbedder, "safetensors", "moirai"),
+    ],
 )
 def test_missing_library_names_the_extra(kind, module, extra, monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, module, None)  # makes `import module` raise ImportError
@@ -514,5 +549,6 @@ def test_moirai_gives_the_states_of_uni2ts_on_the_released_layout(moirai_path):
     np.testing.assert_allclose(mine, states, rtol=1e-4, atol=1e-5)
     embedder = MoiraiEmbedder(moirai_path, device="cpu").fit(series[None, None])
     # the mean over the patches that hold an observation: not the padding, not the missing 48..63
-    np.testing.assert_allclose(embedder.transform(series[None, None])[0], states[[1, 2, 4]].mean(axis=0),
-                               rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        embedder.transform(series[None, None])[0], states[[1, 2, 4]].mean(axis=0), rtol=1e-4, atol=1e-5
+    )

@@ -19,13 +19,21 @@ from hypothesis import strategies as st
 from hepa_sklearn import HEPAEventPredictor, make_survival_y, make_windows
 from hepa_sklearn.persistence import load, save
 
-FUZZ = settings(max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.too_slow,
-                                                                         HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 
 cells = st.one_of(
-    st.integers(-2, 3), st.floats(), st.booleans(), st.none(), st.text(max_size=3), st.binary(max_size=2),
+    st.integers(-2, 3),
+    st.floats(),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+    st.binary(max_size=2),
     st.datetimes(min_value=datetime.datetime(2000, 1, 1), max_value=datetime.datetime(2001, 1, 1)),
-    st.just(pd.NA), st.just(np.nan), st.just(np.inf),
+    st.just(pd.NA),
+    st.just(np.nan),
+    st.just(np.inf),
 )
 
 
@@ -47,11 +55,19 @@ def inputs(draw):
     n = draw(st.integers(0, 12))
     frame = pd.DataFrame({name: draw(columns(n)) for name in ("unit", "t", "x", "y", "event")})
     layout = draw(st.sampled_from(["long", "pd-multiindex", "np-list", "time-first-list"]))
-    params = {"context_length": draw(st.integers(1, 4)), "stride": draw(st.integers(1, 3)),
-              "min_history": draw(st.integers(1, 3)), "layout": layout}
+    params = {
+        "context_length": draw(st.integers(1, 4)),
+        "stride": draw(st.integers(1, 3)),
+        "min_history": draw(st.integers(1, 3)),
+        "layout": layout,
+    }
     if layout == "long":
-        params.update(feature_cols=["x", "y"], event_col="event",
-                      unit_col=draw(st.sampled_from(["unit", None])), time_col=draw(st.sampled_from(["t", None])))
+        params.update(
+            feature_cols=["x", "y"],
+            event_col="event",
+            unit_col=draw(st.sampled_from(["unit", None])),
+            time_col=draw(st.sampled_from(["t", None])),
+        )
         return frame, params
     if layout == "pd-multiindex":
         return frame.set_index(["unit", "t"]), {**params, "feature_cols": ["x", "y"], "event_col": "event"}
@@ -82,8 +98,9 @@ def saved(tmp_path_factory):
     rng = np.random.default_rng(0)
     E = rng.normal(size=(40, 4)).astype(np.float32)
     y = make_survival_y(rng.random(40) < 0.7, rng.integers(1, 8, 40))
-    model = HEPAEventPredictor(K=4, hidden=4, max_epochs=1, batch_size=16, early_stopping=False,
-                               random_state=0).fit(E, y)
+    model = HEPAEventPredictor(K=4, hidden=4, max_epochs=1, batch_size=16, early_stopping=False, random_state=0).fit(
+        E, y
+    )
     path = tmp_path_factory.mktemp("saved") / "model.pt"
     save(model, path)
     return path.read_bytes(), E, model.predict_proba(E), path.parent
@@ -113,8 +130,7 @@ def test_load_of_a_truncated_file_is_a_value_error(saved, data):
 @given(data=st.data())
 def test_load_of_a_file_with_flipped_bits_is_a_value_error_or_the_same_model(saved, data):
     damaged = bytearray(saved[0])
-    flips = data.draw(st.lists(st.tuples(st.integers(0, len(damaged) - 1), st.integers(0, 7)), min_size=1,
-                               max_size=4))
+    flips = data.draw(st.lists(st.tuples(st.integers(0, len(damaged) - 1), st.integers(0, 7)), min_size=1, max_size=4))
     for position, bit in flips:
         damaged[position] ^= 1 << bit
     check_damaged(bytes(damaged), saved)

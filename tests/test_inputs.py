@@ -38,12 +38,14 @@ from hepa_sklearn.surface import check_survival_y
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 # two units of four and three steps, rows shuffled: "t" gives the order
-FRAME = pd.DataFrame({
-    "unit": ["a", "b", "a", "a", "b", "a", "b"],
-    "t": [2, 0, 0, 3, 2, 1, 1],
-    "x": [2.0, 10.0, 0.0, 3.0, 12.0, 1.0, 11.0],
-    "event": [0, 0, 0, 1, 1, 0, 0],
-})
+FRAME = pd.DataFrame(
+    {
+        "unit": ["a", "b", "a", "a", "b", "a", "b"],
+        "t": [2, 0, 0, 3, 2, 1, 1],
+        "x": [2.0, 10.0, 0.0, 3.0, 12.0, 1.0, 11.0],
+        "event": [0, 0, 0, 1, 1, 0, 0],
+    }
+)
 LONG = dict(feature_cols=["x"], event_col="event", unit_col="unit", time_col="t", context_length=3)
 
 
@@ -108,8 +110,11 @@ def test_shuffled_rows_with_a_time_column_are_sorted():
 
 def test_a_repeated_unit_and_time_is_refused_naming_the_rows():
     repeated = pd.concat([FRAME, FRAME.iloc[[2]]], ignore_index=True)
-    with pytest.raises(ValueError, match=r"2 rows that share their \(unit, time\).*unit 'a' at time 0 in rows \[2, 7\]"
-                                         r".*drop_duplicates\(\['unit', 't'\]\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"2 rows that share their \(unit, time\).*unit 'a' at time 0 in rows \[2, 7\]"
+        r".*drop_duplicates\(\['unit', 't'\]\)",
+    ):
         windows(repeated)
     single = FRAME[FRAME["unit"] == "a"]
     with pytest.raises(ValueError, match=r"at time 1 in rows \[5, 5\].*drop_duplicates\(\['t'\]\)"):
@@ -163,8 +168,12 @@ def test_unit_labels_of_mixed_types_are_refused():
 @pytest.mark.parametrize(
     "values, error, match",
     [
-        (["2.0", "10", "0", "3", "12", "1", "11"], TypeError, r"feature column 'x' of frame must hold numbers, found "
-                                                              r"strings.*pandas.to_numeric\(frame\['x'\]\)"),
+        (
+            ["2.0", "10", "0", "3", "12", "1", "11"],
+            TypeError,
+            r"feature column 'x' of frame must hold numbers, found "
+            r"strings.*pandas.to_numeric\(frame\['x'\]\)",
+        ),
         ([2.0, 10, 0, np.inf, 12, 1, 11], ValueError, "1 infinite value.*first at 3.*NaN instead"),
         (np.arange(7) + 1j, TypeError, "found complex numbers"),
         (pd.date_range("2024", periods=7), TypeError, "found datetimes"),
@@ -177,8 +186,10 @@ def test_features_must_be_numbers(values, error, match):
 
 
 def test_missing_features_of_any_kind_are_nan():
-    for missing in (pd.array([2.0, None, 0, 3, 12, 1, 11], dtype="Float64"),
-                    pd.Series([2.0, None, 0, 3, 12, 1, 11], dtype=object)):
+    for missing in (
+        pd.array([2.0, None, 0, 3, 12, 1, 11], dtype="Float64"),
+        pd.Series([2.0, None, 0, 3, 12, 1, 11], dtype=object),
+    ):
         X, _, _, index = windows(FRAME.assign(x=missing), return_index=True)
         row = index.index[index["row"] == 1][0]
         assert np.isnan(X[row, 0, -1])
@@ -242,9 +253,12 @@ P = np.array([[0.6, 0.7], [0.1, 0.2], [0.3, 0.9]])
 
 
 def test_y_as_a_two_column_dataframe_reads_like_the_structured_array():
-    for frame in (pd.DataFrame(Y), pd.DataFrame(Y)[["time", "event"]],
-                  pd.DataFrame({"status": Y["event"], "days": Y["time"]}),
-                  pd.DataFrame({"event": pd.array(Y["event"], dtype="boolean"), "time": Y["time"]})):
+    for frame in (
+        pd.DataFrame(Y),
+        pd.DataFrame(Y)[["time", "event"]],
+        pd.DataFrame({"status": Y["event"], "days": Y["time"]}),
+        pd.DataFrame({"event": pd.array(Y["event"], dtype="boolean"), "time": Y["time"]}),
+    ):
         event, time = check_survival_y(frame)
         np.testing.assert_array_equal(event, Y["event"])
         np.testing.assert_array_equal(time, Y["time"])
@@ -256,8 +270,11 @@ def test_y_as_a_two_column_dataframe_reads_like_the_structured_array():
     [
         (pd.Series(Y["event"], name="event"), TypeError, "pandas Series named 'event': one column"),
         (pd.DataFrame({"event": ["yes", "no", "yes"], "time": [1.0, 4, 2]}), TypeError, "y\\['event'\\] .*strings"),
-        (pd.DataFrame({"event": [1, 0, 1], "time": ["1", "4", "2"]}), TypeError, "y\\['time'\\] \\(the time\\) must "
-                                                                               "be numeric.*pandas.to_numeric"),
+        (
+            pd.DataFrame({"event": [1, 0, 1], "time": ["1", "4", "2"]}),
+            TypeError,
+            "y\\['time'\\] \\(the time\\) must be numeric.*pandas.to_numeric",
+        ),
         (pd.DataFrame({"event": [True], "time": [1.0], "unit": ["a"]}), ValueError, "exactly two columns"),
         (pd.DataFrame({"status": [1, 0], "days": [1.0, 2.0]}), TypeError, "first field 'status' must be the boolean"),
         ([(True, 1.0), (False, 2.0)], TypeError, "structured array"),
@@ -348,14 +365,38 @@ def test_windows_beyond_float32_are_refused_not_made_infinite(pretrainer):
         (lambda: event_recall(Y, [0.1, 0.2, 0.3], 0.2, horizon=2, groups=[1]), ValueError, "one label per point"),
         (lambda: rul_rmse(Y, ["1", "2", "3"]), TypeError, "predicted_time must be numeric"),
         (lambda: h_auroc_scorer(object(), P, Y), TypeError, "object has no predict_proba"),
-        (lambda: make_sksurv_scorer("concordance_index_ipcw",
-                                    survival_train=pd.DataFrame({"event": ["yes"], "time": [1.0]})), TypeError, "strings"),
-        (lambda: surface_frame(P[:2], pd.DataFrame({"unit": ["a", "a"], "time": [1, 1]})), ValueError,
-         r"1 repeated \(unit, time\) key\(s\), the first \('a', 1\)"),
+        (
+            lambda: make_sksurv_scorer(
+                "concordance_index_ipcw", survival_train=pd.DataFrame({"event": ["yes"], "time": [1.0]})
+            ),
+            TypeError,
+            "strings",
+        ),
+        (
+            lambda: surface_frame(P[:2], pd.DataFrame({"unit": ["a", "a"], "time": [1, 1]})),
+            ValueError,
+            r"1 repeated \(unit, time\) key\(s\), the first \('a', 1\)",
+        ),
     ],
-    ids=["text-surface", "text-horizons", "text-labels", "count-labels", "text-scores", "text-threshold",
-         "text-flag", "fraction-predictions", "text-rate", "zero-horizon", "nan-scores", "fractional-horizon",
-         "short-groups", "text-times", "no-predict-proba", "text-survival-train", "repeated-keys"],
+    ids=[
+        "text-surface",
+        "text-horizons",
+        "text-labels",
+        "count-labels",
+        "text-scores",
+        "text-threshold",
+        "text-flag",
+        "fraction-predictions",
+        "text-rate",
+        "zero-horizon",
+        "nan-scores",
+        "fractional-horizon",
+        "short-groups",
+        "text-times",
+        "no-predict-proba",
+        "text-survival-train",
+        "repeated-keys",
+    ],
 )
 def test_metrics_and_scorers_name_the_problem(call, error, match):
     with pytest.raises(error, match=match):
@@ -371,8 +412,10 @@ def test_a_truncated_or_empty_saved_file_is_a_value_error(pretrainer, tmp_path):
     data = path.read_bytes()
     for cut in (data[: len(data) // 2], data[:-1], data[:100], b""):
         path.write_bytes(cut)
-        with pytest.raises(ValueError, match="is not a complete file written by hepa_sklearn.persistence.save: it is "
-                                             "truncated or damaged"):
+        with pytest.raises(
+            ValueError,
+            match="is not a complete file written by hepa_sklearn.persistence.save: it is truncated or damaged",
+        ):
             load(path)
 
 
@@ -411,12 +454,19 @@ def test_a_pipeline_of_dataframe_labels_saves_and_loads(tmp_path):
         ("protocol", ["--seed", "one"], "argument --seed: expected an integer, got 'one'"),
         ("protocol", ["--threads", "-2"], "argument --threads: must be at least 0"),
         ("protocol", ["--verbose", "x"], "argument --verbose: expected an integer"),
-        ("protocol", ["--device", "gpu0"],
-         "argument --device: device must be 'auto', 'cpu', 'cuda' or a torch device string"),
+        (
+            "protocol",
+            ["--device", "gpu0"],
+            "argument --device: device must be 'auto', 'cpu', 'cuda' or a torch device string",
+        ),
         ("protocol", ["--subset", "FD005"], "argument --subset: invalid choice: 'FD005'"),
         ("demo", ["--test-stride", "0"], "argument --test-stride: must be at least 1, got 0"),
         ("demo", ["--seed", "-1"], "argument --seed: must be at least 0"),
-        ("demo", ["--device", "gpu0"], "argument --device: device must be 'auto', 'cpu', 'cuda' or a torch device string"),
+        (
+            "demo",
+            ["--device", "gpu0"],
+            "argument --device: device must be 'auto', 'cpu', 'cuda' or a torch device string",
+        ),
         ("demo", ["--subset", "FD005"], "argument --subset: invalid choice: 'FD005'"),
     ],
 )
@@ -434,7 +484,6 @@ def test_the_commands_refuse_bad_arguments_before_any_work(command, argv, messag
 
 def test_demo_fits_the_headline_pipeline_and_scores_the_test_engines(capsys, monkeypatch):
     import hepa_sklearn.datasets
-
     from hepa_sklearn.datasets import load_cmapss
 
     def few_engines(subset, split="train", **kwargs):  # the real loader's windows of 8 engines, to keep it short
@@ -447,7 +496,9 @@ def test_demo_fits_the_headline_pipeline_and_scores_the_test_engines(capsys, mon
     assert main(["demo", "--subset", "FD003", "--test-stride", "7", "--threads", "1", "--device", "cpu"]) == 0
     out = capsys.readouterr().out
     n_train, n_test = len(few_engines("FD003").X), len(few_engines("FD003", "test", stride=7).X)
-    assert out.startswith(f"FD003 seed 0: make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150)) fitted on "
-                          f"{n_train} training windows in ")
+    assert out.startswith(
+        f"FD003 seed 0: make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150)) fitted on "
+        f"{n_train} training windows in "
+    )
     score = float(out.split("h-AUROC on NASA's test engines ")[1].split()[0])
     assert 0 <= score <= 1 and out.rstrip().endswith(f"({n_test} windows)")

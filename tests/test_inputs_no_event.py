@@ -10,8 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import ElapsedTimeEventPredictor, GradientBoostingEventPredictor, HEPAEventPredictor, HEPAFinetuner
-from hepa_sklearn import HEPAPretrainer, make_survival_y
+from hepa_sklearn import (
+    ElapsedTimeEventPredictor,
+    GradientBoostingEventPredictor,
+    HEPAEventPredictor,
+    HEPAFinetuner,
+    HEPAPretrainer,
+    make_survival_y,
+)
 from hepa_sklearn.baselines import ITransformerEncoder, MatchedHeadPredictor, PatchTSTEncoder
 from hepa_sklearn.surface import check_survival_y
 from tests.conftest import TINY_PRETRAINER
@@ -30,8 +36,13 @@ ESTIMATORS = [
     ("boosting", lambda: GradientBoostingEventPredictor(K=K), X),
     ("event_predictor", lambda: HEPAEventPredictor(hidden=16, **TINY_NET), E),
     ("matched_head", lambda: MatchedHeadPredictor(hidden=16, **TINY_NET), E),
-    ("finetuner", lambda: HEPAFinetuner(pretrainer=HEPAPretrainer(**{**TINY_PRETRAINER, "max_epochs": 0}).fit(X),
-                                        hidden=16, **TINY_NET), X),
+    (
+        "finetuner",
+        lambda: HEPAFinetuner(
+            pretrainer=HEPAPretrainer(**{**TINY_PRETRAINER, "max_epochs": 0}).fit(X), hidden=16, **TINY_NET
+        ),
+        X,
+    ),
     ("patchtst", lambda: PatchTSTEncoder(hidden=16, **TINY_ENCODER, **TINY_NET), X),
     ("itransformer", lambda: ITransformerEncoder(hidden=16, d_model=16, n_heads=2, n_layers=1, **TINY_NET), X),
 ]

@@ -25,18 +25,29 @@ def long_frames(draw, max_units=4, max_steps=8):
     values = draw(st.lists(st.one_of(st.floats(-1e6, 1e6), st.just(np.nan)), min_size=n, max_size=n))
     events = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     order = draw(st.permutations(range(n)))
-    frame = pd.DataFrame({
-        "unit": [rows[i][0] for i in order],
-        "t": [rows[i][1] for i in order],
-        "x": [values[i] for i in order],
-        "event": [events[i] for i in order],
-    })
+    frame = pd.DataFrame(
+        {
+            "unit": [rows[i][0] for i in order],
+            "t": [rows[i][1] for i in order],
+            "x": [values[i] for i in order],
+            "event": [events[i] for i in order],
+        }
+    )
     return frame
 
 
 def cut(frame, **params):
-    return make_windows(frame, **{"feature_cols": ["x"], "event_col": "event", "unit_col": "unit", "time_col": "t",
-                                  "context_length": 3, **params})
+    return make_windows(
+        frame,
+        **{
+            "feature_cols": ["x"],
+            "event_col": "event",
+            "unit_col": "unit",
+            "time_col": "t",
+            "context_length": 3,
+            **params,
+        },
+    )
 
 
 def same_windows(a, b):
@@ -64,8 +75,11 @@ def test_event_columns_of_every_plain_dtype_give_the_boolean_windows(frame, kind
 
 
 @SETTINGS
-@given(frame=long_frames(), bad=st.sampled_from(["text", "count", "fraction", "mixed", "missing"]),
-       where=st.integers(0, 1000))
+@given(
+    frame=long_frames(),
+    bad=st.sampled_from(["text", "count", "fraction", "mixed", "missing"]),
+    where=st.integers(0, 1000),
+)
 def test_event_columns_that_do_not_read_one_way_are_refused(frame, bad, where):
     row = where % len(frame)
     events = frame["event"].astype(object)
@@ -119,15 +133,19 @@ def test_repeated_unit_and_time_is_refused_exactly_when_present(frame, repeats):
 
 
 @SETTINGS
-@given(lengths=st.lists(st.integers(0, 6), min_size=1, max_size=6), min_history=st.integers(1, 3),
-       layout=st.sampled_from(["np-list", "time-first-list"]))
+@given(
+    lengths=st.lists(st.integers(0, 6), min_size=1, max_size=6),
+    min_history=st.integers(1, 3),
+    layout=st.sampled_from(["np-list", "time-first-list"]),
+)
 def test_empty_and_one_step_units_are_units_like_any_other(lengths, min_history, layout):
     series = [np.vstack([np.arange(n, dtype=float), np.zeros(n)]) for n in lengths]
     frames = series if layout == "np-list" else [unit.T for unit in series]
     long_units = [n for n in lengths if n >= min_history]
     try:
-        X, y, groups = make_windows(frames, feature_cols=[0], event_col=1, context_length=2,
-                                    min_history=min_history, layout=layout)
+        X, y, groups = make_windows(
+            frames, feature_cols=[0], event_col=1, context_length=2, min_history=min_history, layout=layout
+        )
     except ValueError as exc:
         assert not long_units and "min_history" in str(exc)
         return
@@ -136,8 +154,7 @@ def test_empty_and_one_step_units_are_units_like_any_other(lengths, min_history,
     assert not y["event"].any()
 
 
-mixed_values = st.one_of(st.integers(-3, 3), st.floats(allow_nan=True), st.text(max_size=2), st.none(),
-                         st.booleans())
+mixed_values = st.one_of(st.integers(-3, 3), st.floats(allow_nan=True), st.text(max_size=2), st.none(), st.booleans())
 
 
 @SETTINGS
@@ -161,7 +178,11 @@ def test_object_columns_of_mixed_values_are_read_one_way_or_refused(frame, colum
 def test_y_reads_the_same_as_a_frame_a_structured_array_and_from_integers(event, data):
     time = data.draw(st.lists(st.floats(0, 1e3), min_size=len(event), max_size=len(event)))
     y = make_survival_y(event, time)
-    for form in (pd.DataFrame(y), pd.DataFrame({"event": np.asarray(event, int), "time": time}),
-                 pd.DataFrame({"time": time, "event": event}), make_survival_y(np.asarray(event, float), time)):
+    for form in (
+        pd.DataFrame(y),
+        pd.DataFrame({"event": np.asarray(event, int), "time": time}),
+        pd.DataFrame({"time": time, "event": event}),
+        make_survival_y(np.asarray(event, float), time),
+    ):
         for got, expected in zip(check_survival_y(form), check_survival_y(y)):
             np.testing.assert_array_equal(got, expected)

@@ -51,8 +51,10 @@ def import_graph(modules):
                     for _ in range(node.level - 1):
                         parent = parent.rpartition(".")[0]
                     package = ".".join(filter(None, [parent, node.module]))
-                targets = [f"{package}.{alias.name}" if f"{package}.{alias.name}" in modules else known(package)
-                           for alias in node.names]
+                targets = [
+                    f"{package}.{alias.name}" if f"{package}.{alias.name}" in modules else known(package)
+                    for alias in node.names
+                ]
             else:
                 continue
             edges[name].update(t for t in targets if t and t != name)
@@ -68,7 +70,7 @@ def find_cycle(edges):
         path.append(node)
         for nxt in sorted(edges[node]):
             if state.get(nxt) == "open":
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -107,15 +109,22 @@ def test_no_import_circle():
 
 def test_library_never_imports_the_harness():
     edges = import_graph(ALL_MODULES)
-    offenders = sorted(name for name in edges if name.startswith("hepa_sklearn")
-                       for target in edges[name] if target.startswith("hepa_bench"))
+    offenders = sorted(
+        name
+        for name in edges
+        if name.startswith("hepa_sklearn")
+        for target in edges[name]
+        if target.startswith("hepa_bench")
+    )
     assert offenders == []
     # importing every library module leaves the harness unimported
-    code = ("import importlib, pkgutil, sys, hepa_sklearn\n"
-            "for info in pkgutil.walk_packages(hepa_sklearn.__path__, 'hepa_sklearn.'):\n"
-            "    if not info.name.endswith('conftest'):\n"
-            "        importlib.import_module(info.name)\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'hepa_bench'))\n")
+    code = (
+        "import importlib, pkgutil, sys, hepa_sklearn\n"
+        "for info in pkgutil.walk_packages(hepa_sklearn.__path__, 'hepa_sklearn.'):\n"
+        "    if not info.name.endswith('conftest'):\n"
+        "        importlib.import_module(info.name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'hepa_bench'))\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPOSITORY)
     assert out.stdout.strip() == "[]"
 
@@ -132,8 +141,22 @@ def test_wheel_holds_the_library_alone(tmp_path):
     for item in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(REPOSITORY / item, source / item)
     shutil.copytree(LIBRARY, source / "hepa_sklearn", ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(tmp_path / "dist")], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(source),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
     assert tops == {"hepa_sklearn", wheel.name.split("-py3")[0] + ".dist-info"}

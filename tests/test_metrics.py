@@ -52,13 +52,7 @@ def test_per_horizon_auroc_single_horizon_with_tie():
 
 @pytest.mark.parametrize(
     "horizons, expected",
-    [
-        ([1], [1.0]),
-        ([3, 1], [0.5, 1.0]),
-        ([4, 4], [0.5, 0.5]),
-        (np.array([2, 3]), [0.5, 0.5]),
-        (2, [0.5]),
-    ],
+    [([1], [1.0]), ([3, 1], [0.5, 1.0]), ([4, 4], [0.5, 0.5]), (np.array([2, 3]), [0.5, 0.5]), (2, [0.5])],
 )
 def test_per_horizon_auroc_selects_horizons(horizons, expected):
     np.testing.assert_allclose(per_horizon_auroc(Y, PROBA, horizons=horizons), expected)
@@ -268,9 +262,7 @@ def test_h_auroc_invariant_to_increasing_transform_per_column(seed, K, n):
     for k in range(K):
         table = np.cumsum(rng.random(8) * 10 + 1e-3) - 20 * rng.random()
         transformed[:, k] = table[ranks[:, k]]
-    np.testing.assert_allclose(
-        per_horizon_auroc(y, transformed), per_horizon_auroc(y, proba), equal_nan=True
-    )
+    np.testing.assert_allclose(per_horizon_auroc(y, transformed), per_horizon_auroc(y, proba), equal_nan=True)
     a, b = h_auroc(y, transformed), h_auroc(y, proba)
     assert (np.isnan(a) and np.isnan(b)) or a == pytest.approx(b)
 

@@ -145,9 +145,15 @@ def test_censoring_weights_from_the_scored_y_stay_finite(fixed_surface):
         cumulative_dynamic_auc(y, y, model.predict_proba(X)[:, [0, 2]], [1.0, 3.0])
     # the scorers drop only the event at 5, whose one comparable sample is censored at 5
     assert concordance_ipcw_scorer(model, X, y) == concordance_index_ipcw(y, y, model.predict_risk(X), tau=5.0)[0]
-    assert cumulative_dynamic_auc_scorer(model, X, y) == cumulative_dynamic_auc(
-        y, sksurv_y([True, False, True, True, False, False], time), model.predict_proba(X)[:, [0, 2, 3]], [1.0, 3.0, 4.0]
-    )[1]
+    assert (
+        cumulative_dynamic_auc_scorer(model, X, y)
+        == cumulative_dynamic_auc(
+            y,
+            sksurv_y([True, False, True, True, False, False], time),
+            model.predict_proba(X)[:, [0, 2, 3]],
+            [1.0, 3.0, 4.0],
+        )[1]
+    )
 
 
 @needs_sksurv

@@ -118,9 +118,7 @@ def test_brier_decomposition_hand_computed():
     assert parts["uncertainty"] == pytest.approx(UNCERTAINTY)
     # one distinct forecast per bin: the decomposition is exact
     # (11/336 - 29/147 + 12/49 = (77 - 464 + 576)/2352 = 9/112)
-    assert parts["brier"] == pytest.approx(
-        parts["reliability"] - parts["resolution"] + parts["uncertainty"], abs=1e-15
-    )
+    assert parts["brier"] == pytest.approx(parts["reliability"] - parts["resolution"] + parts["uncertainty"], abs=1e-15)
     assert all(isinstance(value, float) for value in parts.values())
 
 
@@ -290,13 +288,7 @@ def test_pooled_scores_accept_any_finite_scores():
 # Input validation
 # --------------------------------------------------------------------------
 
-SURFACE_FUNCTIONS = [
-    pooled_auroc,
-    pooled_auprc,
-    expected_calibration_error,
-    brier_decomposition,
-    surface_metrics,
-]
+SURFACE_FUNCTIONS = [pooled_auroc, pooled_auprc, expected_calibration_error, brier_decomposition, surface_metrics]
 PROBABILITY_FUNCTIONS = [expected_calibration_error, brier_decomposition, surface_metrics]
 
 
@@ -425,9 +417,7 @@ def test_brier_decomposition_exact_with_one_value_per_bin(seed, n_bins, n):
     proba = (rng.integers(0, n_bins, (n, 1)) + 0.5) / n_bins
     y = cells_y(rng.random(n) < proba[:, 0])
     parts = brier_decomposition(y, proba, n_bins=n_bins)
-    assert parts["brier"] == pytest.approx(
-        parts["reliability"] - parts["resolution"] + parts["uncertainty"], abs=1e-12
-    )
+    assert parts["brier"] == pytest.approx(parts["reliability"] - parts["resolution"] + parts["uncertainty"], abs=1e-12)
 
 
 @settings(max_examples=40, deadline=None)

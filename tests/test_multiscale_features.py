@@ -87,7 +87,8 @@ def test_boosting_sees_what_the_last_30_steps_hide():
     with threadpool_limits(1, user_api="openmp"):
         scores = {
             features: GradientBoostingEventPredictor(K=60, features=features, max_iter=50, random_state=0)
-            .fit(X[:200], y[:200]).score(X[200:], y[200:])
+            .fit(X[:200], y[:200])
+            .score(X[200:], y[200:])
             for features in ("multiscale", "last")
         }
     assert scores["multiscale"] > 0.9 > 0.7 > scores["last"]

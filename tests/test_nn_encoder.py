@@ -103,8 +103,9 @@ def test_keeping_empty_token_columns_changes_no_valid_state():
         kept, kept_valid, first, *_ = encoder("revin")(x, drop_empty=False)
         trimmed, trimmed_valid, trimmed_first, *_ = encoder("revin")(x)
     assert (first, trimmed_first, kept.shape[1]) == (0, 3, 8)
-    torch.testing.assert_close(last_valid_state(kept, kept_valid), last_valid_state(trimmed, trimmed_valid),
-                               rtol=0, atol=1e-6)
+    torch.testing.assert_close(
+        last_valid_state(kept, kept_valid), last_valid_state(trimmed, trimmed_valid), rtol=0, atol=1e-6
+    )
 
 
 def test_running_max_while_exporting_to_onnx_equals_cummax(monkeypatch):
@@ -212,8 +213,12 @@ def test_packed_target_pass_gradients_match_padded():
     X, cut, dt = _targets_with_gaps(3, B=30)
     loc, scale = model.encoder.statistics(X, None)
     grads = []
-    for state in (model.target_state, lambda x, cut, dt, loc, scale: pool_in_groups(
-            model.encoder, model._future(x, cut, dt), dt, loc, scale, model.target_pooling)):
+    for state in (
+        model.target_state,
+        lambda x, cut, dt, loc, scale: pool_in_groups(
+            model.encoder, model._future(x, cut, dt), dt, loc, scale, model.target_pooling
+        ),
+    ):
         model.zero_grad()
         pooled, has = state(X, cut, dt, loc, scale)
         (pooled[has] ** 2).sum().backward()
@@ -271,8 +276,9 @@ def test_channel_tokens_pool_their_targets_in_padded_groups():
     loc, scale = model.encoder.statistics(X, None)
     with torch.no_grad():
         pooled, has = model.target_state(X, cut, dt, loc, scale)
-        grouped, has_grouped = pool_in_groups(model.encoder, model._future(X, cut, dt), dt, loc, scale,
-                                              model.target_pooling)
+        grouped, has_grouped = pool_in_groups(
+            model.encoder, model._future(X, cut, dt), dt, loc, scale, model.target_pooling
+        )
     assert torch.equal(pooled, grouped) and torch.equal(has, has_grouped)
 
 

@@ -36,7 +36,7 @@ def test_epps_pulley_hand_computed_on_a_point_mass_at_zero():
     # all samples at 0: φ_N(t) = 1, so T = N ∫ (1 - e^{-t²/2})² e^{-t²/2} dt (trapezoid on 17 knots)
     statistic = EppsPulley()
     knots = torch.linspace(-3, 3, 17)
-    integrand = (1 - torch.exp(-knots**2 / 2)) ** 2 * torch.exp(-knots**2 / 2)
+    integrand = (1 - torch.exp(-(knots**2) / 2)) ** 2 * torch.exp(-(knots**2) / 2)
     expected = 10 * torch.trapezoid(integrand, knots)
     value = statistic(torch.zeros(10, 1))
     assert value.shape == (1,)

@@ -30,13 +30,7 @@ from hepa_sklearn import (
 from hepa_sklearn._base import TorchEstimator
 from hepa_sklearn._persistence_format import FORMAT_VERSION, content_digest
 from hepa_sklearn.finetune import HEPAFinetuner
-from hepa_sklearn.persistence import (
-    VersionMismatchWarning,
-    get_untrusted_types,
-    load,
-    save,
-    saved_versions,
-)
+from hepa_sklearn.persistence import VersionMismatchWarning, get_untrusted_types, load, save, saved_versions
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 needs_skops = pytest.mark.skipif(
@@ -52,8 +46,9 @@ Y = make_survival_y(RNG.random(40) < 0.8, RNG.integers(1, 15, 40))
 
 @pytest.fixture(scope="module")
 def pretrainer():
-    return HEPAPretrainer(**{**TINY_PRETRAINER, "norm": "global", "regimes": None, "window_level": False,
-                             "device": "cpu"}).fit(X)
+    return HEPAPretrainer(
+        **{**TINY_PRETRAINER, "norm": "global", "regimes": None, "window_level": False, "device": "cpu"}
+    ).fit(X)
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +226,10 @@ def test_finetuner_round_trip_stores_its_pretrainer(finetuner, pretrainer, tmp_p
     np.testing.assert_array_equal(loaded.pretrainer.transform(X), pretrainer.transform(X))
     assert loaded.get_params(deep=False).keys() == finetuner.get_params(deep=False).keys()
     assert (loaded.n_epochs_, loaded.pos_weight_, loaded.n_timepoints_in_) == (
-        finetuner.n_epochs_, finetuner.pos_weight_, finetuner.n_timepoints_in_)
+        finetuner.n_epochs_,
+        finetuner.pos_weight_,
+        finetuner.n_timepoints_in_,
+    )
     assert_same_history(loaded, finetuner)
 
 
@@ -281,8 +279,11 @@ def test_pickle_from_a_gpu_unpickles_on_the_cpu(pretrainer, finetuner, monkeypat
     # CUDA state, outside skorch's device mapping, and failed on the CPU
     E = pretrainer.transform(X)
     event = HEPAEventPredictor(**{**TINY_EVENT_PREDICTOR, "early_stopping": early_stopping}).fit(E, Y)
-    cases = [(pretrainer, lambda m: m.transform(X)), (event, lambda m: m.predict_proba(E)),
-             (finetuner, lambda m: m.predict_proba(X))]
+    cases = [
+        (pretrainer, lambda m: m.transform(X)),
+        (event, lambda m: m.predict_proba(E)),
+        (finetuner, lambda m: m.predict_proba(X)),
+    ]
     for estimator, output in cases:
         blob = pickled_as_if_on_a_gpu(estimator, monkeypatch)
         with pytest.warns(UserWarning, match="no CUDA devices are available"):
@@ -346,7 +347,9 @@ def test_untrusted_types_are_refused_before_anything_is_built(pretrainer, pipeli
         load(path, trusted=["sklearn.preprocessing._data.StandardScaler"])
     assert built == []
     save(pipeline, path)
-    with pytest.raises(TypeError, match=r"Pipeline step 'pipeline' step 'regimenormalizer' \(hepa_sklearn\.preprocessing"):
+    with pytest.raises(
+        TypeError, match=r"Pipeline step 'pipeline' step 'regimenormalizer' \(hepa_sklearn\.preprocessing"
+    ):
         load(path)
     with pytest.raises(TypeError, match="trusted must be None or a list of type names"):
         load(path, trusted=REGIME_NORMALIZER)
@@ -384,16 +387,20 @@ script_function.__module__ = "__main__"  # as if defined in a script or notebook
 
 
 @needs_skops
-@pytest.mark.parametrize("func", [lambda E: E + 1.0, local_function(), script_function],
-                         ids=["lambda", "local", "__main__"])
+@pytest.mark.parametrize(
+    "func", [lambda E: E + 1.0, local_function(), script_function], ids=["lambda", "local", "__main__"]
+)
 def test_a_step_load_could_not_read_back_is_refused_before_anything_is_written(pretrainer, tmp_path, func):
     E = pretrainer.transform(X)
     path = tmp_path / "pipeline.pt"
     save(pretrainer, path)
     before = path.read_bytes()
     pipe = Pipeline([("pre", pretrainer), ("tail", FunctionTransformer(func).fit(E))])
-    with pytest.raises(TypeError, match=r"cannot save Pipeline step 'tail': .*load could not.*top level of an "
-                                        r"importable module"):
+    with pytest.raises(
+        TypeError,
+        match=r"cannot save Pipeline step 'tail': .*load could not.*top level of an "
+        r"importable module",
+    ):
         save(pipe, path)
     assert path.read_bytes() == before and list(tmp_path.iterdir()) == [path]
     with pytest.raises(TypeError, match=r"cannot save FunctionTransformer: "):
@@ -430,8 +437,13 @@ def test_without_skops_torch_estimators_still_save_and_others_name_the_extra(pre
 
 
 def current_versions():
-    return {"hepa_sklearn": hepa_sklearn.__version__, "torch": str(torch.__version__),
-            "scikit-learn": sklearn.__version__, "skorch": skorch.__version__, "numpy": np.__version__}
+    return {
+        "hepa_sklearn": hepa_sklearn.__version__,
+        "torch": str(torch.__version__),
+        "scikit-learn": sklearn.__version__,
+        "skorch": skorch.__version__,
+        "numpy": np.__version__,
+    }
 
 
 @needs_skops
@@ -464,7 +476,9 @@ def test_load_warns_when_package_or_torch_minor_version_differs(pretrainer, tmp_
     save(pretrainer, path)
     saved = other_minor(current_versions()[package])
     rewrite_versions(path, **{package: saved})
-    with pytest.warns(VersionMismatchWarning, match=rf"written with {package} {re.escape(saved)} and is loaded with") as record:
+    with pytest.warns(
+        VersionMismatchWarning, match=rf"written with {package} {re.escape(saved)} and is loaded with"
+    ) as record:
         loaded = load(path)
     assert len(record) == 1 and issubclass(VersionMismatchWarning, UserWarning)
     assert (record[0].message.package, record[0].message.saved_version) == (package, saved)
@@ -477,7 +491,9 @@ def test_load_is_silent_for_other_patch_versions_and_other_libraries(pretrainer,
     save(pretrainer, path)
     current = current_versions()
     rewrite_versions(
-        path, hepa_sklearn=other_patch(current["hepa_sklearn"]), torch=other_patch(current["torch"]),
+        path,
+        hepa_sklearn=other_patch(current["hepa_sklearn"]),
+        torch=other_patch(current["torch"]),
         **{"scikit-learn": "0.24.2", "skorch": "0.9.0", "numpy": "1.21.0"},
     )
     with warnings.catch_warnings():

@@ -22,9 +22,7 @@ from hepa_sklearn.plotting import (
 # at step 5, the last is censored 2 steps later (observation ends at step 8).
 UNIT_Y = make_survival_y([True, True, True, False], [5, 3, 1, 2])
 UNIT_TIMES = np.array([0, 2, 4, 6])
-UNIT_PROBA = np.array(
-    [[0.0, 0.1, 0.2, 0.3], [0.1, 0.2, 0.4, 0.6], [0.3, 0.6, 0.8, 0.9], [0.5, 0.7, 0.9, 1.0]]
-)
+UNIT_PROBA = np.array([[0.0, 0.1, 0.2, 0.3], [0.1, 0.2, 0.4, 0.6], [0.3, 0.6, 0.8, 0.9], [0.5, 0.7, 0.9, 1.0]])
 
 # Known cells per horizon (K = 4): all four at Δt = 1, 2; the window censored
 # at 2 is unknown from Δt = 3 on. Positives: window 0 (event at 1) from Δt = 1,
@@ -96,18 +94,14 @@ def test_event_surface_leaves_out_marks_with_nothing_to_mark(plt):
 def test_event_surface_picks_one_unit(plt, embedded):
     E, y, groups = embedded
     proba = np.linspace(0, 1, 60 * 3).reshape(60, 3)
-    display = EventSurfaceDisplay.from_predictions(
-        y, proba, groups=groups, unit=8, times=np.tile(np.arange(20), 3)
-    )
+    display = EventSurfaceDisplay.from_predictions(y, proba, groups=groups, unit=8, times=np.tile(np.arange(20), 3))
     assert_array_equal(np.asarray(display.mesh_.get_array()), proba[20:40].T)
     assert display.ax_.get_title() == "unit 8"
     single = EventSurfaceDisplay.from_predictions(y[:20], proba[:20], groups=groups[:20])
     assert_array_equal(np.asarray(single.mesh_.get_array()), proba[:20].T)
 
 
-def test_event_surface_from_estimator_predicts_the_unit_only(
-    plt, embedded, event_predictor, tmp_path
-):
+def test_event_surface_from_estimator_predicts_the_unit_only(plt, embedded, event_predictor, tmp_path):
     E, y, groups = embedded
     display = EventSurfaceDisplay.from_estimator(event_predictor, E, y, groups=groups, unit=9)
     render(display, tmp_path, "estimator")
@@ -142,8 +136,7 @@ def test_event_surface_rejects_bad_unit_and_times(plt, kwargs, message):
 
 
 @pytest.mark.parametrize(
-    "proba, message",
-    [(UNIT_PROBA[:3], "proba has shape"), (UNIT_PROBA[0], "2-D"), (UNIT_PROBA + 1, r"\[0, 1\]")],
+    "proba, message", [(UNIT_PROBA[:3], "proba has shape"), (UNIT_PROBA[0], "2-D"), (UNIT_PROBA + 1, r"\[0, 1\]")]
 )
 def test_event_surface_rejects_bad_proba(plt, proba, message):
     with pytest.raises(ValueError, match=message):
@@ -220,9 +213,7 @@ RELIABILITY_PROBA = np.array([[0.8, 0.9], [0.3, 0.7], [0.2, 0.95], [0.1, 0.2]])
 
 
 def test_reliability_points_are_bin_means(plt, tmp_path):
-    display = SurfaceReliabilityDisplay.from_predictions(
-        RELIABILITY_Y, RELIABILITY_PROBA, horizons=[1, 2], n_bins=2
-    )
+    display = SurfaceReliabilityDisplay.from_predictions(RELIABILITY_Y, RELIABILITY_PROBA, horizons=[1, 2], n_bins=2)
     render(display, tmp_path, "reliability")
     assert_allclose(display.lines_[0].get_xydata(), [[0.2, 0.0], [0.8, 1.0]])
     assert_allclose(display.lines_[1].get_xydata(), [[0.2, 0.0], [0.8, 1.0]])
@@ -232,9 +223,7 @@ def test_reliability_points_are_bin_means(plt, tmp_path):
 
 
 def test_reliability_skips_empty_bins(plt):
-    display = SurfaceReliabilityDisplay.from_predictions(
-        RELIABILITY_Y, RELIABILITY_PROBA, horizons=[2], n_bins=10
-    )
+    display = SurfaceReliabilityDisplay.from_predictions(RELIABILITY_Y, RELIABILITY_PROBA, horizons=[2], n_bins=10)
     assert_array_equal(display.counts[0], [0, 0, 1, 0, 0, 0, 0, 1, 0, 1])
     assert np.isnan(display.mean_predicted[0, 0])
     assert_allclose(display.lines_[0].get_xdata(), [0.2, 0.7, 0.9])

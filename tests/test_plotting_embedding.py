@@ -45,12 +45,15 @@ def test_from_estimator_embeds_the_windows_first(plt):
     assert_allclose(display.explained_variance_ratio, reference.explained_variance_ratio)
 
 
-@pytest.mark.parametrize("E, y, match", [
-    (np.zeros((4, 1)), make_survival_y(np.ones(4, bool), [1, 2, 3, 4]), "at least 2 columns"),
-    (np.zeros((4, 3)), make_survival_y(np.ones(3, bool), [1, 2, 3]), "4 rows but y has 3"),
-    (np.full((4, 3), np.nan), make_survival_y(np.ones(4, bool), [1, 2, 3, 4]), "NaN or infinite"),
-    (np.zeros((2, 3)), make_survival_y(np.ones(2, bool), [1, 2]), "at least 3 windows"),
-])
+@pytest.mark.parametrize(
+    "E, y, match",
+    [
+        (np.zeros((4, 1)), make_survival_y(np.ones(4, bool), [1, 2, 3, 4]), "at least 2 columns"),
+        (np.zeros((4, 3)), make_survival_y(np.ones(3, bool), [1, 2, 3]), "4 rows but y has 3"),
+        (np.full((4, 3), np.nan), make_survival_y(np.ones(4, bool), [1, 2, 3, 4]), "NaN or infinite"),
+        (np.zeros((2, 3)), make_survival_y(np.ones(2, bool), [1, 2]), "at least 3 windows"),
+    ],
+)
 def test_bad_embeddings_are_refused_with_the_reason(E, y, match):
     with pytest.raises(ValueError, match=match):
         EmbeddingPCADisplay.from_embeddings(E, y)

@@ -35,8 +35,12 @@ def test_outputs_are_the_predictors_at_each_horizon(fitted):
 
 def test_relative_shift_on_a_hand_computed_case():
     E = np.array([[0.0, 0.0], [2.0, 0.0]])  # mean (1, 0): both lie at distance 1, so the spread is 1
-    outputs = np.array([[[0.0, 0.0], [2.0, 0.0]],  # the embeddings themselves: shift 0
-                        [[0.0, 3.0], [2.0, 1.0]]])  # distances 3 and 1: shift 2
+    outputs = np.array(
+        [
+            [[0.0, 0.0], [2.0, 0.0]],  # the embeddings themselves: shift 0
+            [[0.0, 3.0], [2.0, 1.0]],
+        ]
+    )  # distances 3 and 1: shift 2
     assert_allclose(relative_shift(E, outputs), [0.0, 2.0])
     assert np.isnan(relative_shift(np.ones((3, 2)), np.ones((1, 3, 2)))).all()  # no spread
 
@@ -66,8 +70,10 @@ def test_a_pipeline_embeds_the_windows_first(plt):
     rng = np.random.default_rng(3)
     X = rng.normal(size=(24, 2, 32)).astype(np.float32)
     y = make_survival_y(np.ones(24, bool), rng.integers(1, 8, 24))
-    pipe = make_pipeline(HEPAPretrainer(d_model=16, n_heads=2, max_epochs=0, max_horizon=8, random_state=0),
-                         HEPAEventPredictor(K=8, hidden=16, max_epochs=1, random_state=0)).fit(X, y)
+    pipe = make_pipeline(
+        HEPAPretrainer(d_model=16, n_heads=2, max_epochs=0, max_horizon=8, random_state=0),
+        HEPAEventPredictor(K=8, hidden=16, max_epochs=1, random_state=0),
+    ).fit(X, y)
     display = PredictorOutputsDisplay.from_estimator(pipe, X, horizons=[1, 8])
     reference = PredictorOutputsDisplay.from_estimator(pipe[-1], pipe[:-1].transform(X), horizons=[1, 8])
     assert_allclose(display.relative_shift, reference.relative_shift)

@@ -7,8 +7,7 @@ import pytest
 from scipy.stats import spearmanr
 from sklearn.exceptions import NotFittedError
 
-from hepa_sklearn import RegimeNormalizer, make_windows
-from hepa_sklearn import preprocessing
+from hepa_sklearn import RegimeNormalizer, make_windows, preprocessing
 from hepa_sklearn.datasets import CMAPSS_SENSORS, load_cmapss
 
 nan = np.nan
@@ -20,16 +19,7 @@ nan = np.nan
 #     Over the six assignable steps: mean 69/6 = 11.5, variance 641.5/6.
 #   sensor b: constant 7 in A (std 0, so scale 1: output 0); B has 1, 2, 3
 #     (mean 2, std sqrt(2/3): output -sqrt(3/2), 0, sqrt(3/2)).
-HAND = np.array(
-    [
-        [
-            [0, 0, 0, 10, 10, 10, nan],
-            [1, 3, 5, 10, 20, 30, 1],
-            [7, 7, 7, 1, 2, 3, nan],
-        ]
-    ],
-    dtype=np.float32,
-)
+HAND = np.array([[[0, 0, 0, 10, 10, 10, nan], [1, 3, 5, 10, 20, 30, 1], [7, 7, 7, 1, 2, 3, nan]]], dtype=np.float32)
 ROOT = np.sqrt(1.5)
 HAND_SENSOR_A = [-ROOT, 0, ROOT, -ROOT, 0, ROOT, (1 - 11.5) / np.sqrt(641.5 / 6)]
 HAND_SENSOR_B = [0, 0, 0, -ROOT, 0, ROOT, nan]
@@ -92,9 +82,7 @@ def test_regime_without_a_channel_falls_back_to_global():
 def test_three_known_regimes_become_standard():
     X, regime = three_regimes()
     model = RegimeNormalizer([0, 1], n_regimes=3).fit(X)
-    np.testing.assert_allclose(
-        model.regime_centers_[np.argsort(model.regime_centers_[:, 0])], CENTERS, atol=0.02
-    )
+    np.testing.assert_allclose(model.regime_centers_[np.argsort(model.regime_centers_[:, 0])], CENTERS, atol=0.02)
     Z = model.transform(X)
     assert Z.shape == (40, 3, 50)
     for r in range(3):
@@ -181,8 +169,11 @@ def test_too_few_assignable_steps():
     X, _ = three_regimes(n=2, T=10)
     X[:, 0] = nan
     X[0, 0, :2] = 1.0
-    with pytest.raises(ValueError, match=r"X has 2 time steps with the setting channels \[0\] observed, "
-                                         r"fewer than the 3"):
+    with pytest.raises(
+        ValueError,
+        match=r"X has 2 time steps with the setting channels \[0\] observed, "
+        r"fewer than the 3",
+    ):
         RegimeNormalizer([0], n_regimes=3).fit(X)
 
 
@@ -237,9 +228,9 @@ def test_fd002_regimes_remove_the_condition_jumps():
     # The degradation becomes visible: window means against time to failure,
     # mean |Spearman| 0.10 after the global z-score and 0.50 per regime.
     event = y["event"]
+
     def mean_correlation(Z):
-        return np.mean(
-            [abs(spearmanr(np.nanmean(Z[event, c], axis=1), y["time"][event])[0]) for c in range(14)]
-        )
+        return np.mean([abs(spearmanr(np.nanmean(Z[event, c], axis=1), y["time"][event])[0]) for c in range(14)])
+
     assert mean_correlation(z) < 0.2
     assert mean_correlation(regime) > 0.4

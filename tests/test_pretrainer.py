@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import scipy.sparse
 import torch
-from skorch.callbacks import Callback
 from sklearn.exceptions import NotFittedError
+from skorch.callbacks import Callback
 
 from hepa_sklearn import HEPAPretrainer
 from hepa_sklearn.baselines import MAEPretrainer
@@ -231,10 +231,32 @@ def test_fitted_module_matches_its_configuration(fitted):
 
 
 PARAMETERS = [
-    "d_model", "n_layers", "n_heads", "patch_size", "dropout", "tokens", "norm", "regimes", "window_level",
-    "max_horizon", "sigreg_weight", "regularizer", "target", "cuts_per_window",
-    "max_epochs", "batch_size", "lr", "weight_decay", "early_stopping", "validation_fraction", "n_iter_no_change",
-    "device", "precision", "random_state", "verbose", "callbacks",
+    "d_model",
+    "n_layers",
+    "n_heads",
+    "patch_size",
+    "dropout",
+    "tokens",
+    "norm",
+    "regimes",
+    "window_level",
+    "max_horizon",
+    "sigreg_weight",
+    "regularizer",
+    "target",
+    "cuts_per_window",
+    "max_epochs",
+    "batch_size",
+    "lr",
+    "weight_decay",
+    "early_stopping",
+    "validation_fraction",
+    "n_iter_no_change",
+    "device",
+    "precision",
+    "random_state",
+    "verbose",
+    "callbacks",
 ]
 
 
@@ -243,9 +265,22 @@ def test_parameters_are_the_encoder_the_objective_and_training():
     assert set(HEPAPretrainer._parameter_constraints) == set(PARAMETERS)
 
 
-@pytest.mark.parametrize("name", ["horizons", "regularize", "objective", "lr_schedule", "n_projections",
-                                  "ema_momentum", "dim_feedforward", "predictor_hidden", "batch_layout",
-                                  "distributed", "early_stopping_score"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "horizons",
+        "regularize",
+        "objective",
+        "lr_schedule",
+        "n_projections",
+        "ema_momentum",
+        "dim_feedforward",
+        "predictor_hidden",
+        "batch_layout",
+        "distributed",
+        "early_stopping_score",
+    ],
+)
 def test_removed_parameters_are_refused(name):
     with pytest.raises(TypeError, match=name):
         HEPAPretrainer(**{name: None})
@@ -253,8 +288,9 @@ def test_removed_parameters_are_refused(name):
 
 @pytest.mark.parametrize("norm, block", [("global", 8), ("none", 8), ("revin", 1)])
 def test_cuts_of_a_window_share_a_batch_where_the_norm_allows(windows, tiny_pretrainer_params, norm, block):
-    pre = HEPAPretrainer(**{**tiny_pretrainer_params, "norm": norm, "cuts_per_window": 10, "batch_size": 32,
-                            "early_stopping": False})
+    pre = HEPAPretrainer(
+        **{**tiny_pretrainer_params, "norm": norm, "cuts_per_window": 10, "batch_size": 32, "early_stopping": False}
+    )
     assert pre._cut_block() == block
     pre.fit(windows)
     assert pre.net_.cut_block == block

@@ -23,8 +23,9 @@ AS_PARAMETERS = {
     "global": dict(norm="global", regimes=None, window_level=False),
     "none": dict(norm="none", regimes=None, window_level=False),
 }
-SMALL = dict(d_model=32, n_heads=4, n_layers=1, max_horizon=16, max_epochs=2, batch_size=8, device="cpu",
-             random_state=0)
+SMALL = dict(
+    d_model=32, n_heads=4, n_layers=1, max_horizon=16, max_epochs=2, batch_size=8, device="cpu", random_state=0
+)
 TINY = dict(d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=0, device="cpu", random_state=0)
 
 
@@ -44,8 +45,12 @@ def reference_windows():
 def old_scenario():
     """The embeddings stored in REFERENCE, computed with release 0.2.0's norm values."""
     windows = reference_windows()
-    out = {f"default_{'regimes' if name == 'regimes' else 'one_regime'}":
-           HEPAPretrainer(device="cpu", random_state=0).fit(X).transform(X) for name, X in windows.items()}
+    out = {
+        f"default_{'regimes' if name == 'regimes' else 'one_regime'}": HEPAPretrainer(device="cpu", random_state=0)
+        .fit(X)
+        .transform(X)
+        for name, X in windows.items()
+    }
     for norm in OLD_NORMS:
         for name, X in windows.items():
             out[f"trained_{norm}_{name}"] = HEPAPretrainer(norm=norm, **SMALL).fit(X).transform(X)
@@ -79,7 +84,9 @@ def test_each_norm_of_release_0_2_0_is_its_new_parameters(reference, norm):
 def test_the_deprecated_norms_warn_and_embed_as_their_new_parameters(norm):
     X = reference_windows()["regimes"]
     pretrainer = HEPAPretrainer(norm=norm, **SMALL)
-    with pytest.warns(FutureWarning, match=rf"norm='{norm}' is deprecated .* removed in 0\.4\.0.*regimes.*window_level"):
+    with pytest.warns(
+        FutureWarning, match=rf"norm='{norm}' is deprecated .* removed in 0\.4\.0.*regimes.*window_level"
+    ):
         pretrainer.fit(X)
     assert pretrainer.get_params()["norm"] == norm  # fit reads the value, it does not rewrite the parameter
     with warnings.catch_warnings():
@@ -145,10 +152,16 @@ def test_the_window_level_is_level_features_standardised_and_named():
     assert narrow.get_feature_names_out().tolist() == [f"hepapretrainer{i}" for i in range(16)]
 
 
-@pytest.mark.parametrize("params, match", [
-    ({"regimes": "yes"}, "regimes"), ({"regimes": 0}, "regimes"), ({"regimes": True}, "regimes"),
-    ({"window_level": "yes"}, "window_level"), ({"norm": "regimes"}, "norm"),
-])
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"regimes": "yes"}, "regimes"),
+        ({"regimes": 0}, "regimes"),
+        ({"regimes": True}, "regimes"),
+        ({"window_level": "yes"}, "window_level"),
+        ({"norm": "regimes"}, "norm"),
+    ],
+)
 def test_bad_input_parameters_are_named(params, match):
     with pytest.raises(ValueError, match=rf"'{match}' parameter of HEPAPretrainer"):
         HEPAPretrainer(**TINY, **params).fit(reference_windows()["plain"])

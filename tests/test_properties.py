@@ -10,8 +10,14 @@ from tests.conftest import N_CHANNELS, TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 
 # the network's normalisation alone (no regimes, no window level), and the defaults
-@pytest.fixture(scope="module", params=[dict(norm="revin", regimes=None, window_level=False),
-                                        dict(norm="global", regimes=None, window_level=False), {}])
+@pytest.fixture(
+    scope="module",
+    params=[
+        dict(norm="revin", regimes=None, window_level=False),
+        dict(norm="global", regimes=None, window_level=False),
+        {},
+    ],
+)
 def model(request):
     """A tiny pretrainer and event predictor fitted on unit-scale windows of 48 steps."""
     rng = np.random.default_rng(0)

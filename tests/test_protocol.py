@@ -9,7 +9,12 @@ from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS
 from hepa_sklearn.pretrainer import HEPAPretrainer
 from hepa_sklearn.protocol import (
-    SubsetSplit, label_units, protocol_event_predictor, protocol_pretrainer, run_cmapss, split_units,
+    SubsetSplit,
+    label_units,
+    protocol_event_predictor,
+    protocol_pretrainer,
+    run_cmapss,
+    split_units,
 )
 
 FRACTIONS = (1.0, 0.1, 0.05, 0.02, 0.01)
@@ -87,8 +92,9 @@ def test_run_cmapss_embeds_every_part_and_reports_its_sizes(fd001_split):
     assert result["n_embedded_windows"] == len(eager.X_train) + len(eager.X_valid) + len(eager.X_test)
     assert result["n_pretrain_windows"] == len(eager.X_pre) and result["cuts_per_window"] == 40
     assert 0 <= result["h_auroc"] <= 1 and 0 <= result["valid_h_auroc"] <= 1
-    assert result["total_s"] == pytest.approx(sum(result[k] for k in ("pretrain_s", "embed_s", "finetune_s",
-                                                                      "predict_s")))
+    assert result["total_s"] == pytest.approx(
+        sum(result[k] for k in ("pretrain_s", "embed_s", "finetune_s", "predict_s"))
+    )
     assert len(messages) == 3 and f"finetune {len(eager.X_train)}, test {len(eager.X_test)}" in messages[-1]
 
 
@@ -103,8 +109,9 @@ def test_run_cmapss_fits_a_given_pretrainer_in_place_of_the_protocols(monkeypatc
         return original(self, X, *args, **kwargs)
 
     monkeypatch.setattr(HEPAPretrainer, "fit", recording)
-    result = run_cmapss("FD001", seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu", log=lambda m: None,
-                        pretrainer=given)
+    result = run_cmapss(
+        "FD001", seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu", log=lambda m: None, pretrainer=given
+    )
     assert fitted == [given] and given.n_epochs_ == 1 and given.d_model == 32
     assert 0 <= result["h_auroc"] <= 1
 
@@ -130,8 +137,9 @@ def test_test_units_change_no_fitted_statistic_weight_or_calibrator(subset, regi
         predictor = protocol_event_predictor(1, device="cpu", seed=0, hidden=32)
         predictor.fit(pretrainer.transform(data.X_train), data.y_train)
         P_valid = predictor.predict_proba(pretrainer.transform(data.X_valid))
-        calibrators = {method: SurfaceCalibrator(method=method).fit(P_valid, data.y_valid)
-                       for method in ("isotonic", "sigmoid")}
+        calibrators = {
+            method: SurfaceCalibrator(method=method).fit(P_valid, data.y_valid) for method in ("isotonic", "sigmoid")
+        }
         runs.append((data, pretrainer, predictor, calibrators))
     (data_a, pre_a, pred_a, cal_a), (data_b, pre_b, pred_b, cal_b) = runs
     assert not np.array_equal(data_a.X_test, data_b.X_test, equal_nan=True)  # the perturbation reached the test part
@@ -139,8 +147,9 @@ def test_test_units_change_no_fitted_statistic_weight_or_calibrator(subset, regi
     np.testing.assert_array_equal(pre_a.channel_scale_, pre_b.channel_scale_)
     if regime:
         for name in ("regime_centers_", "regime_mean_", "regime_std_", "global_mean_", "global_std_"):
-            np.testing.assert_array_equal(getattr(data_a.regime_normalizer, name),
-                                          getattr(data_b.regime_normalizer, name))
+            np.testing.assert_array_equal(
+                getattr(data_a.regime_normalizer, name), getattr(data_b.regime_normalizer, name)
+            )
     for first, second in ((pre_a, pre_b), (pred_a, pred_b)):
         state_a, state_b = first.net_.module_.state_dict(), second.net_.module_.state_dict()
         assert all(torch.equal(state_a[key], state_b[key]) for key in state_a)
@@ -153,7 +162,11 @@ def test_test_units_change_no_fitted_statistic_weight_or_calibrator(subset, regi
 def test_protocol_estimators_normalise_globally_and_train_fixed_epochs_unless_told_otherwise():
     pretrainer = protocol_pretrainer(2, device="cpu", seed=0)
     assert (pretrainer.norm, pretrainer.early_stopping, pretrainer.max_epochs, pretrainer.cuts_per_window) == (
-        "global", False, 2, 40)
+        "global",
+        False,
+        2,
+        40,
+    )
     revin = protocol_pretrainer(2, device="cpu", seed=0, norm="revin", early_stopping=True)
     assert (revin.norm, revin.early_stopping) == ("revin", True)
     predictor = protocol_event_predictor(3, device="cpu", seed=1)
@@ -164,7 +177,8 @@ def test_run_cmapss_with_the_untrained_encoder():
     torch.set_num_threads(1)
     messages = []
     given = protocol_pretrainer(0, device="cpu", seed=0, **SMALL_ENCODER)
-    result = run_cmapss("FD001", seed=0, pretrain_epochs=0, finetune_epochs=1, device="cpu", log=messages.append,
-                        pretrainer=given)
+    result = run_cmapss(
+        "FD001", seed=0, pretrain_epochs=0, finetune_epochs=1, device="cpu", log=messages.append, pretrainer=given
+    )
     assert given.n_epochs_ == 0 and 0 <= result["h_auroc"] <= 1
     assert "pretrained 0 epochs in" in messages[1] and "final loss" not in messages[1]

@@ -32,10 +32,12 @@ def test_readme_table_is_what_the_records_give():
     from hepa_bench.results import read_results
 
     benchmarks = REPOSITORY / "benchmarks"
-    expected = render_summary(read_results(benchmarks / "cmapss_results.jsonl"),
-                              read_results(benchmarks / "event_results.jsonl"))
+    expected = render_summary(
+        read_results(benchmarks / "cmapss_results.jsonl"), read_results(benchmarks / "event_results.jsonl")
+    )
     assert readme_block(README.read_text()) == expected, (
-        "README.md's summary table differs from the records: run `python -m hepa_bench.report_summary`")
+        "README.md's summary table differs from the records: run `python -m hepa_bench.report_summary`"
+    )
 
 
 def test_readme_is_short():
@@ -62,14 +64,18 @@ def test_readme_speed_figures_are_the_measured_ones():
     gpu_record = json.loads((REPOSITORY / "benchmarks" / "speed_gpu.json").read_text())
     gpu = gpu_record["side_by_side"]["median"]
     n_pairs = len(cpu["runs"])
-    assert (f"{cpu['median']['hepa_sklearn']['cpu_s']:.0f} CPU s, {cpu['ratio']['cpu_s']:.2f} times less CPU time "
-            f"than the authors' implementation, median of {n_pairs} side-by-side pairs") in text
+    assert (
+        f"{cpu['median']['hepa_sklearn']['cpu_s']:.0f} CPU s, {cpu['ratio']['cpu_s']:.2f} times less CPU time "
+        f"than the authors' implementation, median of {n_pairs} side-by-side pairs"
+    ) in text
     assert gpu_record["torch"].startswith("2.11") and gpu_record["device"].startswith("NVIDIA H100")
     measured = gpu_record["side_by_side"]["hepa_sklearn"]
     assert measured["version"] == "0.1.0" and measured["modified"] and len(gpu_record["side_by_side"]["runs"]) == 1
     assert "one pair measured with release 0.1.0 (with changes not committed) and torch 2.11" in text
-    assert (f"the authors' code is the faster, {gpu['reference']['wall_s']:.0f} s against "
-            f"{gpu['hepa_sklearn']['wall_s']:.0f} s") in text
+    assert (
+        f"the authors' code is the faster, {gpu['reference']['wall_s']:.0f} s against "
+        f"{gpu['hepa_sklearn']['wall_s']:.0f} s"
+    ) in text
 
 
 def test_readme_first_fit_figure_is_the_measured_one():
@@ -97,8 +103,11 @@ def test_readme_says_where_the_headline_line_leads_boosting_as_its_table_gives()
     """The paragraph under the summary: the rows solved by position, and where the headline's mean beats boosting's."""
     from hepa_bench.report_summary import readme_block
 
-    rows = [line.strip("|").split("|") for line in readme_block(README.read_text())
-            if line.startswith("| ") and not line.startswith("| dataset")]
+    rows = [
+        line.strip("|").split("|")
+        for line in readme_block(README.read_text())
+        if line.startswith("| ") and not line.startswith("| dataset")
+    ]
     rows = [[cell.strip() for cell in row] for row in rows]
     solved = [row[0] for row in rows if row[-1] == "yes"]
     counted = [row for row in rows if row[-1] == "no" and "–" not in (row[1], row[3])]
@@ -107,8 +116,9 @@ def test_readme_says_where_the_headline_line_leads_boosting_as_its_table_gives()
     text = readme_words()
     assert solved == ["BATADAL", "TEP"] and "excluded from the comparisons of methods: TEP," in text
     assert "and BATADAL, where no method whose seeds vary" in text
-    assert (f"the headline line has the higher mean than boosting on {listed(higher)}, and the lower on "
-            f"{listed(lower)};") in text
+    assert (
+        f"the headline line has the higher mean than boosting on {listed(higher)}, and the lower on {listed(lower)};"
+    ) in text
 
 
 def test_listed():

@@ -237,8 +237,11 @@ def test_regimes_are_looked_for_exactly_when_enough_steps_have_every_channel(n_c
 
 def test_regime_normalizer_names_the_parameter_and_the_fix_when_no_step_has_every_setting():
     X = staggered_windows()
-    with pytest.raises(ValueError, match=r"RegimeNormalizer: X has 0 time steps with every channel "
-                                         r"\(setting_channels=None\).*setting_channels.*forward-fill"):
+    with pytest.raises(
+        ValueError,
+        match=r"RegimeNormalizer: X has 0 time steps with every channel "
+        r"\(setting_channels=None\).*setting_channels.*forward-fill",
+    ):
         RegimeNormalizer(None, n_regimes="auto").fit(X)
     X[:, 0] = np.nan
     with pytest.raises(ValueError, match=r"0 time steps with the setting channels \[0\].*n_regimes=6 needs"):

@@ -39,12 +39,21 @@ def surfaces_from_processes(runs, tmp_path):
     processes, paths = [], []
     for i, (seed, hash_seed) in enumerate(runs):
         paths.append(tmp_path / f"surface{i}.npy")
-        env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": str(hash_seed),
-               "PYTHONPATH": os.pathsep.join([str(REPOSITORY), os.environ.get("PYTHONPATH", "")])}
-        processes.append(subprocess.Popen(
-            [sys.executable, "-c", FIT_AND_SAVE, str(seed), str(paths[-1])],
-            cwd=REPOSITORY, env=env, stderr=subprocess.PIPE, text=True,
-        ))
+        env = {
+            **os.environ,
+            "OMP_NUM_THREADS": "1",
+            "PYTHONHASHSEED": str(hash_seed),
+            "PYTHONPATH": os.pathsep.join([str(REPOSITORY), os.environ.get("PYTHONPATH", "")]),
+        }
+        processes.append(
+            subprocess.Popen(
+                [sys.executable, "-c", FIT_AND_SAVE, str(seed), str(paths[-1])],
+                cwd=REPOSITORY,
+                env=env,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     for process in processes:
         _, stderr = process.communicate(timeout=120)
         assert process.returncode == 0, stderr

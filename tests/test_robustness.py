@@ -1,14 +1,18 @@
 """Edge cases of the inputs not covered by the estimator tests: ragged, 1-D, short, constant, huge."""
 
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAPretrainer, make_survival_y
-from hepa_sklearn import summary_features
-from hepa_sklearn import TrainingDivergedError
+from hepa_sklearn import (
+    GradientBoostingEventPredictor,
+    HEPAEventPredictor,
+    HEPAPretrainer,
+    TrainingDivergedError,
+    make_survival_y,
+    summary_features,
+)
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 RNG = np.random.default_rng(5)
@@ -153,9 +157,7 @@ def wide_frame():
 
 
 @pytest.mark.parametrize(
-    "estimator",
-    [pretrainer(), GradientBoostingEventPredictor(K=10, max_iter=5)],
-    ids=["pretrainer", "boosting"],
+    "estimator", [pretrainer(), GradientBoostingEventPredictor(K=10, max_iter=5)], ids=["pretrainer", "boosting"]
 )
 def test_a_wide_frame_is_refused_not_read_as_one_channel(estimator):
     # read as windows it would be 48 one-channel windows of 3 steps, the sensor names lost

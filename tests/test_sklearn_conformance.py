@@ -33,8 +33,7 @@ from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 # times on a handful of samples, and each fit runs the search.
 TINY_BOOSTING = dict(K=10, max_iter=5, search=[{}, {"max_leaf_nodes": 3}], random_state=0)
 TINY_REGIMES = dict(n_regimes=2, max_samples=1000)
-TINY_BASELINE_ENCODER = dict(d_model=16, n_heads=2, n_layers=1, max_epochs=1, batch_size=16,
-                             random_state=0)
+TINY_BASELINE_ENCODER = dict(d_model=16, n_heads=2, n_layers=1, max_epochs=1, batch_size=16, random_state=0)
 TINY_SUPERVISED = dict(TINY_BASELINE_ENCODER, K=10, hidden=16)
 
 
@@ -118,8 +117,7 @@ WORDING = {
         "'0 feature(s) (shape=(n, 0)) while a minimum of 1 is required'"
     ),
     "check_fit2d_predict1d": (
-        "1-D input raises ValueError naming the accepted shapes, without sklearn's "
-        "'Reshape your data' hint"
+        "1-D input raises ValueError naming the accepted shapes, without sklearn's 'Reshape your data' hint"
     ),
 }
 
@@ -181,8 +179,7 @@ EVENT_PREDICTOR_FAILURES = {
     **WORDING,
     **{name: "y must be a structured survival array; the check passes plain labels" for name in NEEDS_SURVIVAL_Y},
     "check_requires_y_none": (
-        "fit(E, None) raises ValueError 'y is required: a structured array...', not one of "
-        "sklearn's stock messages"
+        "fit(E, None) raises ValueError 'y is required: a structured array...', not one of sklearn's stock messages"
     ),
 }
 
@@ -207,9 +204,7 @@ ADAPTER_FAILURES = {
 BOOSTING_ADAPTER_FAILURES = {
     **WORDING,
     "check_n_features_in": PRETRAINER_FAILURES["check_n_features_in"],
-    "check_n_features_in_after_fitting": (
-        "2-D X is single-channel windows: n_features_in_ is 1, not X.shape[1]"
-    ),
+    "check_n_features_in_after_fitting": ("2-D X is single-channel windows: n_features_in_ is 1, not X.shape[1]"),
     "check_dtype_object": (
         "object-dtype class labels are no survival target: TypeError 'y must be a structured "
         "array...' without sklearn's 'Unknown label type'"
@@ -245,26 +240,31 @@ REGIME_ADAPTER_FAILURES = {
     ),
     "check_dtype_object": PRETRAINER_FAILURES["check_dtype_object"],
     "check_fit2d_1sample": (
-        "one sample is one time step, fewer than n_regimes=2; the ValueError says so in "
-        "terms of time steps and regimes"
+        "one sample is one time step, fewer than n_regimes=2; the ValueError says so in terms of time steps and regimes"
     ),
     "check_fit2d_1feature": (
-        "one column is the setting alone; the ValueError says setting_channels leaves no "
-        "other channel to normalise"
+        "one column is the setting alone; the ValueError says setting_channels leaves no other channel to normalise"
     ),
 }
 
 
 # HorizonClassifier's classes are fixed, False and True (no event / an event within the horizon)
-ZERO_ONE_LABELS = "classes_ is [False, True]: y must be 0/1 or False/True, and the check's binary labels are other values"
+ZERO_ONE_LABELS = (
+    "classes_ is [False, True]: y must be 0/1 or False/True, and the check's binary labels are other values"
+)
 HORIZON_CLASSIFIER_FAILURES = {
     **{name: ADAPTER_FAILURES[name] for name in ("check_n_features_in_after_fitting", "check_dtype_object")},
     "check_estimators_empty_data_messages": WORDING["check_estimators_empty_data_messages"],
     "check_fit2d_predict1d": WORDING["check_fit2d_predict1d"],
-    **{name: ZERO_ONE_LABELS for name in (
-        "check_classifiers_classes", "check_classifier_data_not_an_array", "check_estimators_dtypes",
-        "check_fit2d_1feature",
-    )},
+    **{
+        name: ZERO_ONE_LABELS
+        for name in (
+            "check_classifiers_classes",
+            "check_classifier_data_not_an_array",
+            "check_estimators_dtypes",
+            "check_fit2d_1feature",
+        )
+    },
     "check_classifiers_train": (
         "two epochs leave the accuracy under the check's 0.83; trained for 30 it passes that and fails on "
         "decision_function, which returns the surface's probability at the horizon, in [0, 1], so that roc_auc "
@@ -362,8 +362,7 @@ def test_pipeline_pickle_round_trip(fitted_pipeline, fd001_subset):
 def test_cross_val_score_with_groups(fd001_subset):
     X, y, groups = fd001_subset
     scores = cross_val_score(
-        make_tiny_pipeline(), X, y, groups=groups, cv=GroupKFold(2), scoring=h_auroc_scorer,
-        error_score="raise",
+        make_tiny_pipeline(), X, y, groups=groups, cv=GroupKFold(2), scoring=h_auroc_scorer, error_score="raise"
     )
     assert scores.shape == (2,)
     assert np.isfinite(scores).all()
@@ -394,9 +393,7 @@ def test_frozen_pretrainer_fits_only_the_predictor(fd001_subset):
     assert len(pretrainer.history_) == n_epochs
     for name, tensor in pretrainer.net_.module_.state_dict().items():
         assert torch.equal(tensor, weights[name]), name
-    np.testing.assert_array_equal(
-        pipe.predict_proba(X), pipe[-1].predict_proba(pretrainer.transform(X))
-    )
+    np.testing.assert_array_equal(pipe.predict_proba(X), pipe[-1].predict_proba(pretrainer.transform(X)))
 
 
 def test_frozen_pretrainer_survives_clone_as_init_from(fd001_subset):

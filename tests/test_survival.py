@@ -84,8 +84,12 @@ def test_step_function_refuses_non_finite_times(t):
 
 @pytest.mark.parametrize(
     "x, y, message",
-    [([0, 1], [1.0], "same non-zero length"), ([], [], "same non-zero length"),
-     ([0, 2, 1], [1, 1, 1], "strictly increasing"), ([0, np.nan], [1, 1], "finite")],
+    [
+        ([0, 1], [1.0], "same non-zero length"),
+        ([], [], "same non-zero length"),
+        ([0, 2, 1], [1, 1, 1], "strictly increasing"),
+        ([0, np.nan], [1, 1], "finite"),
+    ],
 )
 def test_step_function_bad_points(x, y, message):
     with pytest.raises(ValueError, match=message):
@@ -197,9 +201,7 @@ def test_return_array_must_be_a_bool(fitted, return_array):
         model.predict_survival_function(X, return_array=return_array)
 
 
-@pytest.mark.parametrize(
-    "method", ["predict_survival_function", "predict_cumulative_hazard_function", "predict_risk"]
-)
+@pytest.mark.parametrize("method", ["predict_survival_function", "predict_cumulative_hazard_function", "predict_risk"])
 @pytest.mark.parametrize(
     "estimator", [HEPAEventPredictor(), GradientBoostingEventPredictor()], ids=["hepa", "boosting"]
 )

@@ -153,8 +153,9 @@ def test_event_predictor_without_groups_is_bit_identical(tiny_event_params):
 
 def test_pretrainer_groups_cover_every_cut_of_a_window(windows, tiny_pretrainer_params):
     units = np.repeat(np.arange(10), 4)[np.random.default_rng(0).permutation(40)]
-    pre = HEPAPretrainer(**tiny_pretrainer_params, cuts_per_window=3, validation_fraction=0.2,
-                         callbacks=[RecordSplit()])
+    pre = HEPAPretrainer(
+        **tiny_pretrainer_params, cuts_per_window=3, validation_fraction=0.2, callbacks=[RecordSplit()]
+    )
     pre.fit(windows, groups=units)
     # the last 2 units by first appearance; item i of the dataset is window i // 3
     held_out = pd.unique(units)[-2:]
@@ -174,8 +175,9 @@ def test_finetuner_groups_hold_out_whole_units(windows, tiny_pretrainer_params, 
     units = np.repeat(np.arange(8), 5)[::-1]
     y = make_survival_y(np.ones(40, bool), np.random.default_rng(0).integers(1, 12, 40))
     pre = HEPAPretrainer(**tiny_pretrainer_params).fit(windows)
-    model = HEPAFinetuner(pre, **dict(tiny_event_params, max_epochs=1), validation_fraction=0.25,
-                          callbacks=[RecordSplit()])
+    model = HEPAFinetuner(
+        pre, **dict(tiny_event_params, max_epochs=1), validation_fraction=0.25, callbacks=[RecordSplit()]
+    )
     model.fit(windows, y, groups=units)
     np.testing.assert_array_equal(recorded_valid(model), np.arange(30, 40))  # units 1 and 0, seen last
 
@@ -206,8 +208,9 @@ def test_groups_are_routed_by_metadata_routing(tiny_event_params):
     model = HEPAEventPredictor(**tiny_event_params, callbacks=[RecordSplit()])
     with config_context(enable_metadata_routing=True):
         pipe = make_pipeline(StandardScaler(), model.set_fit_request(groups=True))
-        search = GridSearchCV(pipe, {"hepaeventpredictor__hidden": [8]}, cv=GroupKFold(2),
-                              scoring=h_auroc_scorer, error_score="raise")
+        search = GridSearchCV(
+            pipe, {"hepaeventpredictor__hidden": [8]}, cv=GroupKFold(2), scoring=h_auroc_scorer, error_score="raise"
+        )
         search.fit(E, y, groups=UNITS)
     # the refit on all data held out the last unit by first appearance, unit 5
     np.testing.assert_array_equal(recorded_valid(search.best_estimator_[-1]), np.flatnonzero(UNITS == 5))
@@ -261,16 +264,19 @@ def test_early_stopping_is_logged(caplog, tiny_event_params):
     with caplog.at_level(logging.INFO, logger="hepa_sklearn"):
         model = HEPAEventPredictor(**params).fit(E, y)
     assert model.n_epochs_ < 30
-    assert any(record.getMessage().startswith(f"early stopping at epoch {model.n_epochs_}")
-               for record in caplog.records)
+    assert any(
+        record.getMessage().startswith(f"early stopping at epoch {model.n_epochs_}") for record in caplog.records
+    )
 
 
 def test_collapse_is_logged_as_a_warning(caplog, windows, tiny_pretrainer_params):
     monitor = CollapseMonitor(threshold=10.0)  # every epoch counts as collapsed
     with caplog.at_level(logging.WARNING, logger="hepa_sklearn"), pytest.warns(RuntimeWarning, match="collapse"):
         HEPAPretrainer(**tiny_pretrainer_params, callbacks=[("strict_collapse", monitor)]).fit(windows)
-    assert any("representation collapse" in record.getMessage() and record.levelno == logging.WARNING
-               for record in caplog.records)
+    assert any(
+        "representation collapse" in record.getMessage() and record.levelno == logging.WARNING
+        for record in caplog.records
+    )
 
 
 def test_the_package_logger_has_only_a_null_handler():
@@ -310,8 +316,9 @@ def test_block_batches_cover_each_item_once_with_few_windows_per_batch():
 def test_block_of_one_is_a_plain_shuffle():
     from hepa_sklearn._training.sampling import BlockBatches
 
-    sampler = BlockBatches(np.repeat(np.arange(5), 4), block=1, batch_size=7,
-                           generator=torch.Generator().manual_seed(0))
+    sampler = BlockBatches(
+        np.repeat(np.arange(5), 4), block=1, batch_size=7, generator=torch.Generator().manual_seed(0)
+    )
     items = np.concatenate(list(sampler))
     assert np.array_equal(np.sort(items), np.arange(20))
     assert not np.array_equal(items, np.arange(20))
@@ -326,7 +333,9 @@ def test_release_freed_memory_is_safe_to_call_repeatedly():
 
 def test_every_fit_anneals_the_learning_rate_by_cosine(windows, tiny_pretrainer_params, tiny_event_params):
     E, y = event_data()
-    for model in (HEPAEventPredictor(**tiny_event_params).fit(E, y),
-                  HEPAPretrainer(**tiny_pretrainer_params).fit(windows)):
+    for model in (
+        HEPAEventPredictor(**tiny_event_params).fit(E, y),
+        HEPAPretrainer(**tiny_pretrainer_params).fit(windows),
+    ):
         schedule = dict(model.net_.callbacks_)["lr_schedule"]
         assert schedule.policy == "CosineAnnealingLR" and schedule.kwargs["T_max"] == model.max_epochs

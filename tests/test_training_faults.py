@@ -4,13 +4,12 @@ import warnings
 
 import numpy as np
 import pytest
-from skorch.callbacks import LRScheduler
-from skorch.history import History
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
+from skorch.callbacks import LRScheduler
+from skorch.history import History
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn import TrainingDivergedError
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, TrainingDivergedError
 from hepa_sklearn._training import CollapseMonitor, prediction_spread
 from hepa_sklearn.surface import make_survival_y
 
@@ -100,8 +99,7 @@ def interrupt_at_epoch(monkeypatch, epoch):
     monkeypatch.setattr(LRScheduler, "on_epoch_end", on_epoch_end)
 
 
-def test_interrupted_pretraining_raises_and_leaves_the_estimator_unfitted(windows, tiny_pretrainer_params,
-                                                                          monkeypatch):
+def test_interrupted_pretraining_raises_and_leaves_the_estimator_unfitted(windows, tiny_pretrainer_params, monkeypatch):
     interrupt_at_epoch(monkeypatch, 2)
     pre = HEPAPretrainer(**dict(tiny_pretrainer_params, max_epochs=5))
     with pytest.raises(KeyboardInterrupt, match=r"interrupted after 2 complete epoch\(s\) of 5; nothing was fitted"):

@@ -29,8 +29,9 @@ def test_ema_target_follows_the_context_encoder_without_gradient(windows, tiny_p
     assert moved  # the copy lags behind: it is a moving average, not the same weights
     # the copy started from the encoder's initial weights (those of max_epochs=0) and moved away from them
     initial = HEPAPretrainer(**{**params, "max_epochs": 0}, target="ema").fit(windows).net_.module_
-    assert not any(torch.equal(p, q) for p, q in zip(module.target_encoder.parameters(),
-                                                      initial.target_encoder.parameters()))
+    assert not any(
+        torch.equal(p, q) for p, q in zip(module.target_encoder.parameters(), initial.target_encoder.parameters())
+    )
 
 
 def test_ema_step_moves_the_target_by_one_minus_the_momentum():
@@ -54,11 +55,14 @@ def test_shared_target_has_no_copy(windows, tiny_pretrainer_params):
     assert not hasattr(pre.net_.module_, "target_encoder")
 
 
-@pytest.mark.parametrize("params, match", [
-    ({"regularizer": "barlow"}, "'regularizer' parameter of HEPAPretrainer must be a str among"),
-    ({"target": "momentum"}, "'target' parameter of HEPAPretrainer must be a str among"),
-    ({"early_stopping": "spread"}, "'early_stopping' parameter of HEPAPretrainer must be"),
-])
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"regularizer": "barlow"}, "'regularizer' parameter of HEPAPretrainer must be a str among"),
+        ({"target": "momentum"}, "'target' parameter of HEPAPretrainer must be a str among"),
+        ({"early_stopping": "spread"}, "'early_stopping' parameter of HEPAPretrainer must be"),
+    ],
+)
 def test_bad_variant_parameters(windows, tiny_pretrainer_params, params, match):
     with pytest.raises(ValueError, match=match):
         HEPAPretrainer(**tiny_pretrainer_params, **params).fit(windows)
@@ -100,8 +104,13 @@ def test_init_from_needs_the_mlp_head(windows, tiny_pretrainer_params, tiny_even
         HEPAEventPredictor(**tiny_event_params, head="linear", init_from=pre).fit(E, y)
 
 
-@pytest.mark.parametrize("params, match", [({"head": "tree"}, "'head' parameter of HEPAEventPredictor must be a str among"),
-                                           ({"loss": "cox"}, "'loss' parameter of HEPAEventPredictor must be a str among")])
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"head": "tree"}, "'head' parameter of HEPAEventPredictor must be a str among"),
+        ({"loss": "cox"}, "'loss' parameter of HEPAEventPredictor must be a str among"),
+    ],
+)
 def test_bad_event_variant_parameters(tiny_event_params, params, match):
     E, y = survival_data()
     with pytest.raises(ValueError, match=match):

@@ -39,9 +39,7 @@ def unit_arrays():
 
 
 def windows(frame=None, **kwargs):
-    params = dict(
-        feature_cols=["a", "b"], event_col="ev", unit_col="unit", time_col="t", context_length=3
-    )
+    params = dict(feature_cols=["a", "b"], event_col="ev", unit_col="unit", time_col="t", context_length=3)
     params.update(kwargs)
     return make_windows(long_frame() if frame is None else frame, **params)
 
@@ -132,13 +130,7 @@ def test_make_windows_without_time_col_keeps_row_order():
 
 @pytest.mark.parametrize(
     "stride, u1_ends, u2_ends",
-    [
-        (1, [0, 1, 2, 3, 4], [0, 1, 2]),
-        (2, [0, 2, 4], [0, 2]),
-        (3, [1, 4], [2]),
-        (4, [0, 4], [2]),
-        (10, [4], [2]),
-    ],
+    [(1, [0, 1, 2, 3, 4], [0, 1, 2]), (2, [0, 2, 4], [0, 2]), (3, [1, 4], [2]), (4, [0, 4], [2]), (10, [4], [2])],
 )
 def test_make_windows_stride_counts_back_from_last_step(stride, u1_ends, u2_ends):
     ends = [("u1", t) for t in u1_ends] + [("u2", t) for t in u2_ends]
@@ -205,9 +197,7 @@ def test_make_windows_boolean_event_column():
 def test_make_windows_single_unit_without_unit_col():
     frame = long_frame()
     u1 = frame[frame["unit"] == "u1"].drop(columns="unit")
-    X, y, groups = make_windows(
-        u1, feature_cols=["a", "b"], event_col="ev", time_col="t", context_length=3
-    )
+    X, y, groups = make_windows(u1, feature_cols=["a", "b"], event_col="ev", time_col="t", context_length=3)
     X_exp, event_exp, time_exp, _ = expected([("u1", t) for t in range(5)])
     np.testing.assert_array_equal(X, X_exp)
     np.testing.assert_array_equal(y["event"], event_exp)
@@ -301,10 +291,7 @@ def test_make_windows_empty_feature_cols():
         windows(feature_cols=[])
 
 
-@pytest.mark.parametrize(
-    "frame",
-    [np.zeros((5, 3)), {"a": [1, 2]}, "frame", None, pd.Series([1.0, 2.0])],
-)
+@pytest.mark.parametrize("frame", [np.zeros((5, 3)), {"a": [1, 2]}, "frame", None, pd.Series([1.0, 2.0])])
 def test_make_windows_wrong_frame_type(frame):
     with pytest.raises(TypeError):
         make_windows(frame, feature_cols=[0], event_col=1, context_length=2)
@@ -313,9 +300,7 @@ def test_make_windows_wrong_frame_type(frame):
 @pytest.mark.parametrize("kwargs", [dict(unit_col=0), dict(time_col=0)])
 def test_make_windows_list_input_rejects_unit_and_time_col(kwargs):
     with pytest.raises(ValueError, match="unit_col"):
-        make_windows(
-            unit_arrays(), feature_cols=[0], event_col=2, context_length=2, layout="time-first-list", **kwargs
-        )
+        make_windows(unit_arrays(), feature_cols=[0], event_col=2, context_length=2, layout="time-first-list", **kwargs)
 
 
 def test_make_windows_list_input_rejects_non_2d_array():
@@ -378,8 +363,13 @@ def test_make_windows_pd_multiindex_matches_long_layout():
 def test_make_windows_pd_multiindex_round_trip():
     frame = multiindex_frame()
     X, _, groups, index = make_windows(
-        frame, feature_cols=["a", "b"], event_col="ev", context_length=3, stride=2,
-        layout="pd-multiindex", return_index=True,
+        frame,
+        feature_cols=["a", "b"],
+        event_col="ev",
+        context_length=3,
+        stride=2,
+        layout="pd-multiindex",
+        return_index=True,
     )
     keys = pd.MultiIndex.from_frame(index[["unit", "time"]])
     # each window's last step is the frame row at its (instance, time)
@@ -416,8 +406,10 @@ def test_make_windows_pd_multiindex_sorts_time_and_keeps_datetimes():
     ],
 )
 def test_make_windows_refuses_input_of_another_layout(frame, kwargs, error, fix):
-    columns = dict(feature_cols=["a"], event_col="ev") if isinstance(frame, pd.DataFrame) else dict(
-        feature_cols=[0], event_col=2
+    columns = (
+        dict(feature_cols=["a"], event_col="ev")
+        if isinstance(frame, pd.DataFrame)
+        else dict(feature_cols=[0], event_col=2)
     )
     with pytest.raises(error, match=fix):
         make_windows(frame, context_length=2, **columns, **kwargs)
@@ -426,7 +418,11 @@ def test_make_windows_refuses_input_of_another_layout(frame, kwargs, error, fix)
 def test_make_windows_pd_multiindex_refuses_unit_and_three_levels():
     with pytest.raises(ValueError, match="unit_col and time_col must be None"):
         make_windows(
-            multiindex_frame(), feature_cols=["a"], event_col="ev", unit_col="unit", context_length=2,
+            multiindex_frame(),
+            feature_cols=["a"],
+            event_col="ev",
+            unit_col="unit",
+            context_length=2,
             layout="pd-multiindex",
         )
     deep = long_frame().assign(site="x").set_index(["site", "unit", "t"])
@@ -466,8 +462,13 @@ def test_make_windows_index_long_layout_maps_rows_back():
 
 def test_make_windows_index_without_time_is_the_step():
     _, _, _, index = make_windows(
-        unit_arrays(), feature_cols=[0], event_col=2, context_length=2, min_history=2,
-        layout="time-first-list", return_index=True,
+        unit_arrays(),
+        feature_cols=[0],
+        event_col=2,
+        context_length=2,
+        min_history=2,
+        layout="time-first-list",
+        return_index=True,
     )
     assert list(index.columns) == ["unit", "step", "time"]
     np.testing.assert_array_equal(index["step"], [1, 2, 3, 4, 1, 2])
@@ -619,13 +620,8 @@ def test_label_surface_from_make_windows():
     _, y, _ = windows()
     labels, known = label_surface(y, 2)
     # y times: u1 (T1, T2, T1, F1, F0), u2 (F2, F1, F0)
-    np.testing.assert_array_equal(
-        labels, [[1, 1], [0, 1], [1, 1], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]]
-    )
-    np.testing.assert_array_equal(
-        known,
-        [[1, 1], [1, 1], [1, 1], [1, 0], [0, 0], [1, 1], [1, 0], [0, 0]],
-    )
+    np.testing.assert_array_equal(labels, [[1, 1], [0, 1], [1, 1], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]])
+    np.testing.assert_array_equal(known, [[1, 1], [1, 1], [1, 1], [1, 0], [0, 0], [1, 1], [1, 0], [0, 0]])
 
 
 @pytest.mark.parametrize("K", [0, -1, 2.5, 3.0, "4", None])
@@ -639,9 +635,7 @@ def test_label_surface_accepts_numpy_integer_K():
     assert labels.shape == (5, 2)
 
 
-@pytest.mark.parametrize(
-    "y", [np.array([1.0, 2.0]), [1, 2], np.array([[True, 1.0], [False, 2.0]])]
-)
+@pytest.mark.parametrize("y", [np.array([1.0, 2.0]), [1, 2], np.array([[True, 1.0], [False, 2.0]])])
 def test_label_surface_unstructured_y(y):
     with pytest.raises(TypeError, match="structured"):
         label_surface(y, 2)
@@ -676,8 +670,16 @@ def test_label_surface_reads_other_field_names_by_position(dtype):
         ([("event", bool)], ValueError, "exactly two fields"),
         ([("event", bool), ("time", float, (2,))], ValueError, "one value per sample"),
     ],
-    ids=["time-first", "integer-by-position", "text-time", "bool-time", "text-event", "three-fields",
-         "one-field", "subarray-time"],
+    ids=[
+        "time-first",
+        "integer-by-position",
+        "text-time",
+        "bool-time",
+        "text-event",
+        "three-fields",
+        "one-field",
+        "subarray-time",
+    ],
 )
 def test_check_survival_y_bad_fields_name_the_problem(dtype, error, match):
     with pytest.raises(error, match=match):
@@ -727,12 +729,7 @@ def build_units(lengths, events):
 
 
 @settings(max_examples=50, deadline=None)
-@given(
-    series=unit_series(),
-    context_length=st.integers(1, 6),
-    stride=st.integers(1, 5),
-    min_history=st.integers(1, 6),
-)
+@given(series=unit_series(), context_length=st.integers(1, 6), stride=st.integers(1, 5), min_history=st.integers(1, 6))
 def test_make_windows_matches_reference(series, context_length, stride, min_history):
     lengths, events = series
     arrays = build_units(lengths, events)
@@ -768,9 +765,7 @@ def test_make_windows_matches_reference(series, context_length, stride, min_hist
         n_obs = min(t + 1, context_length)
         assert observed.sum() == n_obs
         assert observed[context_length - n_obs :].all()
-        np.testing.assert_array_equal(
-            X[i, 0, context_length - n_obs :], arrays[uid][t - n_obs + 1 : t + 1, 0]
-        )
+        np.testing.assert_array_equal(X[i, 0, context_length - n_obs :], arrays[uid][t - n_obs + 1 : t + 1, 0])
         assert y["event"][i] == event
         assert y["time"][i] == time
         if event:
@@ -786,9 +781,7 @@ def test_make_windows_matches_reference(series, context_length, stride, min_hist
 @settings(max_examples=50, deadline=None)
 @given(
     records=st.lists(
-        st.tuples(st.booleans(), st.integers(0, 12) | st.floats(0, 12, allow_nan=False)),
-        min_size=1,
-        max_size=30,
+        st.tuples(st.booleans(), st.integers(0, 12) | st.floats(0, 12, allow_nan=False)), min_size=1, max_size=30
     ),
     K=st.integers(1, 10),
 )
@@ -826,14 +819,17 @@ def test_make_windows_layouts_agree(series, n_channels, context_length, stride, 
     rows = [np.column_stack([values, ev]) for values, ev in zip(steps, events)]
     features, event = list(range(n_channels)), n_channels
     long = pd.concat(
-        [pd.DataFrame({"unit": name, "t": np.arange(len(r)) * 10, **{c: r[:, c] for c in range(n_channels + 1)}})
-         for name, r in zip(names, rows)],
+        [
+            pd.DataFrame({"unit": name, "t": np.arange(len(r)) * 10, **{c: r[:, c] for c in range(n_channels + 1)}})
+            for name, r in zip(names, rows)
+        ],
         ignore_index=True,
     )
     # rows shuffled within each unit; the units keep their order of first appearance
     shuffled = long.groupby("unit", sort=False, group_keys=False).sample(frac=1.0, random_state=seed)
-    common = dict(feature_cols=features, event_col=event, context_length=context_length, stride=stride,
-                  return_index=True)
+    common = dict(
+        feature_cols=features, event_col=event, context_length=context_length, stride=stride, return_index=True
+    )
     results = {
         "long": make_windows(shuffled, unit_col="unit", time_col="t", **common),
         "pd-multiindex": make_windows(shuffled.set_index(["unit", "t"]), layout="pd-multiindex", **common),

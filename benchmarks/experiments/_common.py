@@ -4,8 +4,8 @@ import argparse
 import time
 
 import torch
-
 from hepa_bench.registry import BENCHMARKS
+
 from hepa_sklearn.protocol import SubsetSplit
 
 

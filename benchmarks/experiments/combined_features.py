@@ -25,15 +25,14 @@ Usage: OMP_NUM_THREADS=1 python benchmarks/experiments/combined_features.py --se
 import json
 
 import numpy as np
+from _common import cmapss_split, subset_seed_parser
+from hepa_bench.protocols import with_state
+from hepa_bench.snapshots import pretrain_with_snapshots
 from sklearn.preprocessing import StandardScaler
 
 from hepa_sklearn.baselines import summary_features
-from hepa_sklearn.protocol import protocol_event_predictor
-from hepa_bench.protocols import with_state
-from hepa_bench.snapshots import pretrain_with_snapshots
 from hepa_sklearn.metrics import h_auroc
-
-from _common import cmapss_split, subset_seed_parser
+from hepa_sklearn.protocol import protocol_event_predictor
 
 EPOCHS = (0, 1, 8)
 PRETRAIN_EPOCHS = 50
@@ -51,7 +50,11 @@ def score(subset, seed, epoch, features, parts, data):
     train, valid, test = parts
     predictor = protocol_event_predictor(FINETUNE_EPOCHS, device="cpu", seed=seed).fit(train, data.y_train)
     return {
-        "subset": subset, "seed": seed, "epoch": epoch, "features": features, "n_features": train.shape[1],
+        "subset": subset,
+        "seed": seed,
+        "epoch": epoch,
+        "features": features,
+        "n_features": train.shape[1],
         "valid_h_auroc": h_auroc(data.y_valid, predictor.predict_proba(valid)),
         "h_auroc": h_auroc(data.y_test, predictor.predict_proba(test)),
     }
@@ -64,8 +67,9 @@ def main(argv=None):
     windows = (data.X_train, data.X_valid, data.X_test)
     raw = standardised(*(summary_features(X) for X in windows))
     print(json.dumps(score(args.subset, args.seed, None, "raw", raw, data)), flush=True)
-    pretrainer, states = pretrain_with_snapshots(data.X_pre, epochs=list(EPOCHS), pretrain_epochs=PRETRAIN_EPOCHS,
-                                                 device="cpu", seed=args.seed)
+    pretrainer, states = pretrain_with_snapshots(
+        data.X_pre, epochs=list(EPOCHS), pretrain_epochs=PRETRAIN_EPOCHS, device="cpu", seed=args.seed
+    )
     for epoch in (*EPOCHS, PRETRAIN_EPOCHS):
         encoder = pretrainer if epoch == PRETRAIN_EPOCHS else with_state(pretrainer, states[epoch])
         embeddings = [encoder.transform(X) for X in windows]

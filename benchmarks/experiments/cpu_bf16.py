@@ -22,8 +22,8 @@ import platform
 import statistics
 
 import torch
-
 from _common import cpu_clock
+
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 
 SHAPES = [(128, 256, 256), (2048, 256, 256), (2048, 256, 1024), (9600, 256, 256), (2048, 2048, 2048)]
@@ -31,6 +31,7 @@ SHAPES = [(128, 256, 256), (2048, 256, 256), (2048, 256, 1024), (9600, 256, 256)
 
 def matmul_gflops(m, k, n, dtype, calls=20):
     a, b = torch.randn(m, k, dtype=dtype), torch.randn(k, n, dtype=dtype)
+
     def products(n_calls):
         for _ in range(n_calls):
             a @ b
@@ -46,8 +47,10 @@ def main():
     torch.set_num_threads(1)
     flags = open("/proc/cpuinfo").read() if platform.system() == "Linux" else ""
     isa = [f for f in ("avx512_bf16", "amx_bf16", "amx_tile") if f" {f}" in flags]
-    print(f"# torch {torch.__version__}, one thread, {platform.machine()}; bf16 instructions: {', '.join(isa) or 'none'}; "
-          f"medians of {args.repeats}, fp32 and bf16 alternated")
+    print(
+        f"# torch {torch.__version__}, one thread, {platform.machine()}; bf16 instructions: {', '.join(isa) or 'none'}; "
+        f"medians of {args.repeats}, fp32 and bf16 alternated"
+    )
     print("| product (m x k x n) | fp32 GFLOP/s | bf16 GFLOP/s | bf16 / fp32 |")
     print("|---|---|---|---|")
     for shape in SHAPES:
@@ -63,7 +66,8 @@ def main():
     stages = {
         "pretraining epoch": lambda p: protocol_pretrainer(1, device="cpu", seed=0, precision=p).fit(data.X_pre),
         "finetuning epoch": lambda p: protocol_event_predictor(1, device="cpu", seed=0, precision=p).fit(
-            E_train, data.y_train),
+            E_train, data.y_train
+        ),
     }
     print("\n| FD001 protocol | fp32 CPU s | bf16 CPU s | bf16 / fp32 |")
     print("|---|---|---|---|")

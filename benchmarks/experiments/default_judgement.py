@@ -25,7 +25,6 @@ Usage: python benchmarks/experiments/default_judgement.py
 import os
 
 import numpy as np
-
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.report_cmapss import cmapss_records
 from hepa_bench.report_events import event_records
@@ -41,8 +40,9 @@ MARGIN = 0.02
 
 def cells():
     """The report's cells of both results files (C-MAPSS rows from the C-MAPSS records)."""
-    results = cmapss_records(read_results(os.path.join(HERE, "..", "cmapss_results.jsonl")), pretrain_epochs=50,
-                             finetune_epochs=30)
+    results = cmapss_records(
+        read_results(os.path.join(HERE, "..", "cmapss_results.jsonl")), pretrain_epochs=50, finetune_epochs=30
+    )
     events = event_records(read_results(os.path.join(HERE, "..", "event_results.jsonl")))
     return merged_cells(results, events)
 
@@ -64,39 +64,79 @@ def judge():
             if not n:
                 continue
             boosting, corrected = (
-                max((mean(table, name, fraction, m + suffix) + (m,) for m in BOOSTING),
-                    key=lambda item: -np.inf if np.isnan(item[0]) else item[0])
-                for suffix in (AS_JUDGED, ""))
+                max(
+                    (mean(table, name, fraction, m + suffix) + (m,) for m in BOOSTING),
+                    key=lambda item: -np.inf if np.isnan(item[0]) else item[0],
+                )
+                for suffix in (AS_JUDGED, "")
+            )
             best = best_variant(table, name, fraction)
-            seeds, a, b = paired_by_seed(table.get((name, fraction, HEADLINE), []),
-                                         table.get((name, fraction, "hepa-default"), []))
+            seeds, a, b = paired_by_seed(
+                table.get((name, fraction, HEADLINE), []), table.get((name, fraction, "hepa-default"), [])
+            )
             t_p = paired_tests(a, b)[0] if len(seeds) >= 2 else np.nan
             pvalues.append(t_p)
-            rows.append(dict(
-                name=name, fraction=fraction, headline=headline, n=n,
-                old=mean(table, name, fraction, "hepa-default")[0],
-                difference=float(np.mean(a - b)) if len(seeds) else np.nan, n_paired=len(seeds), boosting=boosting,
-                corrected=corrected,
-                elapsed=mean(table, name, fraction, "elapsed")[0], best=best,
-                best_mean=mean(table, name, fraction, best)[0] if best else np.nan))
+            rows.append(
+                dict(
+                    name=name,
+                    fraction=fraction,
+                    headline=headline,
+                    n=n,
+                    old=mean(table, name, fraction, "hepa-default")[0],
+                    difference=float(np.mean(a - b)) if len(seeds) else np.nan,
+                    n_paired=len(seeds),
+                    boosting=boosting,
+                    corrected=corrected,
+                    elapsed=mean(table, name, fraction, "elapsed")[0],
+                    best=best,
+                    best_mean=mean(table, name, fraction, best)[0] if best else np.nan,
+                )
+            )
     adjusted = holm(np.array(pvalues))
     lines = []
     for row, p in zip(rows, adjusted):
         worse = row["difference"] < 0 and p < 0.05
-        checks = [row["headline"] >= row["boosting"][0] - MARGIN, row["headline"] >= row["elapsed"],
-                  row["headline"] >= row["best_mean"] - MARGIN, not worse]
-        lines.append([row["name"], f"{row['fraction']:.0%}", f"{row['headline']:.3f} ({row['n']})",
-                      f"{row['old']:.3f}", f"{row['difference']:+.3f} ({row['n_paired']})", f"{p:.3g}",
-                      f"{row['boosting'][0]:.3f} ({row['boosting'][2]})", f"{row['elapsed']:.3f}",
-                      f"{row['best_mean']:.3f} ({row['best']})" if row["best"] else "–",
-                      *("yes" if ok else "**no**" for ok in checks),
-                      "–" if np.isnan(row["corrected"][0]) else f"{row['corrected'][0]:.3f} ({row['corrected'][2]})",
-                      "–" if np.isnan(row["corrected"][0]) else
-                      ("yes" if row["headline"] >= row["corrected"][0] - MARGIN else "**no**")])
-    header = ["row", "labels", f"`{HEADLINE}`", "`hepa-default`", "difference (seeds)", "Holm p",
-              "best boosting", "`elapsed`", "best HEPA variant", ">= boosting - 0.02", ">= elapsed",
-              ">= best variant - 0.02", "not significantly below 0.1.0", "best boosting, corrected targets",
-              ">= corrected boosting - 0.02"]
+        checks = [
+            row["headline"] >= row["boosting"][0] - MARGIN,
+            row["headline"] >= row["elapsed"],
+            row["headline"] >= row["best_mean"] - MARGIN,
+            not worse,
+        ]
+        lines.append(
+            [
+                row["name"],
+                f"{row['fraction']:.0%}",
+                f"{row['headline']:.3f} ({row['n']})",
+                f"{row['old']:.3f}",
+                f"{row['difference']:+.3f} ({row['n_paired']})",
+                f"{p:.3g}",
+                f"{row['boosting'][0]:.3f} ({row['boosting'][2]})",
+                f"{row['elapsed']:.3f}",
+                f"{row['best_mean']:.3f} ({row['best']})" if row["best"] else "–",
+                *("yes" if ok else "**no**" for ok in checks),
+                "–" if np.isnan(row["corrected"][0]) else f"{row['corrected'][0]:.3f} ({row['corrected'][2]})",
+                "–"
+                if np.isnan(row["corrected"][0])
+                else ("yes" if row["headline"] >= row["corrected"][0] - MARGIN else "**no**"),
+            ]
+        )
+    header = [
+        "row",
+        "labels",
+        f"`{HEADLINE}`",
+        "`hepa-default`",
+        "difference (seeds)",
+        "Holm p",
+        "best boosting",
+        "`elapsed`",
+        "best HEPA variant",
+        ">= boosting - 0.02",
+        ">= elapsed",
+        ">= best variant - 0.02",
+        "not significantly below 0.1.0",
+        "best boosting, corrected targets",
+        ">= corrected boosting - 0.02",
+    ]
     return markdown_table(header, lines)
 
 

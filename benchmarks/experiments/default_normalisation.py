@@ -46,16 +46,24 @@ import json
 import time
 
 import torch
-
-from hepa_bench.protocols import default_pipeline
-from hepa_sklearn.protocol import SubsetSplit
-from hepa_bench.protocols import with_state
+from hepa_bench.protocols import default_pipeline, with_state
 from hepa_bench.snapshots import EncoderSnapshots
+
 from hepa_sklearn.datasets._cmapss import K
 from hepa_sklearn.metrics import h_auroc
+from hepa_sklearn.protocol import SubsetSplit
 
-ARMS = ("revin", "global", "revin-pre", "global-pre", "global-random", "regime", "regime-random",
-        "revin-random", "rank")
+ARMS = (
+    "revin",
+    "global",
+    "revin-pre",
+    "global-pre",
+    "global-random",
+    "regime",
+    "regime-random",
+    "revin-random",
+    "rank",
+)
 
 
 def fit_arm(arm, data, X_train, y_train, seed):
@@ -86,8 +94,10 @@ def main(argv=None):
     torch.set_num_threads(1)
     # only the splits the arms read: the regime arms see the same units and windows with the
     # setting channels, normalised per operating condition
-    splits = {regime: SubsetSplit(args.subset, args.seed, regime=regime)
-              for regime in {arm.startswith("regime") for arm in args.arms}}
+    splits = {
+        regime: SubsetSplit(args.subset, args.seed, regime=regime)
+        for regime in {arm.startswith("regime") for arm in args.arms}
+    }
     for fraction in args.fractions:
         for arm in args.arms:
             arm_data = splits[arm.startswith("regime")]
@@ -100,9 +110,14 @@ def main(argv=None):
                 return h_auroc(y, predictor.predict_proba(pretrainer.transform(X)))
 
             record = {
-                "subset": args.subset, "seed": args.seed, "fraction": fraction, "arm": arm,
-                "n_train_windows": int(mask.sum()), "pretrain_epochs_run": pretrainer.n_epochs_,
-                "finetune_epochs_run": predictor.n_epochs_, "fit_s": round(fit_s, 1),
+                "subset": args.subset,
+                "seed": args.seed,
+                "fraction": fraction,
+                "arm": arm,
+                "n_train_windows": int(mask.sum()),
+                "pretrain_epochs_run": pretrainer.n_epochs_,
+                "finetune_epochs_run": predictor.n_epochs_,
+                "fit_s": round(fit_s, 1),
                 "valid_h_auroc": score(arm_data.X_valid, arm_data.y_valid),
                 "h_auroc": score(arm_data.X_test, arm_data.y_test),
             }

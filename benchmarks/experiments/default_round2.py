@@ -11,7 +11,6 @@ Usage: python benchmarks/experiments/default_round2.py
 """
 
 import numpy as np
-
 from default_screen import screen
 
 OLD, CURRENT, CANDIDATE = "hepa-default", "hepa-default-auto0", "hepa-default-trend0"
@@ -20,16 +19,24 @@ MARGIN = 0.02
 
 
 def main():
-    rows = [(dataset, fraction, row) for fraction in (1.0, 0.1)
-            for dataset, row in screen(list(SEEDS), fraction, [OLD, CURRENT, CANDIDATE]).items()]
+    rows = [
+        (dataset, fraction, row)
+        for fraction in (1.0, 0.1)
+        for dataset, row in screen(list(SEEDS), fraction, [OLD, CURRENT, CANDIDATE]).items()
+    ]
     rows = [(dataset, fraction, row) for dataset, fraction, row in rows if all(m in row for m in (OLD, CURRENT))]
     print(f"| row | labels | `{OLD}` | `{CURRENT}` | `{CANDIDATE}` |")
     print("|---|---|---|---|---|")
     for dataset, fraction, row in rows:
-        print(f"| {dataset} | {fraction:.0%} | " + " | ".join(f"{row[m]:.3f}" if m in row else "–"
-                                                             for m in (OLD, CURRENT, CANDIDATE)) + " |")
+        print(
+            f"| {dataset} | {fraction:.0%} | "
+            + " | ".join(f"{row[m]:.3f}" if m in row else "–" for m in (OLD, CURRENT, CANDIDATE))
+            + " |"
+        )
     screened = [row for _, _, row in rows if CANDIDATE in row]
-    print(f"\n{CANDIDATE} screened on {len(screened)} of {len(rows)} rows (seeds {SEEDS[0]} and {SEEDS[1]}, validation)")
+    print(
+        f"\n{CANDIDATE} screened on {len(screened)} of {len(rows)} rows (seeds {SEEDS[0]} and {SEEDS[1]}, validation)"
+    )
     if not screened:
         return
     short = {m: max(row[m] - row[CANDIDATE] for row in screened) for m in (OLD, CURRENT)}
@@ -42,8 +49,10 @@ def main():
         print("decision: not yet (rows missing)")
     else:
         adopted = eligible and means[CANDIDATE] > means[CURRENT]
-        print(f"decision: {CANDIDATE} is {'' if eligible else 'not '}eligible; "
-              f"{'it becomes the default' if adopted else 'the 0.2.0 defaults stay'}")
+        print(
+            f"decision: {CANDIDATE} is {'' if eligible else 'not '}eligible; "
+            f"{'it becomes the default' if adopted else 'the 0.2.0 defaults stay'}"
+        )
 
 
 if __name__ == "__main__":

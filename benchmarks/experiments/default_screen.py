@@ -19,14 +19,20 @@ import json
 import os
 
 import numpy as np
-
 from hepa_bench.registry import BENCHMARKS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RESULTS = [os.path.join(HERE, "..", name) for name in ("cmapss_results.jsonl", "event_results.jsonl",
-                                                        "screen_results.jsonl")]
-METHODS = ["hepa-default", "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime0", "hepa-default-auto0-spread",
-           "hepa-default-auto0"]
+RESULTS = [
+    os.path.join(HERE, "..", name) for name in ("cmapss_results.jsonl", "event_results.jsonl", "screen_results.jsonl")
+]
+METHODS = [
+    "hepa-default",
+    "hepa-default-rank",
+    "hepa-default-untrained",
+    "hepa-default-regime0",
+    "hepa-default-auto0-spread",
+    "hepa-default-auto0",
+]
 ARMS = ["revin+level", "regime+level", "regime-revin+level"]
 
 
@@ -39,21 +45,34 @@ def screen(seeds, fraction, methods=METHODS):
         for line in open(path):
             record = json.loads(line)
             dataset = record.get("dataset", record.get("subset"))
-            if (record["seed"] not in seeds or float(record["fraction"]) != fraction or BENCHMARKS[dataset].retired
-                    or record.get("split", "fixed") != "fixed"):  # the rolling origin's seeds are other data
+            if (
+                record["seed"] not in seeds
+                or float(record["fraction"]) != fraction
+                or BENCHMARKS[dataset].retired
+                or record.get("split", "fixed") != "fixed"
+            ):  # the rolling origin's seeds are other data
                 continue
             if record["method"] in methods and wanted in (None, dataset.startswith("FD")) and "valid_h_auroc" in record:
-                scores.setdefault(dataset, {}).setdefault(record["method"], {})[record["seed"]] = record["valid_h_auroc"]
+                scores.setdefault(dataset, {}).setdefault(record["method"], {})[record["seed"]] = record[
+                    "valid_h_auroc"
+                ]
     levels = os.path.join(HERE, "level_features.txt")
     if os.path.exists(levels) and fraction == 1.0 and methods is METHODS:
         for line in open(levels):
             if line.startswith("{"):
                 record = json.loads(line)
                 if record["seed"] in seeds:
-                    scores.setdefault(record["dataset"], {}).setdefault(record["arm"], {})[record["seed"]] = (
-                        record["valid_h_auroc"])
-    return {dataset: {column: float(np.mean(list(by_seed.values()))) for column, by_seed in row.items()
-                      if set(by_seed) == set(seeds)} for dataset, row in scores.items()}
+                    scores.setdefault(record["dataset"], {}).setdefault(record["arm"], {})[record["seed"]] = record[
+                        "valid_h_auroc"
+                    ]
+    return {
+        dataset: {
+            column: float(np.mean(list(by_seed.values())))
+            for column, by_seed in row.items()
+            if set(by_seed) == set(seeds)
+        }
+        for dataset, row in scores.items()
+    }
 
 
 def main():
@@ -76,6 +95,7 @@ def main():
         for i, c in enumerate(group):
             shortfall = max(row["hepa-default"] - row[c] for row in complete)
             print(f"{c}: largest shortfall against hepa-default {shortfall:+.3f}, mean rank {ranks[:, i].mean():.2f}")
+
 
 if __name__ == "__main__":
     main()

@@ -23,8 +23,8 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import torch  # noqa: E402
-
 from hepa_bench.registry import BENCHMARKS  # noqa: E402
+
 from hepa_sklearn.plotting import EmbeddingPCADisplay  # noqa: E402
 
 
@@ -32,8 +32,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=["FD001", "ETTm1", "Beijing"])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--pretrain-epochs", type=int, default=None,
-                        help="pretraining epochs (default: each dataset's protocol's)")
+    parser.add_argument(
+        "--pretrain-epochs", type=int, default=None, help="pretraining epochs (default: each dataset's protocol's)"
+    )
     parser.add_argument("--data-home", default=None)
     parser.add_argument("--figure", default="embedding_pca.png")
     args = parser.parse_args()
@@ -46,16 +47,33 @@ def main():
         for column, (label, n) in enumerate((("pretrained", epochs), ("untrained", 0))):
             start = time.process_time()
             encoder = entry.make_pretrainer(n, device="cpu", seed=args.seed).fit(data.X_pre)
-            display = EmbeddingPCADisplay.from_estimator(encoder, data.X_test, data.y_test, groups=data.g_test,
-                                                         name=f"{name}, {label} encoder", ax=axes[row, column])
-            print(json.dumps({"dataset": name, "seed": args.seed, "encoder": label, "pretrain_epochs": n,
-                              "pc1_share": float(display.explained_variance_ratio[0]),
-                              "pc2_share": float(display.explained_variance_ratio[1]),
-                              "spearman_rho_pc1_time": display.spearman_rho,
-                              "median_unit_spearman_rho": float(np.nanmedian(display.unit_spearman_rho))
-                              if np.isfinite(display.unit_spearman_rho).any() else None,
-                              "n_units": int(display.unit_spearman_rho.size),
-                              "cpu_s": round(time.process_time() - start, 1)}), flush=True)
+            display = EmbeddingPCADisplay.from_estimator(
+                encoder,
+                data.X_test,
+                data.y_test,
+                groups=data.g_test,
+                name=f"{name}, {label} encoder",
+                ax=axes[row, column],
+            )
+            print(
+                json.dumps(
+                    {
+                        "dataset": name,
+                        "seed": args.seed,
+                        "encoder": label,
+                        "pretrain_epochs": n,
+                        "pc1_share": float(display.explained_variance_ratio[0]),
+                        "pc2_share": float(display.explained_variance_ratio[1]),
+                        "spearman_rho_pc1_time": display.spearman_rho,
+                        "median_unit_spearman_rho": float(np.nanmedian(display.unit_spearman_rho))
+                        if np.isfinite(display.unit_spearman_rho).any()
+                        else None,
+                        "n_units": int(display.unit_spearman_rho.size),
+                        "cpu_s": round(time.process_time() - start, 1),
+                    }
+                ),
+                flush=True,
+            )
     figure.tight_layout()
     figure.savefig(args.figure, dpi=80)
 

@@ -67,8 +67,10 @@ def main():
     epsilon, score = [v[0] for v in table.values()], [v[1] for v in table.values()]
     r, p_r = stats.pearsonr(epsilon, score)
     rho, p_rho = stats.spearmanr(epsilon, score)
-    print(f"\nAcross {len(table)} datasets: Pearson's r {r:+.3f} (p = {p_r:.3g}), Spearman's rho {rho:+.3f} "
-          f"(p = {p_rho:.3g}). The paper (quoted): Pearson r = -0.05 (p = 0.90) across its 14 datasets.")
+    print(
+        f"\nAcross {len(table)} datasets: Pearson's r {r:+.3f} (p = {p_r:.3g}), Spearman's rho {rho:+.3f} "
+        f"(p = {p_rho:.3g}). The paper (quoted): Pearson r = -0.05 (p = 0.90) across its 14 datasets."
+    )
 
 
 if __name__ == "__main__":

@@ -26,9 +26,9 @@ import json
 import time
 
 import numpy as np
+from _common import benchmark_split, dataset_seed_parser, labelled_windows
 from sklearn.preprocessing import StandardScaler
 
-from _common import benchmark_split, dataset_seed_parser, labelled_windows
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 from hepa_sklearn.baselines import multiscale_feature_names, multiscale_features
 
@@ -44,23 +44,37 @@ def main():
     E = {"train": encoder.transform(X_train), "valid": encoder.transform(data.X_valid)}
     encode_s = time.process_time() - start
     names = multiscale_feature_names(data.X_train.shape[1])
-    keep = {"multiscale": np.array([name != "age" for name in names]),
-            "trend": np.array([name.split("_")[0] in ("mean", "slope") for name in names])}
+    keep = {
+        "multiscale": np.array([name != "age" for name in names]),
+        "trend": np.array([name.split("_")[0] in ("mean", "slope") for name in names]),
+    }
     for arm in args.arms:
         start = time.process_time()
         features = dict(E)
         if arm != "headline":
-            raw = {"train": multiscale_features(X_train)[:, keep[arm]],
-                   "valid": multiscale_features(data.X_valid)[:, keep[arm]]}
+            raw = {
+                "train": multiscale_features(X_train)[:, keep[arm]],
+                "valid": multiscale_features(data.X_valid)[:, keep[arm]],
+            }
             scaler = StandardScaler().fit(np.nan_to_num(raw["train"]))
-            features = {name: np.hstack([E[name], np.nan_to_num(scaler.transform(np.nan_to_num(raw[name])))])
-                        for name in E}
+            features = {
+                name: np.hstack([E[name], np.nan_to_num(scaler.transform(np.nan_to_num(raw[name])))]) for name in E
+            }
         head = HEPAEventPredictor(K=entry.K, random_state=args.seed).fit(features["train"], y_train)
-        print(json.dumps({
-            "dataset": args.dataset, "seed": args.seed, "fraction": args.fraction, "arm": arm,
-            "n_features": features["train"].shape[1], "cpu_s": round(time.process_time() - start + encode_s, 1),
-            "valid_h_auroc": round(h_auroc(data.y_valid, head.predict_proba(features["valid"])), 4),
-        }), flush=True)
+        print(
+            json.dumps(
+                {
+                    "dataset": args.dataset,
+                    "seed": args.seed,
+                    "fraction": args.fraction,
+                    "arm": arm,
+                    "n_features": features["train"].shape[1],
+                    "cpu_s": round(time.process_time() - start + encode_s, 1),
+                    "valid_h_auroc": round(h_auroc(data.y_valid, head.predict_proba(features["valid"])), 4),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -29,25 +29,41 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--subset", default="FD002")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--test-stride", type=int, default=None,
-                        help="stride of the test windows (the loader's default, 1, when not given; the Quickstart's is 4)")
+    parser.add_argument(
+        "--test-stride",
+        type=int,
+        default=None,
+        help="stride of the test windows (the loader's default, 1, when not given; the Quickstart's is 4)",
+    )
     parser.add_argument("params", nargs="*", metavar="NAME=VALUE")
     args = parser.parse_args()
     params = {name: ast.literal_eval(value) for name, value in (p.split("=", 1) for p in args.params)}
     torch.set_num_threads(1)
     stride = {} if args.test_stride is None else {"stride": args.test_stride}
     train, test = load_cmapss(args.subset), load_cmapss(args.subset, split="test", **stride)
-    pipe = make_pipeline(HEPAPretrainer(random_state=args.seed, **params),
-                         HEPAEventPredictor(K=150, random_state=args.seed))
+    pipe = make_pipeline(
+        HEPAPretrainer(random_state=args.seed, **params), HEPAEventPredictor(K=150, random_state=args.seed)
+    )
     cpu, wall = time.process_time(), time.perf_counter()
     pipe.fit(train.X, train.y)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print(json.dumps({
-        "subset": args.subset, "seed": args.seed, "params": params, "n_train_windows": len(train.X),
-        "n_test_windows": len(test.X),
-        "fit_cpu_s": round(cpu, 1), "fit_wall_s": round(wall, 1), "pretrain_epochs_run": pipe[0].n_epochs_,
-        "finetune_epochs_run": pipe[-1].n_epochs_, "test_h_auroc": h_auroc(test.y, pipe.predict_proba(test.X)),
-    }), flush=True)
+    print(
+        json.dumps(
+            {
+                "subset": args.subset,
+                "seed": args.seed,
+                "params": params,
+                "n_train_windows": len(train.X),
+                "n_test_windows": len(test.X),
+                "fit_cpu_s": round(cpu, 1),
+                "fit_wall_s": round(wall, 1),
+                "pretrain_epochs_run": pipe[0].n_epochs_,
+                "finetune_epochs_run": pipe[-1].n_epochs_,
+                "test_h_auroc": h_auroc(test.y, pipe.predict_proba(test.X)),
+            }
+        ),
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -30,10 +30,10 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from skorch.callbacks import Callback
-
 from hepa_bench.protocols import protocol_pretrainer
 from hepa_bench.speed_reference import REFERENCE_COMMIT, compare_with_reference, portable_paths, reference_table
+from skorch.callbacks import Callback
+
 from hepa_sklearn.metrics import h_auroc
 from hepa_sklearn.nn import event_surface
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
@@ -60,8 +60,9 @@ class WallTrace(Callback):
             surface = event_surface(logits.float()).cpu().numpy()
         score = h_auroc(self.y_test, surface)
         self.excluded += time.perf_counter() - begin
-        self.trace.append({"epoch": len(net.history), "h_auroc": score,
-                           "wall_s": time.perf_counter() - self.start - self.excluded})
+        self.trace.append(
+            {"epoch": len(net.history), "h_auroc": score, "wall_s": time.perf_counter() - self.start - self.excluded}
+        )
 
 
 def time_to_quality(device, *, seed, pretrain_epochs, finetune_epochs):
@@ -76,8 +77,16 @@ def time_to_quality(device, *, seed, pretrain_epochs, finetune_epochs):
     predictor = protocol_event_predictor(finetune_epochs, device=device, seed=seed, callbacks=[("held_out", trace)])
     predictor.fit(E_train, data.y_train)
     trace = dict(predictor.net_.callbacks_)["held_out"]
-    return pretrainer, predictor, data, {"pretrain_wall_s": pretrained, "trace": trace.trace,
-                                         "final_h_auroc": h_auroc(data.y_test, predictor.predict_proba(E_test))}
+    return (
+        pretrainer,
+        predictor,
+        data,
+        {
+            "pretrain_wall_s": pretrained,
+            "trace": trace.trace,
+            "final_h_auroc": h_auroc(data.y_test, predictor.predict_proba(E_test)),
+        },
+    )
 
 
 def _fits(step, batch):
@@ -133,9 +142,11 @@ def batch_limits(pretrainer, predictor, device, *, limit):
         with torch.inference_mode(), autocast(device, dtype):
             model.embed(windows(batch))
 
-    out = {"pretrain step (cuts)": largest_batch(pretrain_step, 256, limit),
-           "event-model step (windows)": largest_batch(head_step, 4096, limit * 64),
-           "transform pass (windows)": largest_batch(embed, 256, limit)}
+    out = {
+        "pretrain step (cuts)": largest_batch(pretrain_step, 256, limit),
+        "event-model step (windows)": largest_batch(head_step, 4096, limit * 64),
+        "transform pass (windows)": largest_batch(embed, 256, limit),
+    }
     model.eval()
     head.eval()
     return out
@@ -148,8 +159,10 @@ def throughput(pretrainer, predictor, X, device, batches=(1, 64, 4096)):
         Xb = np.ascontiguousarray(X[np.arange(batch) % len(X)])
         Eb = pretrainer.transform(Xb)
         calls = 50 if batch <= 64 else 5
-        for name, call in (("transform", lambda: pretrainer.transform(Xb)),
-                           ("predict_proba", lambda: predictor.predict_proba(Eb))):
+        for name, call in (
+            ("transform", lambda: pretrainer.transform(Xb)),
+            ("predict_proba", lambda: predictor.predict_proba(Eb)),
+        ):
             call()
             times = []
             for _ in range(calls):
@@ -172,9 +185,12 @@ def main():
     pre, fine = (1, 1) if args.quick else (50, 30)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    results = {"command": shlex.join(["python", *sys.argv]), "torch": torch.__version__,
-               "device": torch.cuda.get_device_name() if args.device == "cuda" else "cpu",
-               "protocol": {"dataset": "FD001", "seed": 0, "pretrain_epochs": pre, "finetune_epochs": fine}}
+    results = {
+        "command": shlex.join(["python", *sys.argv]),
+        "torch": torch.__version__,
+        "device": torch.cuda.get_device_name() if args.device == "cuda" else "cpu",
+        "protocol": {"dataset": "FD001", "seed": 0, "pretrain_epochs": pre, "finetune_epochs": fine},
+    }
 
     def save():
         (out / "gpu_check.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
@@ -182,15 +198,18 @@ def main():
     # throughput and batch limits first: they need no trained weights (an untrained encoder computes the same)
     data = SubsetSplit("FD001", 0, regime=False)
     pretrainer = protocol_pretrainer(0, device=args.device, seed=0, layout="packed").fit(data.X_pre)
-    predictor = protocol_event_predictor(1, device=args.device, seed=0).fit(pretrainer.transform(data.X_train),
-                                                                            data.y_train)
+    predictor = protocol_event_predictor(1, device=args.device, seed=0).fit(
+        pretrainer.transform(data.X_train), data.y_train
+    )
     rates = throughput(pretrainer, predictor, data.X_test, args.device, batches=(1, 64, 256 if args.quick else 4096))
     results["throughput_windows_per_s"] = {f"{name} batch {batch}": rate for (name, batch), rate in rates.items()}
     save()
     print("| call | " + " | ".join(f"batch {b}" for b in sorted({b for _, b in rates})) + " |\n|---|---|---|---|")
     for name in ("transform", "predict_proba"):
-        print(f"| {name} windows/s | " + " | ".join(f"{rate:,.0f}" for (n, _), rate in rates.items() if n == name)
-              + " |", flush=True)
+        print(
+            f"| {name} windows/s | " + " | ".join(f"{rate:,.0f}" for (n, _), rate in rates.items() if n == name) + " |",
+            flush=True,
+        )
     if args.device == "cuda":
         limits = batch_limits(pretrainer, predictor, args.device, limit=2**20)
         results["largest_batch"] = limits
@@ -199,11 +218,36 @@ def main():
         print("\nLargest batch that fits: " + ", ".join(f"{k} {v}" for k, v in limits.items()), flush=True)
     del pretrainer, predictor
 
-    our_argv = [sys.executable, "-m", "hepa_bench.speed", "--one-run", "--seed", "0", "--pretrain-epochs", str(pre),
-                "--finetune-epochs", str(fine), "--device", args.device, "--batch-layout", "packed", "--threads", "1"]
-    pair = compare_with_reference(args.reference, our_argv, seed=0, pretrain_epochs=pre, finetune_epochs=fine,
-                                  threads=1, repeats=1, side_by_side=False, device=args.device,
-                                  expected_commit=None if args.quick else REFERENCE_COMMIT)
+    our_argv = [
+        sys.executable,
+        "-m",
+        "hepa_bench.speed",
+        "--one-run",
+        "--seed",
+        "0",
+        "--pretrain-epochs",
+        str(pre),
+        "--finetune-epochs",
+        str(fine),
+        "--device",
+        args.device,
+        "--batch-layout",
+        "packed",
+        "--threads",
+        "1",
+    ]
+    pair = compare_with_reference(
+        args.reference,
+        our_argv,
+        seed=0,
+        pretrain_epochs=pre,
+        finetune_epochs=fine,
+        threads=1,
+        repeats=1,
+        side_by_side=False,
+        device=args.device,
+        expected_commit=None if args.quick else REFERENCE_COMMIT,
+    )
     results["side_by_side"] = portable_paths(pair, args.reference)
     save()
     print("\n" + "\n".join(reference_table(results["side_by_side"])), flush=True)
@@ -211,13 +255,25 @@ def main():
     reference_score = pair["median"]["reference"]["h_auroc"]
     *_, quality = time_to_quality(args.device, seed=0, pretrain_epochs=pre, finetune_epochs=fine)
     reached = next((row for row in quality["trace"] if row["h_auroc"] >= reference_score), None)
-    results["time_to_quality"] = {**quality, "reference_final_h_auroc": reference_score,
-                                  "reference_wall_s": pair["median"]["reference"]["wall_s"], "reached": reached}
+    results["time_to_quality"] = {
+        **quality,
+        "reference_final_h_auroc": reference_score,
+        "reference_wall_s": pair["median"]["reference"]["wall_s"],
+        "reached": reached,
+    }
     save()
-    print(f"\nTime to the reference's final held-out h-AUROC {reference_score:.4f}: "
-          + (f"epoch {reached['epoch']} of finetuning, {reached['wall_s']:.1f} s wall (reference: "
-             f"{pair['median']['reference']['wall_s']:.1f} s for its whole run)" if reached else "not reached")
-          + f"; pretraining {quality['pretrain_wall_s']:.1f} s; final {quality['final_h_auroc']:.4f}", flush=True)
+    print(
+        f"\nTime to the reference's final held-out h-AUROC {reference_score:.4f}: "
+        + (
+            f"epoch {reached['epoch']} of finetuning, {reached['wall_s']:.1f} s wall (reference: "
+            f"{pair['median']['reference']['wall_s']:.1f} s for its whole run)"
+            if reached
+            else "not reached"
+        )
+        + f"; pretraining {quality['pretrain_wall_s']:.1f} s; final {quality['final_h_auroc']:.4f}",
+        flush=True,
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -21,7 +21,6 @@ seconds per fit from ``time.process_time``::
 
 import time
 
-import numpy as np
 import torch
 from sklearn.metrics import roc_auc_score
 from sklearn.pipeline import make_pipeline
@@ -48,14 +47,18 @@ def main():
     train, test = load_cmapss("FD001"), load_cmapss("FD001", split="test", stride=4)
     labels, known = label_at_horizon(train.y, HORIZON)
     test_labels, test_known = label_at_horizon(test.y, HORIZON)
-    print(f"train: {train.X.shape[0]} windows, {int(known.sum())} with a known label at {HORIZON} "
-          f"({labels[known].mean():.3f} positive); test: {test.X.shape[0]} windows, {int(test_known.sum())} known "
-          f"({test_labels[test_known].mean():.3f} positive)")
+    print(
+        f"train: {train.X.shape[0]} windows, {int(known.sum())} with a known label at {HORIZON} "
+        f"({labels[known].mean():.3f} positive); test: {test.X.shape[0]} windows, {int(test_known.sum())} known "
+        f"({test_labels[test_known].mean():.3f} positive)"
+    )
 
     plain, seconds = timed(lambda: headline().fit(train.X, train.y))
     auroc = per_horizon_auroc(test.y, plain.predict_proba(test.X), horizons=[HORIZON])[0]
-    print(f"plain surface estimator, (event, time) labels: per-horizon AUROC at {HORIZON} = {auroc:.4f} "
-          f"({seconds:.0f} CPU s)")
+    print(
+        f"plain surface estimator, (event, time) labels: per-horizon AUROC at {HORIZON} = {auroc:.4f} "
+        f"({seconds:.0f} CPU s)"
+    )
 
     X_known, y_known = train.X[known], labels[known]
     fits = [("binary labels at 30", {}), ("full labels as survival_y", {"survival_y": train.y[known]})]
@@ -63,8 +66,10 @@ def main():
         clf, seconds = timed(lambda: HorizonClassifier(headline(), horizon=HORIZON).fit(X_known, y_known, **fit_params))
         score = clf.predict_proba(test.X[test_known])[:, 1]
         surface_auroc = per_horizon_auroc(test.y, clf.estimator_.predict_proba(test.X), horizons=[HORIZON])[0]
-        print(f"HorizonClassifier, {name}: ROC AUC at {HORIZON} = {roc_auc_score(test_labels[test_known], score):.4f} "
-              f"(its surface's per-horizon AUROC {surface_auroc:.4f}; {seconds:.0f} CPU s)")
+        print(
+            f"HorizonClassifier, {name}: ROC AUC at {HORIZON} = {roc_auc_score(test_labels[test_known], score):.4f} "
+            f"(its surface's per-horizon AUROC {surface_auroc:.4f}; {seconds:.0f} CPU s)"
+        )
 
 
 if __name__ == "__main__":

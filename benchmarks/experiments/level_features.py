@@ -26,11 +26,12 @@ import time
 
 import numpy as np
 import torch
+from hepa_bench.registry import BENCHMARKS
 from sklearn.preprocessing import StandardScaler
 
-from hepa_bench.registry import BENCHMARKS
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, RegimeNormalizer, h_auroc
-from hepa_sklearn._stats import nan_mean_std, window_level as level
+from hepa_sklearn._stats import nan_mean_std
+from hepa_sklearn._stats import window_level as level
 
 
 def shift(X):
@@ -47,8 +48,12 @@ def main():
     parser.add_argument("--dataset", default="ETTm1")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data-home", default=None)
-    parser.add_argument("--features", choices=["level", "shift"], default="level",
-                        help="level: the window's level (the arms above); shift: the last 30 steps against the window")
+    parser.add_argument(
+        "--features",
+        choices=["level", "shift"],
+        default="level",
+        help="level: the window's level (the arms above); shift: the last 30 steps against the window",
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)
     entry = BENCHMARKS[args.dataset]
@@ -62,20 +67,33 @@ def main():
     if regimes.n_regimes_ > 1:
         arms.append(("regime-revin+level", "revin", {name: regimes.transform(X) for name, X in raw.items()}))
     if args.features == "shift":  # the RevIN arm (per regime where regimes are found) with the shift instead
-        arms = [("regime-revin+shift", "revin", arms[-1][2]) if regimes.n_regimes_ > 1 else ("revin+shift", "revin", raw)]
+        arms = [
+            ("regime-revin+shift", "revin", arms[-1][2]) if regimes.n_regimes_ > 1 else ("revin+shift", "revin", raw)
+        ]
     for arm, norm, windows in arms:
         start = time.process_time()
         scaler = StandardScaler().fit(np.nan_to_num(summary(windows["train"])))
-        encoder = HEPAPretrainer(**norms[norm], window_level=False, max_epochs=0,
-                                 random_state=args.seed).fit(windows["train"])
-        E = {name: np.hstack([encoder.transform(X), np.nan_to_num(scaler.transform(np.nan_to_num(summary(X))))])
-             for name, X in windows.items()}
+        encoder = HEPAPretrainer(**norms[norm], window_level=False, max_epochs=0, random_state=args.seed).fit(
+            windows["train"]
+        )
+        E = {
+            name: np.hstack([encoder.transform(X), np.nan_to_num(scaler.transform(np.nan_to_num(summary(X))))])
+            for name, X in windows.items()
+        }
         head = HEPAEventPredictor(K=entry.K, random_state=args.seed).fit(E["train"], data.y_train)
-        print(json.dumps({
-            "dataset": args.dataset, "seed": args.seed, "arm": arm, "cpu_s": round(time.process_time() - start, 1),
-            "valid_h_auroc": h_auroc(data.y_valid, head.predict_proba(E["valid"])),
-            "h_auroc": h_auroc(data.y_test, head.predict_proba(E["test"])),
-        }), flush=True)
+        print(
+            json.dumps(
+                {
+                    "dataset": args.dataset,
+                    "seed": args.seed,
+                    "arm": arm,
+                    "cpu_s": round(time.process_time() - start, 1),
+                    "valid_h_auroc": h_auroc(data.y_valid, head.predict_proba(E["valid"])),
+                    "h_auroc": h_auroc(data.y_test, head.predict_proba(E["test"])),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,8 @@ import json
 import time
 
 import numpy as np
-
 from _common import benchmark_split, dataset_seed_parser
+
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 from hepa_sklearn._stats import nan_mean_std, window_level
 
@@ -47,13 +47,22 @@ def main():
     standardised = {name: encoder.standardise_by_regime(X) for name, X in windows.items()}
     loc, scale, _ = nan_mean_std(window_level(standardised["train"]), axis=0)
     scale = np.where(scale > 0, scale, 1.0)
-    E = {name: np.hstack([encoder.transform(X)[:, :encoder.d_model],
-                          np.nan_to_num((window_level(standardised[name]) - np.nan_to_num(loc)) / scale)])
-         for name, X in windows.items()}
+    E = {
+        name: np.hstack(
+            [
+                encoder.transform(X)[:, : encoder.d_model],
+                np.nan_to_num((window_level(standardised[name]) - np.nan_to_num(loc)) / scale),
+            ]
+        )
+        for name, X in windows.items()
+    }
     encode_s = time.process_time() - start
     d, C = encoder.d_model, data.X_train.shape[1]
-    columns = {"spread": np.arange(d + 4 * C), "embedding": np.arange(d),
-               "means": np.r_[np.arange(d), d + np.arange(C), d + 2 * C + np.arange(C)]}
+    columns = {
+        "spread": np.arange(d + 4 * C),
+        "embedding": np.arange(d),
+        "means": np.r_[np.arange(d), d + np.arange(C), d + 2 * C + np.arange(C)],
+    }
 
     def fit(cols, **params):
         head = HEPAEventPredictor(K=entry.K, random_state=args.seed, **params).fit(E["train"][:, cols], data.y_train)
@@ -69,11 +78,19 @@ def main():
         else:
             cols = columns["means" if arm == "means" else "spread"]
             head, _ = fit(cols, **{"wd": {"weight_decay": 0.1}, "small": {"hidden": 64}}.get(arm, {}))
-        print(json.dumps({
-            "dataset": args.dataset, "seed": args.seed, "arm": arm,
-            "cpu_s": round(time.process_time() - start + encode_s, 1),
-            "valid_h_auroc": round(h_auroc(data.y_valid, head.predict_proba(E["valid"][:, cols])), 4), **extra,
-        }), flush=True)
+        print(
+            json.dumps(
+                {
+                    "dataset": args.dataset,
+                    "seed": args.seed,
+                    "arm": arm,
+                    "cpu_s": round(time.process_time() - start + encode_s, 1),
+                    "valid_h_auroc": round(h_auroc(data.y_valid, head.predict_proba(E["valid"][:, cols])), 4),
+                    **extra,
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -28,12 +28,12 @@ import json
 
 import numpy as np
 import torch
-
-from hepa_sklearn.protocol import CONTEXT_LENGTH, SubsetSplit, protocol_event_predictor, unit_windows
 from hepa_bench.protocols import with_state
 from hepa_bench.snapshots import pretrain_with_snapshots
+
 from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.metrics import h_auroc
+from hepa_sklearn.protocol import CONTEXT_LENGTH, SubsetSplit, protocol_event_predictor, unit_windows
 
 EPOCHS = (0, 1, 8)
 PRETRAIN_EPOCHS = 50
@@ -44,8 +44,9 @@ MIN_OBSERVED = 17  # more than one patch of 16 steps
 def fleet_windows(subset, columns):
     """One window per engine of ``subset``'s training file, at most 512 cycles, of ``columns``."""
     frame = load_cmapss(subset, stride=CONTEXT_LENGTH).frame
-    X, _, _ = unit_windows(frame, np.sort(frame["unit"].unique()), stride=CONTEXT_LENGTH, min_history=1,
-                           feature_cols=columns)
+    X, _, _ = unit_windows(
+        frame, np.sort(frame["unit"].unique()), stride=CONTEXT_LENGTH, min_history=1, feature_cols=columns
+    )
     observed = (~np.isnan(X).all(axis=1)).sum(axis=1)
     return X[observed >= MIN_OBSERVED]
 
@@ -61,16 +62,21 @@ def main(argv=None):
     arms = {"own": data.X_pre, f"own+{args.extra}": np.concatenate([data.X_pre, extra])}
     windows = (data.X_train, data.X_valid, data.X_test)
     for arm, X_pre in arms.items():
-        pretrainer, states = pretrain_with_snapshots(X_pre, epochs=list(EPOCHS), pretrain_epochs=PRETRAIN_EPOCHS,
-                                                     device="cpu", seed=args.seed)
+        pretrainer, states = pretrain_with_snapshots(
+            X_pre, epochs=list(EPOCHS), pretrain_epochs=PRETRAIN_EPOCHS, device="cpu", seed=args.seed
+        )
         for epoch in (*EPOCHS, PRETRAIN_EPOCHS):
             encoder = pretrainer if epoch == PRETRAIN_EPOCHS else with_state(pretrainer, states[epoch])
             E_train, E_valid, E_test = (encoder.transform(X) for X in windows)
             predictor = protocol_event_predictor(FINETUNE_EPOCHS, device="cpu", seed=args.seed)
             predictor.fit(E_train, data.y_train)
             record = {
-                "subset": "FD001", "seed": args.seed, "pretraining": arm, "n_pretrain_windows": len(X_pre),
-                "epoch": epoch, "eps_valid": float(encoder.pretraining_loss(data.X_pre_valid)["loss"]),
+                "subset": "FD001",
+                "seed": args.seed,
+                "pretraining": arm,
+                "n_pretrain_windows": len(X_pre),
+                "epoch": epoch,
+                "eps_valid": float(encoder.pretraining_loss(data.X_pre_valid)["loss"]),
                 "valid_h_auroc": h_auroc(data.y_valid, predictor.predict_proba(E_valid)),
                 "h_auroc": h_auroc(data.y_test, predictor.predict_proba(E_test)),
             }

@@ -17,7 +17,6 @@ the runner recorded.
 import os
 
 import numpy as np
-
 from _common import paired_records
 from hepa_bench.stats import paired_tests
 
@@ -27,16 +26,20 @@ RECORDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "multi_horizo
 def main():
     records, seeds, on_h, on_outputs = paired_records(RECORDS, "hepa-linear", "hepa-probe-multi")
     cosine = {r["seed"]: r["cross_horizon_cosine"] for r in records["hepa-probe-multi"]}
-    print("| seed | probe on h_t (`hepa-linear`) | probe on 16 predictor outputs (`hepa-probe-multi`) | "
-          "cross-horizon cosine |")
+    print(
+        "| seed | probe on h_t (`hepa-linear`) | probe on 16 predictor outputs (`hepa-probe-multi`) | "
+        "cross-horizon cosine |"
+    )
     print("|---|---|---|---|")
     for seed, a, b in zip(seeds, on_h, on_outputs):
         print(f"| {seed} | {a:.4f} | {b:.4f} | {cosine[seed]:.6f} |")
     t_p, w_p = paired_tests(on_outputs, on_h)
-    print(f"\n{len(seeds)} seeds, FD001, all labels, test h-AUROC: {on_h.mean():.4f} (h_t) against "
-          f"{on_outputs.mean():.4f} (predictor outputs), difference {np.mean(on_outputs - on_h):+.4f}; paired "
-          f"t-test p = {t_p:.3g}, Wilcoxon p = {w_p:.3g}; mean cross-horizon cosine "
-          f"{np.mean(list(cosine.values())):.6f}. The paper: F1w 0.148 against 0.299, cosine above 0.98.")
+    print(
+        f"\n{len(seeds)} seeds, FD001, all labels, test h-AUROC: {on_h.mean():.4f} (h_t) against "
+        f"{on_outputs.mean():.4f} (predictor outputs), difference {np.mean(on_outputs - on_h):+.4f}; paired "
+        f"t-test p = {t_p:.3g}, Wilcoxon p = {w_p:.3g}; mean cross-horizon cosine "
+        f"{np.mean(list(cosine.values())):.6f}. The paper: F1w 0.148 against 0.299, cosine above 0.98."
+    )
 
 
 if __name__ == "__main__":

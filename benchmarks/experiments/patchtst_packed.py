@@ -27,8 +27,8 @@ import time
 
 import numpy as np
 import torch
-
 from hepa_bench.registry import BENCHMARKS
+
 from hepa_sklearn.nn.baselines import PatchTSTBackbone
 from hepa_sklearn.nn.encoder import EncoderConfig
 
@@ -58,8 +58,14 @@ def measure(name, batches, batch_size, rng):
             largest = max(largest, float((backbone(x)[0] - backbone(x, pack=False)[0]).abs().max()))
             backbone.train()
     packed, dense = (statistics.median(times[v]) for v in ("packed", "dense"))
-    return [name, f"{statistics.mean(valid_share):.2f}", f"{dense:.0f}", f"{packed:.0f}", f"{dense / packed:.2f}",
-            f"{largest:.1e}"]
+    return [
+        name,
+        f"{statistics.mean(valid_share):.2f}",
+        f"{dense:.0f}",
+        f"{packed:.0f}",
+        f"{dense / packed:.2f}",
+        f"{largest:.1e}",
+    ]
 
 
 def main():
@@ -71,10 +77,14 @@ def main():
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
     rows = [measure(name, args.batches, args.batch_size, rng) for name in args.datasets]
-    print(f"# torch {torch.__version__}, {torch.backends.cpu.get_cpu_capability()} kernels, one thread; "
-          f"median CPU ms per training step (forward + backward) over {args.batches} batches of "
-          f"{args.batch_size} training windows, the two passes interleaved")
-    print("| dataset | valid token share | dense ms/step | packed ms/step | dense / packed | largest state difference |")
+    print(
+        f"# torch {torch.__version__}, {torch.backends.cpu.get_cpu_capability()} kernels, one thread; "
+        f"median CPU ms per training step (forward + backward) over {args.batches} batches of "
+        f"{args.batch_size} training windows, the two passes interleaved"
+    )
+    print(
+        "| dataset | valid token share | dense ms/step | packed ms/step | dense / packed | largest state difference |"
+    )
     print("|---|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")

@@ -28,10 +28,12 @@ def main():
         print(f"| {seed} | {a:.4f} | {b:.4f} | {b - a:+.4f} |")
     t_p, w_p = paired_tests(pretrained_start, random_start)
     difference = pretrained_start - random_start
-    print(f"\n{len(seeds)} seeds, FD001, all labels, test units: mean {random_start.mean():.4f} (random) against "
-          f"{pretrained_start.mean():.4f} (pretrained start), difference {difference.mean():+.4f} "
-          f"(from {difference.min():+.4f} to {difference.max():+.4f}); paired t-test p = {t_p:.3g}, "
-          f"Wilcoxon p = {w_p:.3g}. The paper: within ±0.003.")
+    print(
+        f"\n{len(seeds)} seeds, FD001, all labels, test units: mean {random_start.mean():.4f} (random) against "
+        f"{pretrained_start.mean():.4f} (pretrained start), difference {difference.mean():+.4f} "
+        f"(from {difference.min():+.4f} to {difference.max():+.4f}); paired t-test p = {t_p:.3g}, "
+        f"Wilcoxon p = {w_p:.3g}. The paper: within ±0.003."
+    )
 
 
 if __name__ == "__main__":

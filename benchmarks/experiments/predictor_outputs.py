@@ -26,8 +26,8 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import torch  # noqa: E402
-
 from hepa_bench.registry import BENCHMARKS  # noqa: E402
+
 from hepa_sklearn.plotting import PredictorOutputsDisplay  # noqa: E402
 from hepa_sklearn.plotting._predictor_outputs import predictor_outputs  # noqa: E402
 
@@ -59,13 +59,23 @@ def main():
         entry.fit_head(head, E_train, data.y_train, E_valid, data.y_valid)
         horizons = [k for k in HORIZONS if k <= head.K]
         outputs = predictor_outputs(head, E_test, horizons)
-        display = PredictorOutputsDisplay.from_outputs(E_test, outputs, horizons, method="tsne", random_state=args.seed,
-                                                       name=f"{name}, seed {args.seed}", ax=ax)
-        print(json.dumps({"dataset": name, "seed": args.seed, "horizons": horizons,
-                          "relative_shift": [round(float(s), 4) for s in display.relative_shift],
-                          "cosine_with_embedding": [round(c, 4) for c in mean_cosine(E_test, outputs)],
-                          "n_test_windows": int(len(E_test)), "cpu_s": round(time.process_time() - start, 1)}),
-              flush=True)
+        display = PredictorOutputsDisplay.from_outputs(
+            E_test, outputs, horizons, method="tsne", random_state=args.seed, name=f"{name}, seed {args.seed}", ax=ax
+        )
+        print(
+            json.dumps(
+                {
+                    "dataset": name,
+                    "seed": args.seed,
+                    "horizons": horizons,
+                    "relative_shift": [round(float(s), 4) for s in display.relative_shift],
+                    "cosine_with_embedding": [round(c, 4) for c in mean_cosine(E_test, outputs)],
+                    "n_test_windows": int(len(E_test)),
+                    "cpu_s": round(time.process_time() - start, 1),
+                }
+            ),
+            flush=True,
+        )
     figure.tight_layout()
     figure.savefig(args.figure, dpi=80)
 

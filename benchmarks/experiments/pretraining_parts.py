@@ -29,12 +29,12 @@ import argparse
 import statistics
 
 import torch
-
 from _common import cpu_clock
 from hepa_bench.speed import matmul_peak_gflops
+from stage_profile import flops_of, git_commit, pretraining
+
 from hepa_sklearn._training.net import flushed_denormals, retained_heap
 from hepa_sklearn.protocol import SubsetSplit
-from stage_profile import flops_of, git_commit, pretraining
 
 
 def over(task, items):
@@ -127,18 +127,24 @@ def main():
     rows = [(name, *row) for (name, *_), row in zip(parts, rows)]
     step_ms, step_gflop = rows[-1][1], rows[-1][2]
 
-    print(f"# FD001 seed {args.seed}, commit {git_commit()}, torch {torch.__version__}, one thread; "
-          f"{n_steps} steps of 64 cuts; matmul peak {peak:.1f} GFLOP/s; CPU ms are medians of {args.repeats}")
+    print(
+        f"# FD001 seed {args.seed}, commit {git_commit()}, torch {torch.__version__}, one thread; "
+        f"{n_steps} steps of 64 cuts; matmul peak {peak:.1f} GFLOP/s; CPU ms are medians of {args.repeats}"
+    )
     print("| part | CPU ms per step | share of the step | GFLOP per step | GFLOP/s | share of peak |")
     print("|---|---|---|---|---|---|")
     for name, ms, flops, rate in rows:
         print(f"| {name} | {ms:.2f} | {ms / step_ms:.0%} | {flops:.3f} | {rate:.1f} | {rate / peak:.0%} |")
-    print(f"\nThe whole step with every dropout probability 0: {no_dropout_ms:.2f} ms; drawing and applying "
-          f"the dropout masks costs {step_ms - no_dropout_ms:.2f} ms of {step_ms:.2f} "
-          f"({(step_ms - no_dropout_ms) / step_ms:.0%}).")
-    print(f"The step's {step_gflop:.3f} GFLOP at the peak would take {step_gflop / peak * 1e3:.2f} ms "
-          f"({step_gflop / peak * 1e3 / step_ms:.0%} of the measured step); without the dropout work, "
-          f"{step_gflop / peak * 1e3 / no_dropout_ms:.0%}.")
+    print(
+        f"\nThe whole step with every dropout probability 0: {no_dropout_ms:.2f} ms; drawing and applying "
+        f"the dropout masks costs {step_ms - no_dropout_ms:.2f} ms of {step_ms:.2f} "
+        f"({(step_ms - no_dropout_ms) / step_ms:.0%})."
+    )
+    print(
+        f"The step's {step_gflop:.3f} GFLOP at the peak would take {step_gflop / peak * 1e3:.2f} ms "
+        f"({step_gflop / peak * 1e3 / step_ms:.0%} of the measured step); without the dropout work, "
+        f"{step_gflop / peak * 1e3 / no_dropout_ms:.0%}."
+    )
 
 
 if __name__ == "__main__":

@@ -23,9 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
-
 from hepa_bench.speed_reference import REFERENCE_COMMIT, check_reference, prepare_reference_data
+from scipy import stats
 
 EPOCHS = (0, 50)
 
@@ -33,16 +32,39 @@ EPOCHS = (0, 50)
 def run_one(checkout, data, work, seed, pretrain_epochs, finetune_epochs):
     out = Path(work) / f"pre{pretrain_epochs}_seed{seed}"
     out.mkdir()
-    argv = [sys.executable, str(Path(checkout) / "scripts" / "train.py"), "--dataset", "FD001", "--seed", str(seed),
-            "--pre-epochs", str(pretrain_epochs), "--ft-epochs", str(finetune_epochs), "--out", str(out)]
-    env = dict(os.environ, PYTHONPATH=str(checkout), HEPA_DATA_DIR=str(data), PYTHONDONTWRITEBYTECODE="1",
-               OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    argv = [
+        sys.executable,
+        str(Path(checkout) / "scripts" / "train.py"),
+        "--dataset",
+        "FD001",
+        "--seed",
+        str(seed),
+        "--pre-epochs",
+        str(pretrain_epochs),
+        "--ft-epochs",
+        str(finetune_epochs),
+        "--out",
+        str(out),
+    ]
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(checkout),
+        HEPA_DATA_DIR=str(data),
+        PYTHONDONTWRITEBYTECODE="1",
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+    )
     subprocess.run(argv, cwd=out, env=env, check=True, capture_output=True)
     metrics = json.loads((out / f"FD001_s{seed}_metrics.json").read_text())
-    return {"seed": seed, "pretrain_epochs": pretrain_epochs, "finetune_epochs": finetune_epochs,
-            "h_auroc": metrics["h_auroc"], "pooled_auroc": metrics["pooled"]["auroc"],
-            "pooled_auprc": metrics["pooled"]["auprc"],
-            "monotonicity_violation_rate": metrics["monotonicity_violation_rate"]}
+    return {
+        "seed": seed,
+        "pretrain_epochs": pretrain_epochs,
+        "finetune_epochs": finetune_epochs,
+        "h_auroc": metrics["h_auroc"],
+        "pooled_auroc": metrics["pooled"]["auroc"],
+        "pooled_auprc": metrics["pooled"]["auprc"],
+        "monotonicity_violation_rate": metrics["monotonicity_violation_rate"],
+    }
 
 
 def summarize(record):
@@ -52,14 +74,19 @@ def summarize(record):
     untrained = np.array([by[seed, 0] for seed in seeds])
     pretrained = np.array([by[seed, 50] for seed in seeds])
     diff = pretrained - untrained
-    lines = ["| seed | untrained (--pre-epochs 0) | pretrained (--pre-epochs 50) | pretrained - untrained |",
-             "|---|---|---|---|"]
+    lines = [
+        "| seed | untrained (--pre-epochs 0) | pretrained (--pre-epochs 50) | pretrained - untrained |",
+        "|---|---|---|---|",
+    ]
     lines += [f"| {s} | {u:.4f} | {p:.4f} | {d:+.4f} |" for s, u, p, d in zip(seeds, untrained, pretrained, diff)]
     lines.append(f"| mean | {untrained.mean():.4f} | {pretrained.mean():.4f} | {diff.mean():+.4f} |")
     if len(seeds) > 1:
         test = stats.ttest_rel(pretrained, untrained)
-        lines += ["", f"Paired t-test over {len(seeds)} seeds: t = {test.statistic:.2f}, p = {test.pvalue:.3f}; "
-                      f"standard deviation of the paired difference {diff.std(ddof=1):.4f}."]
+        lines += [
+            "",
+            f"Paired t-test over {len(seeds)} seeds: t = {test.statistic:.2f}, p = {test.pvalue:.3f}; "
+            f"standard deviation of the paired difference {diff.std(ddof=1):.4f}.",
+        ]
     return lines
 
 
@@ -82,10 +109,10 @@ def main():
         data = prepare_reference_data(Path(work) / "data")
         tasks = [(seed, epochs) for seed in args.seeds for epochs in EPOCHS]
         with ThreadPoolExecutor(args.jobs) as pool:
-            runs = list(pool.map(lambda t: run_one(checkout["path"], data, work, t[0], t[1], args.finetune_epochs),
-                                 tasks))
-    record = {"reference_commit": checkout["commit"], "dataset": "FD001", "command": " ".join(sys.argv),
-              "runs": runs}
+            runs = list(
+                pool.map(lambda t: run_one(checkout["path"], data, work, t[0], t[1], args.finetune_epochs), tasks)
+            )
+    record = {"reference_commit": checkout["commit"], "dataset": "FD001", "command": " ".join(sys.argv), "runs": runs}
     Path(args.output).write_text(json.dumps(record, indent=1) + "\n")
     print("\n".join(summarize(record)))
 

@@ -33,13 +33,13 @@ import json
 import statistics
 
 import torch
-from torch.utils.flop_counter import FlopCounterMode
-
 from _common import cpu_clock
 from hepa_bench.speed import matmul_peak_gflops
-from hepa_sklearn._training.net import flushed_denormals, retained_heap
 from pretraining_parts import set_dropout
 from stage_profile import git_commit, kernel_times, protocol_parts
+from torch.utils.flop_counter import FlopCounterMode
+
+from hepa_sklearn._training.net import flushed_denormals, retained_heap
 
 RANDOM_OPS = {"aten::bernoulli_", "aten::normal_", "aten::uniform_", "aten::randperm", "aten::random_"}
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS, TARGET_RATIO = 50, 30, 5
@@ -107,8 +107,7 @@ def main():
     stages = [
         ("pretraining", PRETRAIN_EPOCHS, lambda: net.partial_fit(dataset, epochs=1)),
         ("finetuning", FINETUNE_EPOCHS, lambda: predictor.net_.partial_fit(E_train, packed, epochs=1)),
-        ("transform and predict_proba", 1,
-         lambda: (pretrainer.transform(X_embed), predictor.predict_proba(E_test))),
+        ("transform and predict_proba", 1, lambda: (pretrainer.transform(X_embed), predictor.predict_proba(E_test))),
     ]
     rows = [(name, stage_row(task, scale, args.repeats, peak)) for name, scale, task in stages]
     total = [sum(values) for values in zip(*(row for _, row in rows))]
@@ -116,28 +115,36 @@ def main():
     set_dropout(net.module_, 0.0)
     no_dropout = stage_row(stages[0][2], PRETRAIN_EPOCHS, args.repeats, peak)
 
-    print(f"# FD001 seed {args.seed}, commit {git_commit()}, torch {torch.__version__}, one thread; "
-          f"matmul peak {peak:.1f} GFLOP/s; CPU s from medians of {args.repeats} epochs or calls, "
-          f"scaled to the protocol's {PRETRAIN_EPOCHS} + {FINETUNE_EPOCHS} epochs")
-    print("| stage | CPU s | matmul kernels s | random-number kernels s | other kernels s | rest s | "
-          "FLOPs at the peak s |")
+    print(
+        f"# FD001 seed {args.seed}, commit {git_commit()}, torch {torch.__version__}, one thread; "
+        f"matmul peak {peak:.1f} GFLOP/s; CPU s from medians of {args.repeats} epochs or calls, "
+        f"scaled to the protocol's {PRETRAIN_EPOCHS} + {FINETUNE_EPOCHS} epochs"
+    )
+    print(
+        "| stage | CPU s | matmul kernels s | random-number kernels s | other kernels s | rest s | "
+        "FLOPs at the peak s |"
+    )
     print("|---|---|---|---|---|---|---|")
     for name, row in [*rows, ("all three", total), ("pretraining, every dropout probability 0", no_dropout)]:
         print(f"| {name} | " + " | ".join(f"{value:.1f}" for value in row) + " |")
-    print(f"\nskorch's step around the model: {skorch_ms:.2f} CPU ms per pretraining step through "
-          f"`train_step`, {bare_ms:.2f} for the bare loop (zero the gradients, forward, loss, backward, AdamW) "
-          f"on the same batches ({skorch_ms - bare_ms:.2f} ms per step, "
-          f"{(skorch_ms - bare_ms) * 1e-3 * n_steps * PRETRAIN_EPOCHS:.1f} s over the protocol's "
-          f"{n_steps * PRETRAIN_EPOCHS} pretraining steps).")
+    print(
+        f"\nskorch's step around the model: {skorch_ms:.2f} CPU ms per pretraining step through "
+        f"`train_step`, {bare_ms:.2f} for the bare loop (zero the gradients, forward, loss, backward, AdamW) "
+        f"on the same batches ({skorch_ms - bare_ms:.2f} ms per step, "
+        f"{(skorch_ms - bare_ms) * 1e-3 * n_steps * PRETRAIN_EPOCHS:.1f} s over the protocol's "
+        f"{n_steps * PRETRAIN_EPOCHS} pretraining steps)."
+    )
     if args.reference_json:
         reference, own, n_pairs = reference_cpu_seconds(args.reference_json)
         allowed, matmul = reference / TARGET_RATIO, total[1]
-        print(f"\nAuthors' implementation: {reference:.1f} CPU s (median of {n_pairs} side-by-side pairs in "
-              f"{args.reference_json}; this package {own:.1f} there, imports and data included). "
-              f"A {TARGET_RATIO}x ratio allows {allowed:.1f} CPU s for the whole run. The matrix-product "
-              f"kernels alone take {matmul:.1f} s of the stages above, leaving {allowed - matmul:.1f} s for "
-              f"everything else, which takes {total[0] - matmul:.1f} s now; all of the stages' FLOPs at the "
-              f"peak would take {total[5]:.1f} s.")
+        print(
+            f"\nAuthors' implementation: {reference:.1f} CPU s (median of {n_pairs} side-by-side pairs in "
+            f"{args.reference_json}; this package {own:.1f} there, imports and data included). "
+            f"A {TARGET_RATIO}x ratio allows {allowed:.1f} CPU s for the whole run. The matrix-product "
+            f"kernels alone take {matmul:.1f} s of the stages above, leaving {allowed - matmul:.1f} s for "
+            f"everything else, which takes {total[0] - matmul:.1f} s now; all of the stages' FLOPs at the "
+            f"peak would take {total[5]:.1f} s."
+        )
 
 
 if __name__ == "__main__":

@@ -62,12 +62,12 @@ from collections import Counter
 
 import numpy as np
 import torch
+from _common import cpu_clock
+from hepa_bench.speed import matmul_peak_gflops
 from torch.profiler import ProfilerActivity, profile
 from torch.utils.flop_counter import FlopCounterMode
 
 import hepa_sklearn
-from _common import cpu_clock
-from hepa_bench.speed import matmul_peak_gflops
 from hepa_sklearn._training.runtime import seeded_torch
 from hepa_sklearn._training.sampling import WindowDataset
 from hepa_sklearn._training.statistics import window_attributes
@@ -75,8 +75,14 @@ from hepa_sklearn._validation import check_windows
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 
 MATMUL_OPS = {
-    "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addmv", "aten::mv",
-    "aten::_scaled_dot_product_flash_attention_for_cpu", "aten::_scaled_dot_product_flash_attention_for_cpu_backward",
+    "aten::mm",
+    "aten::addmm",
+    "aten::bmm",
+    "aten::baddbmm",
+    "aten::addmv",
+    "aten::mv",
+    "aten::_scaled_dot_product_flash_attention_for_cpu",
+    "aten::_scaled_dot_product_flash_attention_for_cpu_backward",
 }
 
 
@@ -124,7 +130,7 @@ def python_self_time(task):
     for (filename, _, _), (_, _, own, _, _) in stats.stats.items():
         if filename != "~":  # "~" marks built-in (C) functions, torch's operators among them
             parts = filename.split(os.sep)
-            inside = parts[parts.index("site-packages") + 1:][:2] if "site-packages" in parts else parts[-2:]
+            inside = parts[parts.index("site-packages") + 1 :][:2] if "site-packages" in parts else parts[-2:]
             key = "/".join(inside)
             by_file[key] += own
     return sum(by_file.values()) / stats.total_tt, by_file
@@ -147,8 +153,12 @@ def finetuning(data, seed, E_train):
     predictor = protocol_event_predictor(30, device="cpu", seed=seed)
     predictor._validate_params()
     packed, pos_weight = predictor._surface_targets(data.y_train, E_train.shape[0])
-    fitted = {"n_features_in_": E_train.shape[1], "pos_weight_": pos_weight,
-              "horizons_": np.arange(1, predictor.K + 1), "horizon_scale_": float(predictor.K)}
+    fitted = {
+        "n_features_in_": E_train.shape[1],
+        "pos_weight_": pos_weight,
+        "horizons_": np.arange(1, predictor.K + 1),
+        "horizon_scale_": float(predictor.K),
+    }
     torch_seed = predictor._torch_seed()
     net = predictor._build_net(fitted, "cpu", torch_seed)
     with seeded_torch(torch_seed, "cpu"):
@@ -169,15 +179,19 @@ def protocol_parts(seed):
     pretrainer = protocol_pretrainer(0, device="cpu", seed=seed).fit(data.X_pre)
     X_embed = np.concatenate([data.X_train, data.X_valid, data.X_test])
     E_train, E_test = pretrainer.transform(data.X_train), pretrainer.transform(data.X_test)
-    return (data, pretrainer, X_embed, E_train, E_test, *pretraining(data, seed),
-            *finetuning(data, seed, E_train))
+    return (data, pretrainer, X_embed, E_train, E_test, *pretraining(data, seed), *finetuning(data, seed, E_train))
 
 
 def git_commit():
     """The commit of the checkout the library is imported from."""
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              check=True, cwd=os.path.dirname(hepa_sklearn.__file__)).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=os.path.dirname(hepa_sklearn.__file__),
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -220,19 +234,28 @@ def main():
             f"{faults / n_items:.0f} |"
         )
         tops.append(f"- {name}: " + ", ".join(f"{op[6:]} {t / profiled:.0%}" for op, t in top.most_common(10)))
-    collate = statistics.median(cpu_clock(lambda: list(net.get_iterator(dataset, training=True)))
-                                for _ in range(args.repeats))
-    notes.append(f"- pretraining: drawing one epoch's {n_pre_steps} batches alone (collate function and "
-                 f"dataset indexing) takes {collate / n_pre_steps * 1e3:.1f} CPU ms per step.")
+    collate = statistics.median(
+        cpu_clock(lambda: list(net.get_iterator(dataset, training=True))) for _ in range(args.repeats)
+    )
+    notes.append(
+        f"- pretraining: drawing one epoch's {n_pre_steps} batches alone (collate function and "
+        f"dataset indexing) takes {collate / n_pre_steps * 1e3:.1f} CPU ms per step."
+    )
 
-    print(f"# FD001 seed {args.seed}, commit {git_commit()}, torch {torch.__version__}, one thread, "
-          f"{platform.processor() or platform.machine()}; matmul peak {peak:.1f} GFLOP/s; "
-          f"CPU ms are medians of {args.repeats}")
-    print(f"# items: {len(data.X_pre)} pretraining units x 40 cuts ({n_pre_steps} steps of 64), "
-          f"{len(E_train)} finetuning windows ({n_fine_steps} steps), {len(X_embed)} windows embedded, "
-          f"{len(E_test)} test windows")
-    print("| stage | CPU time | GFLOP per item | GFLOP/s | share of peak | matmul kernels | other kernels | "
-          "overhead | matmul efficiency | Python self (cProfile; top files) | page faults per item |")
+    print(
+        f"# FD001 seed {args.seed}, commit {git_commit()}, torch {torch.__version__}, one thread, "
+        f"{platform.processor() or platform.machine()}; matmul peak {peak:.1f} GFLOP/s; "
+        f"CPU ms are medians of {args.repeats}"
+    )
+    print(
+        f"# items: {len(data.X_pre)} pretraining units x 40 cuts ({n_pre_steps} steps of 64), "
+        f"{len(E_train)} finetuning windows ({n_fine_steps} steps), {len(X_embed)} windows embedded, "
+        f"{len(E_test)} test windows"
+    )
+    print(
+        "| stage | CPU time | GFLOP per item | GFLOP/s | share of peak | matmul kernels | other kernels | "
+        "overhead | matmul efficiency | Python self (cProfile; top files) | page faults per item |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     print("\nOperators with the most self time, as shares of the profiled call's wall time:")

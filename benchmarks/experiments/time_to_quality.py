@@ -15,12 +15,12 @@ import argparse
 import time
 
 import torch
+from hepa_bench.protocols import protocol_pretrainer
 from skorch.callbacks import Callback
 
-from hepa_bench.protocols import protocol_pretrainer
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 from hepa_sklearn.metrics import h_auroc
 from hepa_sklearn.nn import event_surface
+from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 
 
 class HeldOutTrace(Callback):

@@ -46,16 +46,16 @@ import torch
 import torch._dynamo
 import torch._inductor.config
 import torch._logging
+from hepa_bench.protocols import protocol_pretrainer
 from torch._dynamo.utils import counters
 from torch._inductor.runtime.cache_dir_utils import temporary_cache_dir
 
 from hepa_sklearn._training.callbacks import GRADIENT_CLIP
 from hepa_sklearn._training.runtime import seeded_torch
 from hepa_sklearn._training.sampling import WindowDataset
-from hepa_sklearn._validation import check_embeddings, check_windows
-from hepa_bench.protocols import protocol_pretrainer
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 from hepa_sklearn._training.statistics import global_statistics
+from hepa_sklearn._validation import check_embeddings, check_windows
+from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS = 50, 30  # the FD001 protocol (hepa protocol)
 
@@ -67,8 +67,12 @@ def pretraining_net(data, seed):
     X = check_windows(pretrainer, data.X_pre, reset=True)
     torch_seed = pretrainer._torch_seed()
     loc, scale = global_statistics(X)
-    fitted = {"n_features_in_": X.shape[1], "n_timepoints_in_": X.shape[2], "channel_loc_": loc,
-              "channel_scale_": scale}
+    fitted = {
+        "n_features_in_": X.shape[1],
+        "n_timepoints_in_": X.shape[2],
+        "channel_loc_": loc,
+        "channel_scale_": scale,
+    }
     net = pretrainer._build_net(fitted, "cpu", torch_seed)
     with seeded_torch(torch_seed, "cpu"):
         net.initialize()
@@ -83,8 +87,12 @@ def finetuning_net(data, seed, embed):
     with torch.no_grad():
         E = check_embeddings(predictor, embed(torch.as_tensor(data.X_train)).numpy(), reset=True)
     packed, pos_weight = predictor._surface_targets(data.y_train, E.shape[0])
-    fitted = {"n_features_in_": E.shape[1], "pos_weight_": pos_weight,
-              "horizons_": torch.arange(1, predictor.K + 1).numpy(), "horizon_scale_": float(predictor.K)}
+    fitted = {
+        "n_features_in_": E.shape[1],
+        "pos_weight_": pos_weight,
+        "horizons_": torch.arange(1, predictor.K + 1).numpy(),
+        "horizon_scale_": float(predictor.K),
+    }
     torch_seed = predictor._torch_seed()
     net = predictor._build_net(fitted, "cpu", torch_seed)
     with seeded_torch(torch_seed, "cpu"):
@@ -174,8 +182,9 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=4, help="interleaved blocks of each variant")
     parser.add_argument("--block", type=int, default=10, help="steps per block")
-    parser.add_argument("--stages", nargs="+", default=["pretraining", "finetuning"],
-                        choices=["pretraining", "finetuning"])
+    parser.add_argument(
+        "--stages", nargs="+", default=["pretraining", "finetuning"], choices=["pretraining", "finetuning"]
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch._inductor.config.compile_threads = 1  # compile in this process, so its CPU time is counted
@@ -189,13 +198,18 @@ def main():
     sdpa = torch.nn.functional.scaled_dot_product_attention
     stages = [
         ("pretraining", "default", pretraining, pretraining_batches, PRETRAIN_EPOCHS, dict(dynamic=None), False),
-        ("pretraining", "dynamic=True", pretraining, pretraining_batches, PRETRAIN_EPOCHS, dict(dynamic=True),
-         False),
-        ("pretraining", "dynamic=True, SDPA eager", pretraining, pretraining_batches, PRETRAIN_EPOCHS,
-         dict(dynamic=True), True),
+        ("pretraining", "dynamic=True", pretraining, pretraining_batches, PRETRAIN_EPOCHS, dict(dynamic=True), False),
+        (
+            "pretraining",
+            "dynamic=True, SDPA eager",
+            pretraining,
+            pretraining_batches,
+            PRETRAIN_EPOCHS,
+            dict(dynamic=True),
+            True,
+        ),
         ("finetuning", "default", finetuning, finetuning_batches, FINETUNE_EPOCHS, dict(dynamic=None), False),
-        ("finetuning", "dynamic=True", finetuning, finetuning_batches, FINETUNE_EPOCHS, dict(dynamic=True),
-         False),
+        ("finetuning", "dynamic=True", finetuning, finetuning_batches, FINETUNE_EPOCHS, dict(dynamic=True), False),
     ]
     rows = []
     for stage, variant, net, batches, epochs, options, sdpa_eager in stages:
@@ -208,16 +222,27 @@ def main():
         start = time.perf_counter()
         # an empty inductor cache for each variant: compile seconds include every kernel's compilation
         with tempfile.TemporaryDirectory() as cache, temporary_cache_dir(cache):
-            result = compare(net, batches, **options, fallback_random=stage == "pretraining",
-                             rounds=args.rounds, block=args.block, seed=args.seed)
+            result = compare(
+                net,
+                batches,
+                **options,
+                fallback_random=stage == "pretraining",
+                rounds=args.rounds,
+                block=args.block,
+                seed=args.seed,
+            )
         result["wall_s"] = time.perf_counter() - start
         rows.append((stage, variant, len(batches) * epochs, result))
         print(f"# {stage}, {variant}: done in {result['wall_s']:.0f} s wall", flush=True)
 
-    print(f"\n# FD001 seed {args.seed}, torch {torch.__version__}, one thread; CPU ms per step are medians of "
-          f"{args.rounds * args.block} steps per variant in {args.rounds} interleaved blocks")
-    print("| stage | torch.compile | eager ms/step | compiled ms/step | compiled / eager | compile s | "
-          "frames (graph breaks) | recompiles | loss rel. error | steps per protocol | protocol CPU s saved |")
+    print(
+        f"\n# FD001 seed {args.seed}, torch {torch.__version__}, one thread; CPU ms per step are medians of "
+        f"{args.rounds * args.block} steps per variant in {args.rounds} interleaved blocks"
+    )
+    print(
+        "| stage | torch.compile | eager ms/step | compiled ms/step | compiled / eager | compile s | "
+        "frames (graph breaks) | recompiles | loss rel. error | steps per protocol | protocol CPU s saved |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for stage, variant, steps, r in rows:
         if "error" in r:
@@ -225,9 +250,11 @@ def main():
             print(f"| {stage} | {variant} | failed: {r['error']} | | | | | | {loss} | {steps} | |")
             continue
         saved = steps * (r["eager_ms"] - r["compiled_ms"]) / 1e3 - r["compile_s"]
-        print(f"| {stage} | {variant} | {r['eager_ms']:.1f} | {r['compiled_ms']:.1f} | "
-              f"{r['compiled_ms'] / r['eager_ms']:.2f} | {r['compile_s']:.1f} | {r['frames']} "
-              f"({r['graph_breaks']}) | {r['recompiles']} | {r['loss_error']:.1e} | {steps} | {saved:.0f} |")
+        print(
+            f"| {stage} | {variant} | {r['eager_ms']:.1f} | {r['compiled_ms']:.1f} | "
+            f"{r['compiled_ms'] / r['eager_ms']:.2f} | {r['compile_s']:.1f} | {r['frames']} "
+            f"({r['graph_breaks']}) | {r['recompiles']} | {r['loss_error']:.1e} | {steps} | {saved:.0f} |"
+        )
 
 
 if __name__ == "__main__":

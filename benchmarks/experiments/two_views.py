@@ -28,8 +28,8 @@ import json
 import time
 
 import numpy as np
-
 from _common import benchmark_split, dataset_seed_parser, labelled_windows
+
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 
 ARMS = ("headline", "global", "views")
@@ -52,12 +52,20 @@ def main():
         start = time.process_time()
         features = {part: np.hstack([embedded[norm][part] for norm in inputs[arm]]) for part in ("train", "valid")}
         head = HEPAEventPredictor(K=entry.K, random_state=args.seed).fit(features["train"], y_train)
-        print(json.dumps({
-            "dataset": args.dataset, "seed": args.seed, "fraction": args.fraction, "arm": arm,
-            "n_features": features["train"].shape[1],
-            "cpu_s": round(time.process_time() - start + sum(seconds[norm] for norm in inputs[arm]), 1),
-            "valid_h_auroc": round(h_auroc(data.y_valid, head.predict_proba(features["valid"])), 4),
-        }), flush=True)
+        print(
+            json.dumps(
+                {
+                    "dataset": args.dataset,
+                    "seed": args.seed,
+                    "fraction": args.fraction,
+                    "arm": arm,
+                    "n_features": features["train"].shape[1],
+                    "cpu_s": round(time.process_time() - start + sum(seconds[norm] for norm in inputs[arm]), 1),
+                    "valid_h_auroc": round(h_auroc(data.y_valid, head.predict_proba(features["valid"])), 4),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -30,24 +30,24 @@ estimator option has since been removed (it is retired in the method table).
 import json
 
 import numpy as np
-from sklearn.linear_model import RidgeCV
-
-from hepa_sklearn.protocol import TRAIN_STRIDE, protocol_event_predictor
+from _common import cmapss_split, subset_seed_parser
+from hepa_bench.methods import METHODS
 from hepa_bench.protocols import with_state
 from hepa_bench.snapshots import pretrain_with_snapshots
-from hepa_bench.methods import METHODS
+from sklearn.linear_model import RidgeCV
+
 from hepa_sklearn.datasets._cmapss import RUL_CAP
 from hepa_sklearn.metrics import h_auroc
-
-from _common import cmapss_split, subset_seed_parser
+from hepa_sklearn.protocol import TRAIN_STRIDE, protocol_event_predictor
 
 
 def between_unit_share(E, groups):
     """Share of the total variance of ``E`` (n, d) carried by the means of ``groups``."""
     centred = E - E.mean(axis=0)
-    total = (centred ** 2).sum()
-    between = sum(np.count_nonzero(groups == g) * (centred[groups == g].mean(axis=0) ** 2).sum()
-                  for g in np.unique(groups))
+    total = (centred**2).sum()
+    between = sum(
+        np.count_nonzero(groups == g) * (centred[groups == g].mean(axis=0) ** 2).sum() for g in np.unique(groups)
+    )
     return float(between / total)
 
 
@@ -72,17 +72,22 @@ def main(argv=None):
     args = parser.parse_args(argv)
     data = cmapss_split(args)
     _, _, g_valid = data._windows(data.split.valid, stride=TRAIN_STRIDE)
-    pretrainer, states = pretrain_with_snapshots(data.X_pre, epochs=[0, 1, 8], pretrain_epochs=50, device="cpu",
-                                                 seed=args.seed, **_pretraining(args.method))
+    pretrainer, states = pretrain_with_snapshots(
+        data.X_pre, epochs=[0, 1, 8], pretrain_epochs=50, device="cpu", seed=args.seed, **_pretraining(args.method)
+    )
     rul_train, rul_valid = (np.minimum(y["time"], RUL_CAP) for y in (data.y_train, data.y_valid))
     for epoch in (0, 1, 8, 50):
         encoder = with_state(pretrainer, states[epoch])
         E_train, E_valid = encoder.transform(data.X_train), encoder.transform(data.X_valid)
-        probe = RidgeCV(alphas=np.logspace(-3, 3, 13)).fit(centred_within(E_train, data.g_train),
-                                                            centred_within(rul_train, data.g_train))
+        probe = RidgeCV(alphas=np.logspace(-3, 3, 13)).fit(
+            centred_within(E_train, data.g_train), centred_within(rul_train, data.g_train)
+        )
         predictor = protocol_event_predictor(30, device="cpu", seed=args.seed).fit(E_train, data.y_train)
         record = {
-            "subset": args.subset, "seed": args.seed, "method": args.method, "epoch": epoch,
+            "subset": args.subset,
+            "seed": args.seed,
+            "method": args.method,
+            "epoch": epoch,
             "between": between_unit_share(E_valid, g_valid),
             "within_r2": float(probe.score(centred_within(E_valid, g_valid), centred_within(rul_valid, g_valid))),
             "valid_h_auroc": h_auroc(data.y_valid, predictor.predict_proba(E_valid)),

@@ -54,8 +54,19 @@ class DiscreteHazardBoosting(BaseEstimator):
     random_state : int or None, default=None
     """
 
-    def __init__(self, *, K=150, features="multiscale", max_iter=200, learning_rate=0.1, max_leaf_nodes=31,
-                 min_samples_leaf="auto", l2_regularization=0.0, search=None, random_state=None):
+    def __init__(
+        self,
+        *,
+        K=150,
+        features="multiscale",
+        max_iter=200,
+        learning_rate=0.1,
+        max_leaf_nodes=31,
+        min_samples_leaf="auto",
+        l2_regularization=0.0,
+        search=None,
+        random_state=None,
+    ):
         self.K = K
         self.features = features
         self.max_iter = max_iter
@@ -95,12 +106,20 @@ class DiscreteHazardBoosting(BaseEstimator):
         if leaf == "auto":
             leaf = max(1, min(20, X.shape[0] // 20))
         self.classifier_ = HistGradientBoostingClassifier(
-            max_iter=self.max_iter, learning_rate=self.learning_rate, max_leaf_nodes=self.max_leaf_nodes,
-            min_samples_leaf=leaf, l2_regularization=self.l2_regularization, early_stopping=False,
+            max_iter=self.max_iter,
+            learning_rate=self.learning_rate,
+            max_leaf_nodes=self.max_leaf_nodes,
+            min_samples_leaf=leaf,
+            l2_regularization=self.l2_regularization,
+            early_stopping=False,
             random_state=self.random_state,
         ).fit(rows[use], label[use])
-        self.best_params_ = {"max_iter": self.max_iter, "learning_rate": self.learning_rate,
-                             "max_leaf_nodes": self.max_leaf_nodes, "min_samples_leaf": leaf}
+        self.best_params_ = {
+            "max_iter": self.max_iter,
+            "learning_rate": self.learning_rate,
+            "max_leaf_nodes": self.max_leaf_nodes,
+            "min_samples_leaf": leaf,
+        }
         self.edges_ = right
         self.horizons_ = np.arange(1, self.K + 1)
         return self

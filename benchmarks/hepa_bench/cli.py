@@ -29,12 +29,19 @@ def build_parser():
     parser = argparse.ArgumentParser(prog="hepa-bench", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     suites = (
-        ("run", runner, "HEPA and baselines on the registry's datasets (C-MAPSS included) over seeds and label "
-                        "fractions (resumable; --max-cells/--max-minutes split a sweep into calls)"),
-        ("snapshots", snapshots, "encoder snapshots over pretraining: held-out JEPA loss against h-AUROC "
-                                 "(resumable)"),
-        ("speed", speed, "reference FD001 protocol: wall, CPU, peak RSS, h-AUROC, throughput, FLOPs, scaling; "
-                         "--reference PATH times the authors' implementation side by side"),
+        (
+            "run",
+            runner,
+            "HEPA and baselines on the registry's datasets (C-MAPSS included) over seeds and label "
+            "fractions (resumable; --max-cells/--max-minutes split a sweep into calls)",
+        ),
+        ("snapshots", snapshots, "encoder snapshots over pretraining: held-out JEPA loss against h-AUROC (resumable)"),
+        (
+            "speed",
+            speed,
+            "reference FD001 protocol: wall, CPU, peak RSS, h-AUROC, throughput, FLOPs, scaling; "
+            "--reference PATH times the authors' implementation side by side",
+        ),
         ("report", report, "markdown tables of benchmark results"),
     )
     for name, module, text in suites:
@@ -42,7 +49,7 @@ def build_parser():
         module.add_arguments(sub)
         sub.set_defaults(handler=_run(module))
     memory = commands.add_parser(
-        "memory", help="peak memory of transform + predict_proba against the number of windows", add_help=False,
+        "memory", help="peak memory of transform + predict_proba against the number of windows", add_help=False
     )
     memory.add_argument("memory_args", nargs=argparse.REMAINDER)
     memory.set_defaults(handler=_memory)

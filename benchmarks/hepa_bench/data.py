@@ -28,15 +28,22 @@ always after the other two in time.
 """
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 import numpy as np
 
 from hepa_sklearn.surface import label_surface
 
-__all__ = ["EventData", "RollingOrigin", "block_rule", "first_step_labels", "point_labels", "rolling_loader",
-           "unit_blocks"]
+__all__ = [
+    "EventData",
+    "RollingOrigin",
+    "block_rule",
+    "first_step_labels",
+    "point_labels",
+    "rolling_loader",
+    "unit_blocks",
+]
 
 
 @dataclass
@@ -65,7 +72,7 @@ class EventData:
     point_test: np.ndarray
     blocks: np.ndarray
     label_rule: Callable = None  # label_rule(fraction) -> (mask over training windows, number of blocks kept)
-    nasa: Optional[Callable] = None  # C-MAPSS: nasa() -> (X, rul) of NASA's truncated test file
+    nasa: Callable | None = None  # C-MAPSS: nasa() -> (X, rul) of NASA's truncated test file
 
     def train_mask(self, fraction):
         """``(mask, n_blocks)``: which training windows the label ``fraction`` keeps, and how many blocks."""
@@ -146,8 +153,10 @@ def point_labels(bunch, part, stride, min_history):
     """The condition at the step after each window's end; NaN where that step lies beyond the part."""
     positions = bunch.frame.groupby("unit", sort=False).indices
     condition = bunch.frame["label"].to_numpy(dtype=bool)
-    labels = [float(condition[positions[unit][end + 1]]) if end + 1 < stop else np.nan
-              for unit, end, stop in window_ends(bunch.splits, part, stride, min_history)]
+    labels = [
+        float(condition[positions[unit][end + 1]]) if end + 1 < stop else np.nan
+        for unit, end, stop in window_ends(bunch.splits, part, stride, min_history)
+    ]
     return np.array(labels)
 
 

@@ -17,8 +17,12 @@ from hepa_sklearn.datasets import get_data_home
 __all__ = ["FOUNDATION_MODELS", "foundation_encoder", "model_home", "weights_folder"]
 
 #: the method names of the foundation-model baselines (the paper's Table 1 names its Chronos-2 column chronos2)
-FOUNDATION_MODELS = {"chronos2": ChronosEmbedder, "moment": MomentEmbedder, "timesfm": TimesFMEmbedder,
-                     "moirai": MoiraiEmbedder}
+FOUNDATION_MODELS = {
+    "chronos2": ChronosEmbedder,
+    "moment": MomentEmbedder,
+    "timesfm": TimesFMEmbedder,
+    "moirai": MoiraiEmbedder,
+}
 
 
 def model_home():

@@ -82,9 +82,15 @@ def prepare(directory, n, chunk):
         for start in range(0, n, chunk):
             part = rng.standard_normal((min(chunk, n - start), N_CHANNELS, N_STEPS), dtype=np.float32)
             (part + level).tofile(file)
-    print(json.dumps({"machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, Python "
-                      f"{platform.python_version()}, numpy {np.__version__}, torch {torch.__version__}, "
-                      f"{torch.get_num_threads()} torch thread(s)"}))
+    print(
+        json.dumps(
+            {
+                "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, Python "
+                f"{platform.python_version()}, numpy {np.__version__}, torch {torch.__version__}, "
+                f"{torch.get_num_threads()} torch thread(s)"
+            }
+        )
+    )
 
 
 def measure(directory, mode, n, chunk):
@@ -115,16 +121,25 @@ def measure(directory, mode, n, chunk):
                 P[begin : begin + count] = event.predict_proba(E[begin : begin + count])
     seconds = time.perf_counter() - start
     assert P.shape == (n, event.K) and np.isfinite(P).all()
-    print(json.dumps({"base_mb": base_mb, "own_peak_mb": high_water_mb(), "seconds": seconds,
-                      "output_bytes": E.nbytes + P.nbytes}))
+    print(
+        json.dumps(
+            {
+                "base_mb": base_mb,
+                "own_peak_mb": high_water_mb(),
+                "seconds": seconds,
+                "output_bytes": E.nbytes + P.nbytes,
+            }
+        )
+    )
 
 
 def run_child(*args, limit=None):
     """Run this script with ``args`` in a child; its last stdout line as JSON (None when it failed
     or printed nothing) and its peak RSS in MB."""
     set_limit = (lambda: resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))) if limit else None
-    child = subprocess.Popen([sys.executable, __file__, *map(str, args)], stdout=subprocess.PIPE, text=True,
-                             preexec_fn=set_limit)
+    child = subprocess.Popen(
+        [sys.executable, __file__, *map(str, args)], stdout=subprocess.PIPE, text=True, preexec_fn=set_limit
+    )
     output = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -145,16 +160,28 @@ def main(argv=None):
     parser.add_argument("--chunk", type=int, default=4096, help="windows per chunk in the chunks mode")
     args = parser.parse_args(argv)
 
-    print(f"# OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} hepa-bench memory "
-          + " ".join(argv), flush=True)
+    print(
+        f"# OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} hepa-bench memory " + " ".join(argv),
+        flush=True,
+    )
     directory = Path(tempfile.mkdtemp(prefix="hepa_memory_"))
     try:
         prepared, _ = run_child("--prepare", directory, max(args.sizes), args.chunk)
         if prepared is None:
             raise RuntimeError("preparing the models and windows failed")
         print(f"# {prepared['machine']}", flush=True)
-        header = ("mode", "n_windows", "input held MB", "output MB", "base MB", "peak RSS MB",
-                  "own VmHWM MB", "peak - input - output MB", "peak - base - input - output MB", "seconds")
+        header = (
+            "mode",
+            "n_windows",
+            "input held MB",
+            "output MB",
+            "base MB",
+            "peak RSS MB",
+            "own VmHWM MB",
+            "peak - input - output MB",
+            "peak - base - input - output MB",
+            "seconds",
+        )
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header), flush=True)
         for mode in args.modes:
@@ -166,10 +193,19 @@ def main(argv=None):
                     row = (mode, n, input_mb, "failed (MemoryError above the data limit?)", peak)
                 else:
                     output_mb, base = result["output_bytes"] / MB, result["base_mb"]
-                    row = (mode, n, input_mb, output_mb, base, peak, result["own_peak_mb"],
-                           peak - input_mb - output_mb, peak - base - input_mb - output_mb, result["seconds"])
-                print("| " + " | ".join(f"{v:.0f}" if isinstance(v, float) else str(v) for v in row) + " |",
-                      flush=True)
+                    row = (
+                        mode,
+                        n,
+                        input_mb,
+                        output_mb,
+                        base,
+                        peak,
+                        result["own_peak_mb"],
+                        peak - input_mb - output_mb,
+                        peak - base - input_mb - output_mb,
+                        result["seconds"],
+                    )
+                print("| " + " | ".join(f"{v:.0f}" if isinstance(v, float) else str(v) for v in row) + " |", flush=True)
     finally:
         shutil.rmtree(directory)
 

@@ -29,8 +29,9 @@ class Child:
         self.stderr = tempfile.TemporaryFile("w+")
         pin = None if cores is None else functools.partial(os.sched_setaffinity, 0, tuple(cores))
         self.start = time.perf_counter()
-        self.process = subprocess.Popen(self.argv, stdout=self.stdout, stderr=self.stderr, env=env, cwd=cwd,
-                                        preexec_fn=pin)
+        self.process = subprocess.Popen(
+            self.argv, stdout=self.stdout, stderr=self.stderr, env=env, cwd=cwd, preexec_fn=pin
+        )
 
     def wait(self):
         """Wait for the exit: exit code, wall and CPU seconds, peak RSS, stdout and stderr."""
@@ -57,8 +58,7 @@ def check_exit(what, finished, tail_lines=20):
     if finished["returncode"]:
         tail = (finished["stderr"].strip() or finished["stdout"].strip()).splitlines()[-tail_lines:]
         raise RuntimeError(
-            f"{what} failed with exit code {finished['returncode']}: {shlex.join(finished['argv'])}\n"
-            + "\n".join(tail)
+            f"{what} failed with exit code {finished['returncode']}: {shlex.join(finished['argv'])}\n" + "\n".join(tail)
         )
 
 

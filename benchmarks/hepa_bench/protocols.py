@@ -10,8 +10,20 @@ from hepa_sklearn._stats import window_level
 from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
 from hepa_sklearn.protocol import run_cmapss
 
-__all__ = ["LAYOUTS", "PINNED_PREDICTOR", "PINNED_PRETRAINER", "default_pipeline", "kept_epoch", "multi_horizon_probe", "plain_pipeline", "predictor_init", "protocol_pretrainer", "run_protocol",
-           "TrendLevelPretrainer", "with_state"]
+__all__ = [
+    "LAYOUTS",
+    "PINNED_PREDICTOR",
+    "PINNED_PRETRAINER",
+    "default_pipeline",
+    "kept_epoch",
+    "multi_horizon_probe",
+    "plain_pipeline",
+    "predictor_init",
+    "protocol_pretrainer",
+    "run_protocol",
+    "TrendLevelPretrainer",
+    "with_state",
+]
 
 # the batch layouts: the published C-MAPSS cells were computed with "padded"
 LAYOUTS = ("padded", "packed")
@@ -34,9 +46,9 @@ def protocol_pretrainer(pretrain_epochs, *, device, seed, layout="padded", verbo
     return PaddedHEPAPretrainer(**template.get_params())
 
 
-
-def run_protocol(subset="FD001", *, layout="padded", seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto",
-                 log=print):
+def run_protocol(
+    subset="FD001", *, layout="padded", seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto", log=print
+):
     """One end-to-end run of the C-MAPSS protocol (:func:`hepa_sklearn.protocol.run_cmapss`) in batch ``layout``.
 
     ``"packed"`` is the library's run itself; ``"padded"`` fits the
@@ -46,23 +58,61 @@ def run_protocol(subset="FD001", *, layout="padded", seed=0, pretrain_epochs=50,
     pretrainer = None
     if layout != "packed":
         pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, layout=layout)
-    result = run_cmapss(subset, seed=seed, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs,
-                        device=device, log=log, pretrainer=pretrainer)
+    result = run_cmapss(
+        subset,
+        seed=seed,
+        pretrain_epochs=pretrain_epochs,
+        finetune_epochs=finetune_epochs,
+        device=device,
+        log=log,
+        pretrainer=pretrainer,
+    )
     return {**result, "batch_layout": layout}
+
 
 # The estimators' defaults that the records of hepa-default and its candidates were made with (release
 # 0.1.0; its norm="revin" is regimes=None, window_level=False today): the plain pipeline of those methods sets
 # them explicitly, so that a change of the library's defaults leaves the records reproducible (a test keeps
 # them equal to the library's while they are).
 PINNED_PRETRAINER = dict(
-    d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, tokens="patch", norm="revin", regimes=None,
-    window_level=False, max_horizon=150,
-    sigreg_weight=0.1, regularizer="sigreg", target="shared", cuts_per_window=1, max_epochs=100, batch_size=64,
-    lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10, precision="auto",
+    d_model=256,
+    n_layers=2,
+    n_heads=4,
+    patch_size=16,
+    dropout=0.1,
+    tokens="patch",
+    norm="revin",
+    regimes=None,
+    window_level=False,
+    max_horizon=150,
+    sigreg_weight=0.1,
+    regularizer="sigreg",
+    target="shared",
+    cuts_per_window=1,
+    max_epochs=100,
+    batch_size=64,
+    lr=3e-4,
+    weight_decay=1e-2,
+    early_stopping=True,
+    validation_fraction=0.1,
+    n_iter_no_change=10,
+    precision="auto",
 )
 PINNED_PREDICTOR = dict(
-    head="mlp", hidden=256, loss="bce", pos_weight="auto", init_from=None, n_causes=None, max_epochs=50, batch_size=64,
-    lr=1e-3, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10, precision="auto",
+    head="mlp",
+    hidden=256,
+    loss="bce",
+    pos_weight="auto",
+    init_from=None,
+    n_causes=None,
+    max_epochs=50,
+    batch_size=64,
+    lr=1e-3,
+    weight_decay=1e-2,
+    early_stopping=True,
+    validation_fraction=0.1,
+    n_iter_no_change=10,
+    precision="auto",
 )
 
 
@@ -118,8 +168,11 @@ def plain_pipeline(entry, data, mask, *, epochs, device, seed, encoder=None, **p
     """
     pipe = default_pipeline(entry.K, seed=seed, device=device, **pretrainer_params)
     pipe.fit(data.X_train[mask], data.y_train[mask])
-    return pipe, {"pretrain_epochs_run": pipe[0].n_epochs_, "pretrain_epoch_kept": kept_epoch(pipe[0]),
-                  "finetune_epochs_run": pipe[-1].n_epochs_}
+    return pipe, {
+        "pretrain_epochs_run": pipe[0].n_epochs_,
+        "pretrain_epoch_kept": kept_epoch(pipe[0]),
+        "finetune_epochs_run": pipe[-1].n_epochs_,
+    }
 
 
 def predictor_init(entry, data, mask, *, epochs, device, seed, encoder, **params):
@@ -130,8 +183,9 @@ def predictor_init(entry, data, mask, *, epochs, device, seed, encoder, **params
     protocol says, like ``hepa``'s.
     """
     head = entry.make_event_predictor(epochs, device=device, seed=seed, init_from=encoder, **params)
-    head = entry.fit_head(head, encoder.transform(data.X_train[mask]), data.y_train[mask],
-                          encoder.transform(data.X_valid), data.y_valid)
+    head = entry.fit_head(
+        head, encoder.transform(data.X_train[mask]), data.y_train[mask], encoder.transform(data.X_valid), data.y_valid
+    )
     return _Surface(encoder, head), {"finetune_epochs_run": head.n_epochs_}
 
 
@@ -185,7 +239,10 @@ def multi_horizon_probe(entry, data, mask, *, epochs, device, seed, encoder, **p
     features = PredictorFeatures(encoder)
     head = entry.make_event_predictor(epochs, device=device, seed=seed, head="linear", **params)
     valid = features.predictions(data.X_valid)  # read once: the head's validation windows and the similarity
-    head = entry.fit_head(head, features.transform(data.X_train[mask]), data.y_train[mask],
-                          valid.reshape(len(valid), -1), data.y_valid)
-    return _Surface(features, head), {"finetune_epochs_run": head.n_epochs_,
-                                      "cross_horizon_cosine": features.cross_horizon_cosine(valid)}
+    head = entry.fit_head(
+        head, features.transform(data.X_train[mask]), data.y_train[mask], valid.reshape(len(valid), -1), data.y_valid
+    )
+    return _Surface(features, head), {
+        "finetune_epochs_run": head.n_epochs_,
+        "cross_horizon_cosine": features.cross_horizon_cosine(valid),
+    }

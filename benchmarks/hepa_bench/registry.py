@@ -12,16 +12,36 @@ Label budgets are described in :mod:`hepa_bench.data`.
 """
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import numpy as np
 
 from hepa_sklearn.datasets import (
-    load_batadal, load_chbmit, load_cmapss, load_beijing, load_ettm1, load_gecco, load_mba, load_psm, load_smap, load_tep, load_vix,
+    _batadal,
+    _beijing,
+    _chbmit,
+    _ettm1,
+    _gecco,
+    _mba,
+    _psm,
+    _smap,
+    _tep,
+    _vix,
+    _weather,
+    load_batadal,
+    load_beijing,
+    load_chbmit,
+    load_cmapss,
+    load_ettm1,
+    load_gecco,
+    load_mba,
+    load_psm,
+    load_smap,
+    load_tep,
+    load_vix,
     load_weather,
 )
-from hepa_sklearn.datasets import _batadal, _beijing, _chbmit, _ettm1, _gecco, _mba, _psm, _smap, _tep, _vix, _weather
 from hepa_sklearn.datasets._cmapss import CONTEXT_LENGTH as CMAPSS_CONTEXT
 from hepa_sklearn.datasets._cmapss import MIN_HISTORY as CMAPSS_MIN_HISTORY
 from hepa_sklearn.datasets._cmapss import TEST_STRIDE as CMAPSS_TEST_STRIDE
@@ -41,8 +61,13 @@ from .protocols import protocol_pretrainer
 __all__ = ["BENCHMARKS", "PAPER_COLUMNS", "PATIENCE", "BenchmarkEntry", "get_benchmark"]
 
 # Table 1 of the paper: the methods it reports, in its column order, and their seeds
-PAPER_COLUMNS = {"chronos2": ("Chronos-2", 3), "patchtst": ("PatchTST", 5), "itransformer": ("iTransformer", 5),
-                 "mae": ("MAE", 5), "hepa": ("HEPA", 5)}
+PAPER_COLUMNS = {
+    "chronos2": ("Chronos-2", 3),
+    "patchtst": ("PatchTST", 5),
+    "itransformer": ("iTransformer", 5),
+    "mae": ("MAE", 5),
+    "hepa": ("HEPA", 5),
+}
 PATIENCE = 10  # early-stopping patience of pretraining and finetuning (paper, hyperparameter table)
 LABEL_BLOCKS = 20  # blocks per unit of the label budgets: 10 % labels are 2 of a single series' 20
 
@@ -135,15 +160,15 @@ class BenchmarkEntry:
     pretrain_part: str
     pretrain_epochs: int
     finetune_epochs: int
-    loader: Optional[Callable] = None
+    loader: Callable | None = None
     loader_params: dict = field(default_factory=dict)
     seeded_split: bool = False
-    directory: Optional[str] = None
+    directory: str | None = None
     label_blocks: int = LABEL_BLOCKS
     paper: dict = field(default_factory=dict)
-    retired: Optional[str] = None
-    spec: Optional[object] = None
-    origin_step: Optional[int] = None
+    retired: str | None = None
+    spec: object | None = None
+    origin_step: int | None = None
 
     @property
     def is_cmapss(self):
@@ -168,21 +193,38 @@ class BenchmarkEntry:
             return protocol_pretrainer(epochs, device=device, seed=seed, layout=layout or "padded", **params)
         if layout not in (None, "packed"):
             raise ValueError(f"{self.name} is pretrained with the packed batch layout only, got {layout!r}.")
-        return HEPAPretrainer(**{
-            "norm": self.norm, "regimes": None, "window_level": False, "max_horizon": self.K, "max_epochs": epochs,
-            "early_stopping": True,
-            "n_iter_no_change": PATIENCE, "device": device, "random_state": seed, **params,
-        })
+        return HEPAPretrainer(
+            **{
+                "norm": self.norm,
+                "regimes": None,
+                "window_level": False,
+                "max_horizon": self.K,
+                "max_epochs": epochs,
+                "early_stopping": True,
+                "n_iter_no_change": PATIENCE,
+                "device": device,
+                "random_state": seed,
+                **params,
+            }
+        )
 
     def make_event_predictor(self, epochs, *, device, seed, **params):
         """The unfitted event predictor of the protocol; fit it with :meth:`fit_head`."""
         if self.finetune_stop == "fixed":
             return protocol_event_predictor(epochs, device=device, seed=seed, **params)
-        return HEPAEventPredictor(**{
-            "K": self.K, "max_epochs": epochs, "early_stopping": True, "n_iter_no_change": PATIENCE,
-            # fit_head passes the validation part as the second of two groups: a half of the groups is it
-            "validation_fraction": 0.5, "device": device, "random_state": seed, **params,
-        })
+        return HEPAEventPredictor(
+            **{
+                "K": self.K,
+                "max_epochs": epochs,
+                "early_stopping": True,
+                "n_iter_no_change": PATIENCE,
+                # fit_head passes the validation part as the second of two groups: a half of the groups is it
+                "validation_fraction": 0.5,
+                "device": device,
+                "random_state": seed,
+                **params,
+            }
+        )
 
     def fit_head(self, head, E_train, y_train, E_valid, y_valid):
         """Fit ``head`` on training embeddings; with ``finetune_stop="validation"`` it stops on the validation part.
@@ -209,9 +251,14 @@ class BenchmarkEntry:
         if split not in ("fixed", "rolling"):
             raise ValueError(f"split must be 'fixed' or 'rolling', got {split!r}.")
         if split == "rolling" and self.origin_step is None:
-            raise ValueError(f"{self.name} has no rolling origin: " + (
-                "its seeds already draw the split." if self.seeded_split else
-                "a shift of its split would leave a part without an event."))
+            raise ValueError(
+                f"{self.name} has no rolling origin: "
+                + (
+                    "its seeds already draw the split."
+                    if self.seeded_split
+                    else "a shift of its split would leave a part without an event."
+                )
+            )
         if self.is_cmapss:
             return self._load_cmapss(seed, regime)
         if regime:
@@ -224,8 +271,14 @@ class BenchmarkEntry:
             loader = rolling_loader(self.spec, seed * self.origin_step)
 
         def part(name, stride):
-            return loader(data_home=data_home, split=name, context_length=self.context_length,
-                          stride=stride, min_history=self.min_history, **params)
+            return loader(
+                data_home=data_home,
+                split=name,
+                context_length=self.context_length,
+                stride=stride,
+                min_history=self.min_history,
+                **params,
+            )
 
         pre = part(self.pretrain_part, self.pretrain_stride)
         train = part("train", self.finetune_stride)
@@ -233,12 +286,20 @@ class BenchmarkEntry:
         test = part("test", self.eval_stride)
         blocks = unit_blocks(train.groups, self.label_blocks)
         return EventData(
-            X_pre=pre.X, X_train=train.X, y_train=train.y, g_train=train.groups,
-            X_valid=valid.X, y_valid=valid.y, g_valid=valid.groups,
-            X_test=test.X, y_test=test.y, g_test=test.groups,
+            X_pre=pre.X,
+            X_train=train.X,
+            y_train=train.y,
+            g_train=train.groups,
+            X_valid=valid.X,
+            y_valid=valid.y,
+            g_valid=valid.groups,
+            X_test=test.X,
+            y_test=test.y,
+            g_test=test.groups,
             point_valid=point_labels(valid, "valid", self.finetune_stride, self.min_history),
             point_test=point_labels(test, "test", self.eval_stride, self.min_history),
-            blocks=blocks, label_rule=block_rule(blocks, train.y, self.K, seed),
+            blocks=blocks,
+            label_rule=block_rule(blocks, train.y, self.K, seed),
         )
 
     def _load_cmapss(self, seed, regime):
@@ -253,11 +314,21 @@ class BenchmarkEntry:
             return split.train_mask(fraction), len(label_units(units, fraction))
 
         return EventData(
-            X_pre=split.X_pre, X_train=split.X_train, y_train=split.y_train, g_train=split.g_train,
-            X_valid=split.X_valid, y_valid=split.y_valid, g_valid=g_valid,
-            X_test=split.X_test, y_test=split.y_test, g_test=g_test,
-            point_valid=first_step_labels(split.y_valid), point_test=first_step_labels(split.y_test),
-            blocks=np.searchsorted(np.sort(units), split.g_train), label_rule=rule, nasa=lambda: split.nasa,
+            X_pre=split.X_pre,
+            X_train=split.X_train,
+            y_train=split.y_train,
+            g_train=split.g_train,
+            X_valid=split.X_valid,
+            y_valid=split.y_valid,
+            g_valid=g_valid,
+            X_test=split.X_test,
+            y_test=split.y_test,
+            g_test=g_test,
+            point_valid=first_step_labels(split.y_valid),
+            point_test=first_step_labels(split.y_test),
+            blocks=np.searchsorted(np.sort(units), split.g_train),
+            label_rule=rule,
+            nasa=lambda: split.nasa,
         )
 
 
@@ -279,24 +350,60 @@ _EVENT_TEXT = (
 
 def _cmapss(subset, paper):
     return BenchmarkEntry(
-        name=subset, description=_CMAPSS_TEXT.format(subset=subset), K=CMAPSS_K, context_length=CMAPSS_CONTEXT,
-        pretrain_stride=CMAPSS_CONTEXT, finetune_stride=CMAPSS_TRAIN_STRIDE, eval_stride=CMAPSS_TEST_STRIDE,
-        min_history=CMAPSS_MIN_HISTORY, norm="global", finetune_stop="fixed", pretrain_part="train",
-        pretrain_epochs=50, finetune_epochs=30, loader_params={"subset": subset}, seeded_split=True, paper=paper,
+        name=subset,
+        description=_CMAPSS_TEXT.format(subset=subset),
+        K=CMAPSS_K,
+        context_length=CMAPSS_CONTEXT,
+        pretrain_stride=CMAPSS_CONTEXT,
+        finetune_stride=CMAPSS_TRAIN_STRIDE,
+        eval_stride=CMAPSS_TEST_STRIDE,
+        min_history=CMAPSS_MIN_HISTORY,
+        norm="global",
+        finetune_stop="fixed",
+        pretrain_part="train",
+        pretrain_epochs=50,
+        finetune_epochs=30,
+        loader_params={"subset": subset},
+        seeded_split=True,
+        paper=paper,
     )
 
 
-def _events(name, module, loader, own, paper, *, pretrain_part="train", seeded_split=False, retired=None,
-            origin_step=ORIGIN_STEP, **strides):
+def _events(
+    name,
+    module,
+    loader,
+    own,
+    paper,
+    *,
+    pretrain_part="train",
+    seeded_split=False,
+    retired=None,
+    origin_step=ORIGIN_STEP,
+    **strides,
+):
     stride = module.STRIDE
     settings = {**dict(pretrain_stride=stride, finetune_stride=stride, eval_stride=stride), **strides}
     text = own + " " + _EVENT_TEXT.format(pretrain=pretrain_part, pre_epochs=100, ft_epochs=50)
     return BenchmarkEntry(
-        name=name, description=text, K=module.K, context_length=module.CONTEXT_LENGTH,
-        min_history=module.MIN_HISTORY, norm="revin", finetune_stop="validation", pretrain_part=pretrain_part,
-        pretrain_epochs=100, finetune_epochs=50, loader=loader, seeded_split=seeded_split,
-        directory=module.DIRECTORY, paper=paper, retired=retired, spec=module.SPEC,
-        origin_step=None if seeded_split else origin_step, **settings,
+        name=name,
+        description=text,
+        K=module.K,
+        context_length=module.CONTEXT_LENGTH,
+        min_history=module.MIN_HISTORY,
+        norm="revin",
+        finetune_stop="validation",
+        pretrain_part=pretrain_part,
+        pretrain_epochs=100,
+        finetune_epochs=50,
+        loader=loader,
+        seeded_split=seeded_split,
+        directory=module.DIRECTORY,
+        paper=paper,
+        retired=retired,
+        spec=module.SPEC,
+        origin_step=None if seeded_split else origin_step,
+        **settings,
     )
 
 
@@ -310,84 +417,208 @@ TEP_RETIRED = (
 # Paper Table 1, h-AUROC mean and std over seeds, (100 % labels, 10 % labels) per column
 # in the order Chronos-2, PatchTST, iTransformer, MAE, HEPA; None where the paper has no figure.
 BENCHMARKS = {
-    "FD001": _cmapss("FD001", _paper(((.66, .00), (.66, .00)), ((.80, .04), (.69, .08)), ((.70, .05), (.59, .04)),
-                                     ((.69, .02), (.63, .12)), ((.81, .03), (.78, .07)))),
-    "FD002": _cmapss("FD002", _paper(((.45, .01), (.46, .02)), ((.44, .03), (.48, .08)), ((.43, .03), (.50, .08)),
-                                     ((.56, .01), (.52, .01)), ((.57, .01), (.55, .01)))),
-    "FD003": _cmapss("FD003", _paper(((.73, .00), (.67, .00)), ((.79, .01), (.77, .03)), ((.76, .01), (.64, .06)),
-                                     ((.78, .02), (.78, .03)), ((.84, .01), (.84, .01)))),
-    "FD004": _cmapss("FD004", _paper(None, ((.52, .03), (.51, .04)), ((.45, .02), (.49, .04)),
-                                     ((.57, .02), (.52, .04)), ((.63, .02), (.55, .03)))),
+    "FD001": _cmapss(
+        "FD001",
+        _paper(
+            ((0.66, 0.00), (0.66, 0.00)),
+            ((0.80, 0.04), (0.69, 0.08)),
+            ((0.70, 0.05), (0.59, 0.04)),
+            ((0.69, 0.02), (0.63, 0.12)),
+            ((0.81, 0.03), (0.78, 0.07)),
+        ),
+    ),
+    "FD002": _cmapss(
+        "FD002",
+        _paper(
+            ((0.45, 0.01), (0.46, 0.02)),
+            ((0.44, 0.03), (0.48, 0.08)),
+            ((0.43, 0.03), (0.50, 0.08)),
+            ((0.56, 0.01), (0.52, 0.01)),
+            ((0.57, 0.01), (0.55, 0.01)),
+        ),
+    ),
+    "FD003": _cmapss(
+        "FD003",
+        _paper(
+            ((0.73, 0.00), (0.67, 0.00)),
+            ((0.79, 0.01), (0.77, 0.03)),
+            ((0.76, 0.01), (0.64, 0.06)),
+            ((0.78, 0.02), (0.78, 0.03)),
+            ((0.84, 0.01), (0.84, 0.01)),
+        ),
+    ),
+    "FD004": _cmapss(
+        "FD004",
+        _paper(
+            None,
+            ((0.52, 0.03), (0.51, 0.04)),
+            ((0.45, 0.02), (0.49, 0.04)),
+            ((0.57, 0.02), (0.52, 0.04)),
+            ((0.63, 0.02), (0.55, 0.03)),
+        ),
+    ),
     "SMAP": _events(
-        "SMAP", _smap, load_smap,
+        "SMAP",
+        _smap,
+        load_smap,
         "SMAP telemetry (telemanom layout): each channel's training file is event-free and pretrains; "
         "its test file is split in time. Context 100 steps (DATASETS.md); strides are the loader's.",
-        _paper(((.54, .02), (.51, .01)), ((.49, .03), (.46, .05)), ((.47, .05), (.52, .07)),
-               ((.64, .04), (.50, .15)), ((.59, .05), (.49, .08))), pretrain_part="normal"),
+        _paper(
+            ((0.54, 0.02), (0.51, 0.01)),
+            ((0.49, 0.03), (0.46, 0.05)),
+            ((0.47, 0.05), (0.52, 0.07)),
+            ((0.64, 0.04), (0.50, 0.15)),
+            ((0.59, 0.05), (0.49, 0.08)),
+        ),
+        pretrain_part="normal",
+    ),
     "PSM": _events(
-        "PSM", _psm, load_psm,
+        "PSM",
+        _psm,
+        load_psm,
         "PSM server metrics: the unlabelled training file is the normal part and pretrains; the "
         "labelled test file is split in time. Context 100 steps (DATASETS.md); strides are the loader's.",
-        _paper(((.48, .01), (.51, .01)), ((.55, .02), (.43, .03)), ((.52, .03), (.53, .01)),
-               ((.56, .02), (.52, .02)), ((.57, .02), (.48, .04))), pretrain_part="normal"),
+        _paper(
+            ((0.48, 0.01), (0.51, 0.01)),
+            ((0.55, 0.02), (0.43, 0.03)),
+            ((0.52, 0.03), (0.53, 0.01)),
+            ((0.56, 0.02), (0.52, 0.02)),
+            ((0.57, 0.02), (0.48, 0.04)),
+        ),
+        pretrain_part="normal",
+    ),
     "MBA": _events(
-        "MBA", _mba, load_mba,
+        "MBA",
+        _mba,
+        load_mba,
         "MBA ECG record, one series split in time; context 100 samples (DATASETS.md), stride 1 for "
         "every part (the loader's).",
-        _paper(((.53, .10), (.50, .07)), ((.68, .07), (.65, .08)), ((.84, .03), (.31, .05)),
-               ((.73, .03), (.53, .04)), ((.75, .03), (.55, .15)))),
+        _paper(
+            ((0.53, 0.10), (0.50, 0.07)),
+            ((0.68, 0.07), (0.65, 0.08)),
+            ((0.84, 0.03), (0.31, 0.05)),
+            ((0.73, 0.03), (0.53, 0.04)),
+            ((0.75, 0.03), (0.55, 0.15)),
+        ),
+    ),
     "BATADAL": _events(
-        "BATADAL", _batadal, load_batadal,
+        "BATADAL",
+        _batadal,
+        load_batadal,
         "BATADAL water SCADA: the attack-free year (dataset03) is the normal part and pretrains; "
         "dataset04 is split 60/10/30 in time. Context 512 hours, stride 4 (the loader's). Its "
         "training, validation and test parts hold 2, 1 and 2 attack onsets, so scores vary widely; no "
         "rolling origin (removing the last 5 % of rows already leaves the validation part without an onset).",
-        _paper(((.56, .01), (.55, .04)), ((.66, .03), (.37, .04)), ((.46, .13), (.54, .08)),
-               ((.60, .04), (.61, .08)), ((.57, .03), (.54, .06))), pretrain_part="normal", origin_step=None),
+        _paper(
+            ((0.56, 0.01), (0.55, 0.04)),
+            ((0.66, 0.03), (0.37, 0.04)),
+            ((0.46, 0.13), (0.54, 0.08)),
+            ((0.60, 0.04), (0.61, 0.08)),
+            ((0.57, 0.03), (0.54, 0.06)),
+        ),
+        pretrain_part="normal",
+        origin_step=None,
+    ),
     "TEP": _events(
-        "TEP", _tep, load_tep,
+        "TEP",
+        _tep,
+        load_tep,
         "Tennessee Eastman: the fault-free run d00 is the normal part and pretrains; the 22 test runs "
         "are split 60/10/30 by a permutation drawn from the seed (as C-MAPSS units). K = 150; context "
         "512 samples with windows ending from 16 samples of history on; stride 16 (the loader's).",
-        _paper(None, ((.99, .02), (1.00, .00)), ((.93, .02), (.94, .05)), ((.96, .02), (.99, .00)),
-               ((1.00, .00), (1.00, .00))), pretrain_part="normal", seeded_split=True, retired=TEP_RETIRED),
+        _paper(
+            None,
+            ((0.99, 0.02), (1.00, 0.00)),
+            ((0.93, 0.02), (0.94, 0.05)),
+            ((0.96, 0.02), (0.99, 0.00)),
+            ((1.00, 0.00), (1.00, 0.00)),
+        ),
+        pretrain_part="normal",
+        seeded_split=True,
+        retired=TEP_RETIRED,
+    ),
     "ETTm1": _events(
-        "ETTm1", _ettm1, load_ettm1,
+        "ETTm1",
+        _ettm1,
+        load_ettm1,
         "ETTm1 oil-temperature spikes, one series split 60/20/20 in time with gaps of 200 rows; "
         "context 512 steps, stride 16 for every part (the loader's).",
-        _paper(((.74, .01), (.68, .02)), ((.53, .03), (.50, .03)), ((.79, .03), (.61, .02)),
-               ((.87, .00), (.77, .02)), ((.81, .00), (.73, .01)))),
+        _paper(
+            ((0.74, 0.01), (0.68, 0.02)),
+            ((0.53, 0.03), (0.50, 0.03)),
+            ((0.79, 0.03), (0.61, 0.02)),
+            ((0.87, 0.00), (0.77, 0.02)),
+            ((0.81, 0.00), (0.73, 0.01)),
+        ),
+    ),
     "Weather": _events(
-        "Weather", _weather, load_weather,
+        "Weather",
+        _weather,
+        load_weather,
         "Jena weather heat spikes, one series split 70/15/15 in time with gaps of 200 rows; context "
         "512 steps, stride 16 for every part (the loader's).",
-        _paper(((.72, .02), (.71, .02)), ((.64, .08), (.67, .03)), ((.83, .04), (.85, .01)),
-               ((.88, .02), (.83, .02)), ((.89, .01), (.83, .02)))),
+        _paper(
+            ((0.72, 0.02), (0.71, 0.02)),
+            ((0.64, 0.08), (0.67, 0.03)),
+            ((0.83, 0.04), (0.85, 0.01)),
+            ((0.88, 0.02), (0.83, 0.02)),
+            ((0.89, 0.01), (0.83, 0.02)),
+        ),
+    ),
     "Beijing": _events(
-        "Beijing", _beijing, load_beijing,
+        "Beijing",
+        _beijing,
+        load_beijing,
         "Beijing air quality, twelve stations (units) each split 70/15/15 in time with gaps of 24 "
         "hours; context 512 hours, stride 64 for pretraining and finetuning (the loader's) and 16 for "
         "the test part (about 3,900 test windows).",
-        _paper(((.53, .00), (.49, .00)), ((.81, .01), (.65, .08)), ((.75, .02), (.73, .02)),
-               ((.81, .01), (.77, .01)), ((.81, .01), (.78, .02))), eval_stride=16),
+        _paper(
+            ((0.53, 0.00), (0.49, 0.00)),
+            ((0.81, 0.01), (0.65, 0.08)),
+            ((0.75, 0.02), (0.73, 0.02)),
+            ((0.81, 0.01), (0.77, 0.01)),
+            ((0.81, 0.01), (0.78, 0.02)),
+        ),
+        eval_stride=16,
+    ),
     "VIX": _events(
-        "VIX", _vix, load_vix,
+        "VIX",
+        _vix,
+        load_vix,
         "Daily VIX, crossings of 25 from below, one series split 60/10/30 in time; context 512 days, "
         "stride 1 for every part (the loader's).",
-        _paper(((.40, .04), (.38, .04)), ((.48, .11), (.57, .13)), ((.40, .14), (.48, .05)),
-               ((.57, .03), (.55, .03)), ((.57, .01), (.55, .01)))),
+        _paper(
+            ((0.40, 0.04), (0.38, 0.04)),
+            ((0.48, 0.11), (0.57, 0.13)),
+            ((0.40, 0.14), (0.48, 0.05)),
+            ((0.57, 0.03), (0.55, 0.03)),
+            ((0.57, 0.01), (0.55, 0.01)),
+        ),
+    ),
     "CHBMIT": _events(
-        "CHBMIT", _chbmit, load_chbmit,
+        "CHBMIT",
+        _chbmit,
+        load_chbmit,
         "CHB-MIT scalp EEG of patient chb01, the paper's negative control (h-AUROC 0.497 there, outside its Table "
         "1): 18 derivations averaged to 16 Hz, each file a unit, the files split 60/10/30 by a permutation drawn "
         "from the seed (seizure files and the others apart). Context 256 steps (16 s), stride 256 (the loader's).",
-        _paper(), seeded_split=True),
+        _paper(),
+        seeded_split=True,
+    ),
     "GECCO": _events(
-        "GECCO", _gecco, load_gecco,
+        "GECCO",
+        _gecco,
+        load_gecco,
         "GECCO 2018 drinking-water quality, one series split at 60 % and 70 % in time with gaps of 200 "
         "rows; context 512 minutes (DATASETS.md), stride 16 for every part (the loader's).",
-        _paper(((.74, .02), (.80, .03)), ((.65, .07), (.52, .11)), ((.64, .15), (.50, .13)),
-               ((.81, .04), (.55, .11)), ((.88, .06), (.39, .13)))),
+        _paper(
+            ((0.74, 0.02), (0.80, 0.03)),
+            ((0.65, 0.07), (0.52, 0.11)),
+            ((0.64, 0.15), (0.50, 0.13)),
+            ((0.81, 0.04), (0.55, 0.11)),
+            ((0.88, 0.06), (0.39, 0.13)),
+        ),
+    ),
 }
 
 

@@ -27,24 +27,44 @@ from .snapshots_report import markdown
 __all__ = ["render", "render_events", "render_report"]
 
 
-def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, finetune_epochs=30,
-                  events_pretrain_epochs=None, events_finetune_epochs=None, simulated=None, causes=None):
+def render_report(
+    results,
+    *,
+    snapshots=None,
+    events=None,
+    pretrain_epochs=50,
+    finetune_epochs=30,
+    events_pretrain_epochs=None,
+    events_finetune_epochs=None,
+    simulated=None,
+    causes=None,
+):
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections."""
     cmapss_all = report_records(results, "results")
     cmapss = current_records(cmapss_all)  # the former forms of baselines have a section of their own
     text = render(cmapss, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
     if events:  # the summary table of both files, near the top
-        text = summary_section(text, cmapss, current_records(report_records(events, "events")),
-                               pretrain_epochs=pretrain_epochs,
-                               finetune_epochs=finetune_epochs, events_pretrain_epochs=events_pretrain_epochs,
-                               events_finetune_epochs=events_finetune_epochs)
+        text = summary_section(
+            text,
+            cmapss,
+            current_records(report_records(events, "events")),
+            pretrain_epochs=pretrain_epochs,
+            finetune_epochs=finetune_epochs,
+            events_pretrain_epochs=events_pretrain_epochs,
+            events_finetune_epochs=events_finetune_epochs,
+        )
     if snapshots:
         text = text.rstrip("\n") + "\n\n" + "\n".join(markdown(report_records(snapshots, "snapshots"))) + "\n"
     if events:
         event_all = report_records(events, "events")
         event_results = current_records(event_all)
-        text = text.rstrip("\n") + "\n\n" + render_events(
-            event_results, pretrain_epochs=events_pretrain_epochs, finetune_epochs=events_finetune_epochs)
+        text = (
+            text.rstrip("\n")
+            + "\n\n"
+            + render_events(
+                event_results, pretrain_epochs=events_pretrain_epochs, finetune_epochs=events_finetune_epochs
+            )
+        )
         if events_pretrain_epochs is None and events_finetune_epochs is None:
             rolling = render_rolling(event_results)
             if rolling:
@@ -52,7 +72,8 @@ def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, f
     former = former_section(cmapss_all, title="C-MAPSS: boosting with release 0.2.0's targets and now")
     if events:
         former += [""] * bool(former) + former_section(
-            event_all, title="Event benchmarks: boosting with release 0.2.0's targets and now")
+            event_all, title="Event benchmarks: boosting with release 0.2.0's targets and now"
+        )
     if former:
         text = text.rstrip("\n") + "\n\n" + "\n".join(former) + "\n"
     simulated_lines = render_simulated(read_results(simulated)) if simulated else []
@@ -66,10 +87,22 @@ def render_report(results, *, snapshots=None, events=None, pretrain_epochs=50, f
 
 # the fields each kind of results file must give a record for the report to read it, and their types
 RECORD_FIELDS = {
-    "results": {"method": str, "seed": int, "fraction": (int, float), "pretrain_epochs": int, "finetune_epochs": int,
-                "versions": dict},
-    "events": {"dataset": str, "method": str, "seed": int, "fraction": (int, float), "pretrain_epochs": int,
-               "finetune_epochs": int},
+    "results": {
+        "method": str,
+        "seed": int,
+        "fraction": (int, float),
+        "pretrain_epochs": int,
+        "finetune_epochs": int,
+        "versions": dict,
+    },
+    "events": {
+        "dataset": str,
+        "method": str,
+        "seed": int,
+        "fraction": (int, float),
+        "pretrain_epochs": int,
+        "finetune_epochs": int,
+    },
     "snapshots": {"subset": str, "method": str, "seed": int, "epoch": int},
 }
 
@@ -84,8 +117,9 @@ def _shape_problem(record, kind):
     missing = [name for name in fields if name not in record]
     if missing:
         return f"no field {missing}"
-    wrong = [name for name, types in fields.items()
-             if not isinstance(record[name], types) or isinstance(record[name], bool)]
+    wrong = [
+        name for name, types in fields.items() if not isinstance(record[name], types) or isinstance(record[name], bool)
+    ]
     return f"fields {wrong} of another type" if wrong else None
 
 
@@ -133,8 +167,10 @@ def write_report(text, output, allow_shorter=False):
             before = sum(1 for _ in handle)
         after = len(text.splitlines())
         if after < before:
-            raise SystemExit(f"hepa-bench report: the new report has {after} lines, {output} has {before}; it was "
-                             "left as it is. Check the inputs, or pass --allow-shorter to replace it.")
+            raise SystemExit(
+                f"hepa-bench report: the new report has {after} lines, {output} has {before}; it was "
+                "left as it is. Check the inputs, or pass --allow-shorter to replace it."
+            )
     folder = os.path.dirname(os.path.abspath(output))
     with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".part") as handle:
         handle.write(text)
@@ -144,31 +180,53 @@ def write_report(text, output, allow_shorter=False):
 
 def add_arguments(parser):
     parser.add_argument("--results", default="cmapss_results.jsonl")
-    parser.add_argument("--output", default="benchmarks.md",
-                        help="markdown file to write ('-' for standard output)")
-    parser.add_argument("--allow-shorter", action="store_true",
-                        help="replace --output even with a report of fewer lines than it holds")
+    parser.add_argument("--output", default="benchmarks.md", help="markdown file to write ('-' for standard output)")
+    parser.add_argument(
+        "--allow-shorter", action="store_true", help="replace --output even with a report of fewer lines than it holds"
+    )
     parser.add_argument("--pretrain-epochs", type=int, default=50)
     parser.add_argument("--finetune-epochs", type=int, default=30)
-    parser.add_argument("--events", default=None,
-                        help="results of `hepa-bench run` on the event benchmarks to add as a section (optional)")
-    parser.add_argument("--events-pretrain-epochs", type=int, default=None,
-                        help="event records' pretraining epochs (default: each dataset's own)")
-    parser.add_argument("--events-finetune-epochs", type=int, default=None,
-                        help="event records' finetuning epochs (default: each dataset's own)")
-    parser.add_argument("--snapshots", default=None,
-                        help="results of `hepa-bench snapshots` to add as a section (optional)")
-    parser.add_argument("--simulated", default=None,
-                        help="results of `python -m hepa_bench.simulated` to add as a section (optional)")
-    parser.add_argument("--causes", default=None,
-                        help="results of `python -m hepa_bench.simulated_causes` to add as a section (optional)")
+    parser.add_argument(
+        "--events",
+        default=None,
+        help="results of `hepa-bench run` on the event benchmarks to add as a section (optional)",
+    )
+    parser.add_argument(
+        "--events-pretrain-epochs",
+        type=int,
+        default=None,
+        help="event records' pretraining epochs (default: each dataset's own)",
+    )
+    parser.add_argument(
+        "--events-finetune-epochs",
+        type=int,
+        default=None,
+        help="event records' finetuning epochs (default: each dataset's own)",
+    )
+    parser.add_argument(
+        "--snapshots", default=None, help="results of `hepa-bench snapshots` to add as a section (optional)"
+    )
+    parser.add_argument(
+        "--simulated", default=None, help="results of `python -m hepa_bench.simulated` to add as a section (optional)"
+    )
+    parser.add_argument(
+        "--causes",
+        default=None,
+        help="results of `python -m hepa_bench.simulated_causes` to add as a section (optional)",
+    )
 
 
 def run(args):
     check_inputs(args)
-    text = render_report(args.results, snapshots=args.snapshots, events=args.events,
-                         pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs,
-                         events_pretrain_epochs=args.events_pretrain_epochs,
-                         events_finetune_epochs=args.events_finetune_epochs, simulated=args.simulated,
-                         causes=args.causes)
+    text = render_report(
+        args.results,
+        snapshots=args.snapshots,
+        events=args.events,
+        pretrain_epochs=args.pretrain_epochs,
+        finetune_epochs=args.finetune_epochs,
+        events_pretrain_epochs=args.events_pretrain_epochs,
+        events_finetune_epochs=args.events_finetune_epochs,
+        simulated=args.simulated,
+        causes=args.causes,
+    )
     write_report(text, args.output, args.allow_shorter)

@@ -42,15 +42,24 @@ def cause_rows(records):
         ceiling = per_cause.get((name, fraction, CEILING, cause), {})
         share, n_seeds = gap_share(scores, floor, ceiling)
         seeds = sorted(set(scores) & set(floor) & set(ceiling))
-        rows.append({"row": name, "fraction": fraction, "method": method, "cause": cause,
-                     "mean": float(np.mean([scores[s] for s in seeds])) if seeds else float("nan"),
-                     "scores": np.array(list(scores.values())),
-                     "oracle": float(np.mean([ceiling[s] for s in seeds])) if seeds else float("nan"),
-                     "elapsed": float(np.mean([floor[s] for s in seeds])) if seeds else float("nan"),
-                     "share": share, "n_seeds": n_seeds})
+        rows.append(
+            {
+                "row": name,
+                "fraction": fraction,
+                "method": method,
+                "cause": cause,
+                "mean": float(np.mean([scores[s] for s in seeds])) if seeds else float("nan"),
+                "scores": np.array(list(scores.values())),
+                "oracle": float(np.mean([ceiling[s] for s in seeds])) if seeds else float("nan"),
+                "elapsed": float(np.mean([floor[s] for s in seeds])) if seeds else float("nan"),
+                "share": share,
+                "n_seeds": n_seeds,
+            }
+        )
     order = {m: i for i, m in enumerate(_ORDER)}
-    return sorted(rows, key=lambda r: (r["row"], -r["fraction"], order.get(r["method"], len(order)), r["method"],
-                                       r["cause"]))
+    return sorted(
+        rows, key=lambda r: (r["row"], -r["fraction"], order.get(r["method"], len(order)), r["method"], r["cause"])
+    )
 
 
 def _number(value):
@@ -63,14 +72,28 @@ def render_causes(records):
     if not rows:
         return []
     _, any_event = cause_cells(records)
-    table = [[r["row"], f"{r['fraction'] * 100:g}%", r["method"], str(r["cause"]), mean_std(r["scores"]),
-              _number(r["mean"]), _number(r["oracle"]), _number(r["elapsed"]),
-              "—" if not np.isfinite(r["share"]) else f"{r['share']:.2f}", str(r["n_seeds"])] for r in rows]
+    table = [
+        [
+            r["row"],
+            f"{r['fraction'] * 100:g}%",
+            r["method"],
+            str(r["cause"]),
+            mean_std(r["scores"]),
+            _number(r["mean"]),
+            _number(r["oracle"]),
+            _number(r["elapsed"]),
+            "—" if not np.isfinite(r["share"]) else f"{r['share']:.2f}",
+            str(r["n_seeds"]),
+        ]
+        for r in rows
+    ]
     methods = sorted({m for _, _, m in any_event}, key=lambda m: (_ORDER.index(m) if m in _ORDER else len(_ORDER), m))
     keys = sorted({(name, fraction) for name, fraction, _ in any_event}, key=lambda k: (k[0], -k[1]))
-    overall = [[name, f"{fraction * 100:g}%"] + [mean_std(np.array(list(any_event.get((name, fraction, m), {})
-                                                                             .values()))) for m in methods]
-               for name, fraction in keys]
+    overall = [
+        [name, f"{fraction * 100:g}%"]
+        + [mean_std(np.array(list(any_event.get((name, fraction, m), {}).values()))) for m in methods]
+        for name, fraction in keys
+    ]
     return [
         "### Simulated fleets of several failure modes: per-cause incidences",
         "",
@@ -85,8 +108,9 @@ def render_causes(records):
         "cause: mean ± std (seeds) of the method; the means of the method, the oracle and elapsed over the seeds "
         "all three ran, and the share of the gap from elapsed (0) to the oracle (1) the method closes:",
         "",
-        *markdown_table(["fleet", "labels", "method", "cause", "h-AUROC", "mean", "oracle", "elapsed", "gap closed",
-                         "seeds"], table),
+        *markdown_table(
+            ["fleet", "labels", "method", "cause", "h-AUROC", "mean", "oracle", "elapsed", "gap closed", "seeds"], table
+        ),
         "",
         "Any-event h-AUROC of the same fits (the sum of the incidences), mean ± std (seeds):",
         "",

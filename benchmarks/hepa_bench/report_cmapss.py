@@ -8,8 +8,17 @@ import numpy as np
 from .methods import METHODS, PAPER_ABLATIONS, references, tuned_variants
 from .report_events import position_guard
 from .stats import (
-    ALPHA, beaten_by, cells_by, compare, comparisons_table, default_against_tuned, family_note, markdown_table,
-    marked, mean_std, scores_of,
+    ALPHA,
+    beaten_by,
+    cells_by,
+    compare,
+    comparisons_table,
+    default_against_tuned,
+    family_note,
+    markdown_table,
+    marked,
+    mean_std,
+    scores_of,
 )
 
 __all__ = ["cmapss_records", "render"]
@@ -104,8 +113,13 @@ def metrics_table(cells, subsets, methods, fraction=1.0):
         for m in methods:
             records = cells.get((subset, fraction, m), [])
             if records:
-                rows.append([subset, m] + [mean_std(scores_of(records, key), digits).rsplit(" (", 1)[0]
-                                           for key, _, digits in METRIC_COLUMNS])
+                rows.append(
+                    [subset, m]
+                    + [
+                        mean_std(scores_of(records, key), digits).rsplit(" (", 1)[0]
+                        for key, _, digits in METRIC_COLUMNS
+                    ]
+                )
     return markdown_table(header, rows)
 
 
@@ -119,10 +133,19 @@ def time_table(records, subsets, methods):
                 continue
             full = [r for r in rs if r["fraction"] == 1.0] or rs
             med = lambda key, rs=full: statistics.median(r[key] for r in rs)  # noqa: E731
-            rows.append([subset, m, f"{med('pretrain_s'):.0f}", f"{med('fit_s'):.1f}", f"{med('predict_s'):.1f}",
-                         f"{sum(r['cell_s'] for r in rs) / 60:.1f}"])
-    return markdown_table(["subset", "method", "pretrain s", "fit s (100% labels)", "predict s (test units)",
-                           "all cells, min"], rows)
+            rows.append(
+                [
+                    subset,
+                    m,
+                    f"{med('pretrain_s'):.0f}",
+                    f"{med('fit_s'):.1f}",
+                    f"{med('predict_s'):.1f}",
+                    f"{sum(r['cell_s'] for r in rs) / 60:.1f}",
+                ]
+            )
+    return markdown_table(
+        ["subset", "method", "pretrain s", "fit s (100% labels)", "predict s (test units)", "all cells, min"], rows
+    )
 
 
 def cmapss_records(records, *, pretrain_epochs=50, finetune_epochs=30):
@@ -131,26 +154,36 @@ def cmapss_records(records, *, pretrain_epochs=50, finetune_epochs=30):
     The runner names a record's dataset ``dataset``; the former C-MAPSS
     sweep named it ``subset``, as the C-MAPSS tables do.
     """
-    return [{**r, "subset": r.get("subset", r.get("dataset")), "dataset": r.get("dataset", r.get("subset"))}
-            for r in records if r["pretrain_epochs"] == pretrain_epochs and r["finetune_epochs"] == finetune_epochs]
+    return [
+        {**r, "subset": r.get("subset", r.get("dataset")), "dataset": r.get("dataset", r.get("subset"))}
+        for r in records
+        if r["pretrain_epochs"] == pretrain_epochs and r["finetune_epochs"] == finetune_epochs
+    ]
 
 
 def _reference_points(cells, subsets, fractions, methods, shown):
     """The leakage guard over every subset and label fraction: the stronger reference point against the row's best."""
     if not shown:
         return []
-    rows = [(subset, fraction, methods) for subset in subsets for fraction in fractions
-            if any((subset, fraction, m) in cells for m in methods)]
+    rows = [
+        (subset, fraction, methods)
+        for subset in subsets
+        for fraction in fractions
+        if any((subset, fraction, m) in cells for m in methods)
+    ]
     guard, _ = position_guard(cells, rows, methods)
     return [
-        "", "## Reference points: the unit's age and the window's position", "",
+        "",
+        "## Reference points: the unit's age and the window's position",
+        "",
         "`elapsed` (the event-time distribution given the unit's visible age, `ElapsedTimeEventPredictor`) and "
         "`position` (per bin of the visible age, the training windows' event share per horizon) read no sensor "
         "value. In each subset and label fraction the stronger of the two is compared with the method of highest "
         "mean (2+ seeds) by the paired t-test over shared seeds, Holm-adjusted over the rows of this table. On "
         "C-MAPSS a unit's age is known to its operator, so no row is dropped: the reference point is the bar a "
         "method has to clear, and a row where it is not significantly below the best says the sensors add "
-        "nothing the age does not already give.", "",
+        "nothing the age does not already give.",
+        "",
         *guard,
     ]
 
@@ -169,13 +202,13 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     # the ablation tables compare the variants and hepa on the seeds every variant ran, per subset
     ablation_seeds = {}
     for subset in subsets:
-        seed_sets = [{r["seed"] for r in cells[(subset, 1.0, m)]} for m in ablations[1:]
-                     if (subset, 1.0, m) in cells]
+        seed_sets = [{r["seed"] for r in cells[(subset, 1.0, m)]} for m in ablations[1:] if (subset, 1.0, m) in cells]
         if seed_sets:
             ablation_seeds[subset] = sorted(set.intersection(*seed_sets))
     ablation_subsets = list(ablation_seeds)
-    ablation_cells = cells_by([r for r in records if r["subset"] in ablation_seeds
-                             and r["seed"] in ablation_seeds[r["subset"]]])
+    ablation_cells = cells_by(
+        [r for r in records if r["subset"] in ablation_seeds and r["seed"] in ablation_seeds[r["subset"]]]
+    )
     seeds_text = "; ".join(f"{subset}: {', '.join(map(str, seeds))}" for subset, seeds in ablation_seeds.items())
     fractions = sorted({float(r["fraction"]) for r in records}, reverse=True)
     seeds = sorted({r["seed"] for r in records})
@@ -193,7 +226,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
         f"and finetunes the predictor for {finetune_epochs} fixed epochs on frozen embeddings. A label "
         "fraction f finetunes on the first ceil(f x n) units of the seeded training list (at least "
         "one); the test units never change. All figures are on the held-out test units unless named "
-        "otherwise; \"NASA test RMSE\" uses the official truncated test units and their RUL file "
+        'otherwise; "NASA test RMSE" uses the official truncated test units and their RUL file '
         "(the prediction at each unit's last cycle, capped at 125).",
         "",
         "Methods: " + "; ".join(f"`{m}`: {METHODS[m].description}" for m in present) + ".",
@@ -219,42 +252,67 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
     lines += ["", "## Label efficiency"]
     for subset in subsets:
         # the main methods run on this subset, and any variant also run with fewer labels
-        ran = [m for m in present if m not in shown and (
-            (m not in PAPER_ABLATIONS and any(k[0] == subset and k[2] == m for k in cells))
-            or any(k[0] == subset and k[2] == m and k[1] < 1.0 for k in cells))]
+        ran = [
+            m
+            for m in present
+            if m not in shown
+            and (
+                (m not in PAPER_ABLATIONS and any(k[0] == subset and k[2] == m for k in cells))
+                or any(k[0] == subset and k[2] == m and k[1] < 1.0 for k in cells)
+            )
+        ]
         table, comparisons = label_efficiency_table(cells, subset, ran, fractions, shown=shown)
         lines += ["", f"### {subset}", "", *table]
         families.append((f"Label efficiency, {subset}", comparisons))
     if ablation_subsets:
         test_table, test_comparisons = h_auroc_table(ablation_cells, ablation_subsets, ablations, 1.0)
-        valid_table, valid_comparisons = h_auroc_table(ablation_cells, ablation_subsets, ablations, 1.0,
-                                                       key="valid_h_auroc")
-        lines += ["", "## Ablations, 100% labels", "",
-                  "Each variant changes one thing of `hepa` and keeps the same splits, windows and epochs. "
-                  f"Both tables use, per subset, the seeds every variant ran ({seeds_text}), `hepa` included. "
-                  "The first scores the test units; the second the validation units, which is where a "
-                  "variant may be chosen without looking at the test units.", "",
-                  *test_table, "", *valid_table]
-        families += [("Ablations, test units", test_comparisons),
-                     ("Ablations, validation units (validation h-AUROC)", valid_comparisons)]
+        valid_table, valid_comparisons = h_auroc_table(
+            ablation_cells, ablation_subsets, ablations, 1.0, key="valid_h_auroc"
+        )
+        lines += [
+            "",
+            "## Ablations, 100% labels",
+            "",
+            "Each variant changes one thing of `hepa` and keeps the same splits, windows and epochs. "
+            f"Both tables use, per subset, the seeds every variant ran ({seeds_text}), `hepa` included. "
+            "The first scores the test units; the second the validation units, which is where a "
+            "variant may be chosen without looking at the test units.",
+            "",
+            *test_table,
+            "",
+            *valid_table,
+        ]
+        families += [
+            ("Ablations, test units", test_comparisons),
+            ("Ablations, validation units (validation h-AUROC)", valid_comparisons),
+        ]
     tuned = tuned_variants(present)
-    default_rows = [(subset, fraction, None) for subset in subsets for fraction in fractions
-                    if (subset, fraction, "hepa-default") in cells]
+    default_rows = [
+        (subset, fraction, None)
+        for subset in subsets
+        for fraction in fractions
+        if (subset, fraction, "hepa-default") in cells
+    ]
     if default_rows:
-        lines += ["", "## The default pipeline against the tuned recipe", "",
-                  "`hepa-default` is `make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150))` with every "
-                  "other default of release 0.1.0 (RevIN, JEPA pretraining), fitted on the labelled training "
-                  "windows alone; the defaults of release 0.2.0 are `hepa-default-auto0`, judged in "
-                  "`benchmarks/default_selection.md`. Beside it, the pretrained or "
-                  "untrained HEPA variant with the highest mean test h-AUROC in the same row (2+ seeds): a "
-                  "reading of the test figures to judge the defaults, not a choice a user could make.", "",
-                  *default_against_tuned(cells, default_rows, variants=tuned)]
+        lines += [
+            "",
+            "## The default pipeline against the tuned recipe",
+            "",
+            "`hepa-default` is `make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150))` with every "
+            "other default of release 0.1.0 (RevIN, JEPA pretraining), fitted on the labelled training "
+            "windows alone; the defaults of release 0.2.0 are `hepa-default-auto0`, judged in "
+            "`benchmarks/default_selection.md`. Beside it, the pretrained or "
+            "untrained HEPA variant with the highest mean test h-AUROC in the same row (2+ seeds): a "
+            "reading of the test figures to judge the defaults, not a choice a user could make.",
+            "",
+            *default_against_tuned(cells, default_rows, variants=tuned),
+        ]
     lines += [
         "",
         "## All metrics, 100% labels",
         "",
-        "ECE uses 10 equal-width bins over the known cells of the surface; \"ECE isotonic\" and "
-        "\"ECE Platt\" are after a `SurfaceCalibrator` fit on the validation units. Brier = "
+        'ECE uses 10 equal-width bins over the known cells of the surface; "ECE isotonic" and '
+        '"ECE Platt" are after a `SurfaceCalibrator` fit on the validation units. Brier = '
         "reliability − resolution + uncertainty (binned Murphy decomposition). RUL RMSE compares "
         "the expected time to event E[min(T, K)] with the true time, both capped at 125.",
         "",
@@ -262,7 +320,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
         "",
         "## Pairwise comparisons",
         "",
-        "One table per table above, in the same order; \"mean A − B\" is the mean over the paired seeds "
+        'One table per table above, in the same order; "mean A − B" is the mean over the paired seeds '
         "of A's score minus B's, and the Holm p is adjusted over the comparisons of that table (* where "
         f"it is below {ALPHA}, which is what the marks show). A dash: fewer than two paired seeds.",
     ]

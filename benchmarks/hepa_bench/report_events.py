@@ -9,12 +9,28 @@ from .methods import METHODS, baselines, headline_variants, references, tuned_va
 from .registry import BENCHMARKS, PAPER_COLUMNS
 from .report_validation import agreement_table
 from .stats import (
-    ALPHA, DEFAULT_TOLERANCE, ahead_of_every_baseline, beaten_by, cells_by, compare, comparisons_table,
-    default_against_tuned, family_note, holm, leaders, markdown_table, marked, mean_std, paired_by_seed, paired_tests,
-    scores_of, win_tie_loss,
+    ALPHA,
+    DEFAULT_TOLERANCE,
+    ahead_of_every_baseline,
+    beaten_by,
+    cells_by,
+    compare,
+    comparisons_table,
+    default_against_tuned,
+    family_note,
+    holm,
+    leaders,
+    markdown_table,
+    marked,
+    mean_std,
+    paired_by_seed,
+    paired_tests,
+    scores_of,
+    win_tie_loss,
 )
 
 __all__ = ["event_records", "event_rows", "excluded_rows", "render_events"]
+
 
 def _quoted(figures, fraction):
     """A quoted figure of the paper, ``mean ± std`` to its two decimals, or a dash."""
@@ -26,13 +42,17 @@ def _quoted(figures, fraction):
 
 def _best_baseline(paper, fraction):
     """The paper's best non-HEPA column(s) at ``fraction``: ``"name mean ± std"``, ties joined; or a dash."""
-    baselines = {column: figures[fraction] for column, figures in paper.items()
-                 if column != "hepa" and fraction in figures}
+    baselines = {
+        column: figures[fraction] for column, figures in paper.items() if column != "hepa" and fraction in figures
+    }
     if not baselines:
         return "—"
     best = max(mean for mean, _ in baselines.values())
-    return ", ".join(f"{PAPER_COLUMNS[column][0]} {_quoted(paper[column], fraction)}"
-                     for column, (mean, _) in baselines.items() if mean == best)
+    return ", ".join(
+        f"{PAPER_COLUMNS[column][0]} {_quoted(paper[column], fraction)}"
+        for column, (mean, _) in baselines.items()
+        if mean == best
+    )
 
 
 def win_tie_loss_table(comparisons, methods):
@@ -76,8 +96,9 @@ def position_guard(cells, rows, methods):
         if stronger is None or not candidates:
             continue
         best = max(candidates, key=candidates.get)
-        seeds, score_reference, score_best = paired_by_seed(cells[(name, fraction, stronger)],
-                                                            cells[(name, fraction, best)])
+        seeds, score_reference, score_best = paired_by_seed(
+            cells[(name, fraction, stronger)], cells[(name, fraction, best)]
+        )
         t_p, _ = paired_tests(score_reference, score_best)
         gap = float(np.mean(score_reference - score_best)) if seeds else np.nan
         tests.append([name, fraction, stronger, best, len(seeds), gap, t_p])
@@ -90,12 +111,18 @@ def position_guard(cells, rows, methods):
         if not below:
             solved.add((name, fraction))
         verdict = "ruled out" if below else "**solved by position**" if gap >= 0 else "**not ruled out**"
-        lines.append([name, f"{fraction * 100:g}%"]
-                     + [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in REFERENCE_POINTS]
-                     + [f"{best} ({_mean(cells, name, fraction, best):.3f})", str(n_seeds),
-                        f"{gap:+.3f} ({stronger})", f"{adjusted:.3g}", verdict])
-    header = ["dataset", "labels", *REFERENCE_POINTS, "best method", "seeds", "position − best", "Holm p",
-              "position"]
+        lines.append(
+            [name, f"{fraction * 100:g}%"]
+            + [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in REFERENCE_POINTS]
+            + [
+                f"{best} ({_mean(cells, name, fraction, best):.3f})",
+                str(n_seeds),
+                f"{gap:+.3f} ({stronger})",
+                f"{adjusted:.3g}",
+                verdict,
+            ]
+        )
+    header = ["dataset", "labels", *REFERENCE_POINTS, "best method", "seeds", "position − best", "Holm p", "position"]
     return markdown_table(header, lines), solved
 
 
@@ -149,10 +176,26 @@ def against_paper(cells, rows):
                 continue
             mean, std = paper[m][fraction]
             gap = values.mean() - mean
-            verdict = ("—" if values.size < 2 else "within spread" if abs(gap) <= 2 * max(std, SPREAD_FLOOR)
-                       else "above" if gap > 0 else "below")
-            lines.append([subset, f"{fraction * 100:g}%", m, mean_std(values), _quoted(paper[m], fraction),
-                          f"{gap:+.3f}", verdict])
+            verdict = (
+                "—"
+                if values.size < 2
+                else "within spread"
+                if abs(gap) <= 2 * max(std, SPREAD_FLOOR)
+                else "above"
+                if gap > 0
+                else "below"
+            )
+            lines.append(
+                [
+                    subset,
+                    f"{fraction * 100:g}%",
+                    m,
+                    mean_std(values),
+                    _quoted(paper[m], fraction),
+                    f"{gap:+.3f}",
+                    verdict,
+                ]
+            )
     return markdown_table(["dataset", "labels", "method", "ours", "paper (quoted)", "ours − paper", "judged"], lines)
 
 
@@ -186,8 +229,9 @@ def event_cpu_table(records, datasets, methods):
             values = by_method.get((name, m))
             if values:
                 total += sum(values)
-                rows.append([name, m, str(len(values)), f"{statistics.median(values) / 60:.1f}",
-                             f"{sum(values) / 60:.1f}"])
+                rows.append(
+                    [name, m, str(len(values)), f"{statistics.median(values) / 60:.1f}", f"{sum(values) / 60:.1f}"]
+                )
     header = ["dataset", "method", "seeds", "CPU min per seed (median)", "CPU min, all seeds"]
     return markdown_table(header, rows) + ["", f"All cells above: {total / 3600:.1f} CPU hours."]
 
@@ -199,6 +243,7 @@ def event_records(records, *, pretrain_epochs=None, finetune_epochs=None, keep_r
     the rolling origin's later seeds (``"split": "rolling"``) are left out
     unless ``keep_rolling`` (:mod:`hepa_bench.report_rolling` tables them).
     """
+
     def wanted(r):
         entry = BENCHMARKS.get(r.get("dataset"))
         if entry is None or (r.get("split", "fixed") != "fixed" and not keep_rolling):
@@ -258,15 +303,21 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     cells, datasets, methods, shown_references, rows = event_rows(records)
     comparisons = compare(cells, rows)
     beaten = beaten_by(comparisons)
-    header = (["dataset", "labels"] + methods + shown_references
-              + ["paper HEPA (quoted)", "paper best baseline (quoted)"])
+    header = (
+        ["dataset", "labels"] + methods + shown_references + ["paper HEPA (quoted)", "paper best baseline (quoted)"]
+    )
     table = []
     for name, fraction, _ in rows:
         paper = BENCHMARKS[name].paper
         row = [name, f"{fraction * 100:g}%"]
         for m in methods:
-            row.append(marked(mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")),
-                               beaten[(name, fraction, m)], methods))
+            row.append(
+                marked(
+                    mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")),
+                    beaten[(name, fraction, m)],
+                    methods,
+                )
+            )
         row += [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in shown_references]
         row += [_quoted(paper.get("hepa"), fraction), _best_baseline(paper, fraction)]
         table.append(row)
@@ -276,8 +327,10 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         for m in methods + shown_references:
             rs = cells.get((name, 1.0, m), [])
             if rs:
-                metric_rows.append([name, m] + [mean_std(scores_of(rs, key)).rsplit(" (", 1)[0]
-                                                for key in ("f1", "pa_f1", "event_recall")])
+                metric_rows.append(
+                    [name, m]
+                    + [mean_std(scores_of(rs, key)).rsplit(" (", 1)[0] for key in ("f1", "pa_f1", "event_recall")]
+                )
     lines += [
         "h-AUROC on the test part of each dataset (registry in `hepa_bench.registry`; every "
         "choice made on training and validation windows). Ours: mean ± sample std (number of seeds). "
@@ -290,8 +343,10 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         family_note(comparisons),
         "",
         *_reference_section(guard, shown_references),
-        *[f"**{name} is retired**: {reason}. Its rows stay above as records and count for no method." for name, reason
-          in retired.items()],
+        *[
+            f"**{name} is retired**: {reason}. Its rows stay above as records and count for no method."
+            for name, reason in retired.items()
+        ],
         *([""] if retired else []),
         "### Thresholded metrics, 100% labels",
         "",
@@ -299,7 +354,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "the threshold that maximises it on the validation windows; event recall: share of test events "
         "with an alarm p(t, Δt=K) in the K steps before them, at the threshold that lets at most 5% of "
         "the event-free validation windows raise one. PA-F1 credits a whole segment for one alarm in it "
-        "and so overstates detection; read it beside F1. \"—\": not defined, as for the event recall where "
+        'and so overstates detection; read it beside F1. "—": not defined, as for the event recall where '
         "no validation window is known to be event-free for K steps (no false-alarm rate can be set).",
         "",
         *markdown_table(["dataset", "method", "F1", "PA-F1", "event recall"], metric_rows),
@@ -310,7 +365,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "spread\": our mean lies within two of the paper's standard deviations (a quoted 0.00 counts as "
         "0.005, half its last printed digit); judged only with 2+ of our seeds. A gap names a difference "
         "between the two protocols or implementations, not which is right; the user guide's \"The event "
-        "benchmarks\" lists the known differences.",
+        'benchmarks" lists the known differences.',
         "",
         *against_paper(cells, rows),
         "",
@@ -318,7 +373,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         "The method with the highest mean h-AUROC in each row above (2+ seeds), and the methods whose "
         f"difference from it is not significant after Holm's correction (p ≥ {ALPHA}, or no shared seeds). "
-        "With few seeds a long \"not significantly below\" list means the data cannot yet separate them.",
+        'With few seeds a long "not significantly below" list means the data cannot yet separate them.',
         "",
         *leaders(cells, comparisons, rows),
         "",
@@ -336,8 +391,9 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "`hepa-default` is `make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))` with every other "
         "default of release 0.1.0 (RevIN, JEPA pretraining), fitted on the labelled training windows alone; the "
         "defaults of release 0.2.0 are `hepa-default-auto0`, judged in `benchmarks/default_selection.md`. Beside it, the tuned HEPA variant ("
-        + ", ".join(f"`{m}`" for m in tuned_variants(methods)) + ") with the highest mean in the same row "
-        f"(2+ seeds); \"within {DEFAULT_TOLERANCE:g}\" judges the default only with 2+ seeds of its own.",
+        + ", ".join(f"`{m}`" for m in tuned_variants(methods))
+        + ") with the highest mean in the same row "
+        f'(2+ seeds); "within {DEFAULT_TOLERANCE:g}" judges the default only with 2+ seeds of its own.',
         "",
         *default_against_tuned(cells, rows, variants=tuned_variants(methods)),
         "",
@@ -345,9 +401,14 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         "Wins/ties/losses over the dataset × label rows above where both ran on at least 2 shared seeds: a "
         f"win or a loss is a Holm-adjusted paired-t p < {ALPHA} in the comparisons below, anything else a "
-        "tie. \"Ahead of every baseline\": rows where the method beats every baseline that ran in that row."
-        + (" Rows where position is not ruled out (" + ", ".join(f"{n} {f * 100:g}%" for n, f in sorted(solved))
-           + ") count for nobody." if solved else ""),
+        'tie. "Ahead of every baseline": rows where the method beats every baseline that ran in that row.'
+        + (
+            " Rows where position is not ruled out ("
+            + ", ".join(f"{n} {f * 100:g}%" for n, f in sorted(solved))
+            + ") count for nobody."
+            if solved
+            else ""
+        ),
         "",
         *win_tie_loss_table([c for c in comparisons if (c.subset, c.fraction) not in solved], methods),
         "",
@@ -391,6 +452,9 @@ def accelerator_lines(records):
         return []
     parts = [f"{name} {method} ({len(cells)})" for (_, name, method), cells in sorted(groups.items())]
     gpus = sorted({gpu for gpu, _, _ in groups})
-    return [f"Cells run on a GPU ({', '.join(gpus)}; bf16 autocast, the estimators' default there; they recompute "
-            f"on a like GPU, not on a CPU), by dataset and method with their cell counts: {', '.join(parts)}. "
-            "Every other cell ran on the CPU above.", ""]
+    return [
+        f"Cells run on a GPU ({', '.join(gpus)}; bf16 autocast, the estimators' default there; they recompute "
+        f"on a like GPU, not on a CPU), by dataset and method with their cell counts: {', '.join(parts)}. "
+        "Every other cell ran on the CPU above.",
+        "",
+    ]

@@ -44,8 +44,9 @@ def former_section(records, *, title, dataset_key="dataset"):
         return []
     cells = {}
     for r in records:
-        cells.setdefault((r.get(dataset_key, r.get("subset")), float(r["fraction"]), r["method"],
-                          r.get("split", "fixed")), []).append(r)
+        cells.setdefault(
+            (r.get(dataset_key, r.get("subset")), float(r["fraction"]), r["method"], r.get("split", "fixed")), []
+        ).append(r)
     rows = []
     for name in names:
         successor = name[: -len(SUFFIX)]
@@ -53,10 +54,23 @@ def former_section(records, *, title, dataset_key="dataset"):
         for dataset, fraction, split in keys:
             old, n_old = _mean(cells[(dataset, fraction, name, split)])
             new, n_new = _mean(cells.get((dataset, fraction, successor, split), []))
-            rows.append([f"`{successor}`", str(dataset), f"{fraction * 100:g}%", split, f"{old:.3f} ({n_old})",
-                         "–" if not n_new else f"{new:.3f} ({n_new})",
-                         "–" if not n_new else f"{new - old:+.3f}"])
+            rows.append(
+                [
+                    f"`{successor}`",
+                    str(dataset),
+                    f"{fraction * 100:g}%",
+                    split,
+                    f"{old:.3f} ({n_old})",
+                    "–" if not n_new else f"{new:.3f} ({n_new})",
+                    "–" if not n_new else f"{new - old:+.3f}",
+                ]
+            )
     header = ["method", "dataset", "labels", "split", "release 0.2.0's targets (seeds)", "now (seeds)", "now − then"]
-    return [f"## {title}", "",
-            "Mean test h-AUROC over the seeds each ran. The former forms (`*-logtime`) take part in no other "
-            "table of this report.", "", *markdown_table(header, rows)]
+    return [
+        f"## {title}",
+        "",
+        "Mean test h-AUROC over the seeds each ran. The former forms (`*-logtime`) take part in no other "
+        "table of this report.",
+        "",
+        *markdown_table(header, rows),
+    ]

@@ -17,8 +17,18 @@ __all__ = ["ROLLING_METHODS", "ROLLING_SEEDS", "missing_cells", "render_rolling"
 ROLLING_SEEDS = range(1, 5)  # the seeds a row of the rolling origin is complete with (0 is the fixed split's)
 # the methods due on every row: HEPA pretrained and untrained, the headline line, boosting, the reference points
 # and the neural baselines
-ROLLING_METHODS = ("hepa", "hepa-random", "hepa-default-auto0", "gbm", "gbm-select", "elapsed", "position",
-                   "itransformer", "patchtst", "mae")
+ROLLING_METHODS = (
+    "hepa",
+    "hepa-random",
+    "hepa-default-auto0",
+    "gbm",
+    "gbm-select",
+    "elapsed",
+    "position",
+    "itransformer",
+    "patchtst",
+    "mae",
+)
 
 
 def rolling_records(records):
@@ -26,11 +36,11 @@ def rolling_records(records):
 
     Only datasets with a rolling origin and their own epochs count.
     """
-    records = [r for r in event_records(records, keep_rolling=True)
-               if BENCHMARKS[r["dataset"]].origin_step is not None]
+    records = [r for r in event_records(records, keep_rolling=True) if BENCHMARKS[r["dataset"]].origin_step is not None]
     rolled = {(r["dataset"], r["method"]) for r in records if r.get("split") == "rolling"}
-    return [r for r in records if r.get("split") == "rolling"
-            or (r["seed"] == 0 and (r["dataset"], r["method"]) in rolled)]
+    return [
+        r for r in records if r.get("split") == "rolling" or (r["seed"] == 0 and (r["dataset"], r["method"]) in rolled)
+    ]
 
 
 def missing_cells(cells, rows, methods, seeds=ROLLING_SEEDS):
@@ -64,7 +74,8 @@ def _missing_lines(missing):
     seeds = f"seeds {ROLLING_SEEDS[0]} to {ROLLING_SEEDS[-1]}"
     return [f"Cells not yet run ({due} are due on every row with {seeds}; seeds missing per row):", ""] + [
         f"- `{m}`: " + ("no cell yet" if rows is None else "; ".join(row_text(*row) for row in rows))
-        for m, rows in missing.items()]
+        for m, rows in missing.items()
+    ]
 
 
 def render_rolling(records):
@@ -78,8 +89,12 @@ def render_rolling(records):
     table = []
     for name, fraction, _ in rows:
         row = [name, f"{fraction * 100:g}%"]
-        row += [marked(mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")),
-                       beaten[(name, fraction, m)], methods) for m in methods]
+        row += [
+            marked(
+                mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")), beaten[(name, fraction, m)], methods
+            )
+            for m in methods
+        ]
         row += [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in shown_references]
         table.append(row)
     guard, solved, _ = excluded_rows(cells, rows, methods)
@@ -103,8 +118,15 @@ def render_rolling(records):
         *guard,
         "",
         "Wins/ties/losses of each HEPA variant over the rows above (a win or a loss is a Holm-adjusted "
-        f"paired-t p < {ALPHA})" + (", rows where position is not ruled out (" + ", ".join(
-            f"{n} {f * 100:g}%" for n, f in sorted(solved)) + ") left out" if solved else "") + ":",
+        f"paired-t p < {ALPHA})"
+        + (
+            ", rows where position is not ruled out ("
+            + ", ".join(f"{n} {f * 100:g}%" for n, f in sorted(solved))
+            + ") left out"
+            if solved
+            else ""
+        )
+        + ":",
         "",
         *win_tie_loss_table([c for c in comparisons if (c.subset, c.fraction) not in solved], methods),
         "",

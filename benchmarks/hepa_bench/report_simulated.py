@@ -65,13 +65,20 @@ def render_simulated(records):
     rows = sorted({(name, fraction) for name, fraction, _ in cells}, key=lambda r: (list(PRESETS).index(r[0]), -r[1]))
     scores, shares = [], []
     for name, fraction in rows:
-        scores.append([name, f"{fraction * 100:g}%"] + [
-            mean_std(np.array(list(cells.get((name, fraction, m), {}).values()))) for m in methods])
+        scores.append(
+            [name, f"{fraction * 100:g}%"]
+            + [mean_std(np.array(list(cells.get((name, fraction, m), {}).values()))) for m in methods]
+        )
         floor, ceiling = cells.get((name, fraction, FLOOR), {}), cells.get((name, 1.0, CEILING), {})
         ceiling = cells.get((name, fraction, CEILING), ceiling)
-        shares.append([name, f"{fraction * 100:g}%"] + [
-            _share_text(gap_share(cells.get((name, fraction, m), {}), floor, ceiling))
-            for m in methods if m not in (FLOOR, CEILING)])
+        shares.append(
+            [name, f"{fraction * 100:g}%"]
+            + [
+                _share_text(gap_share(cells.get((name, fraction, m), {}), floor, ceiling))
+                for m in methods
+                if m not in (FLOOR, CEILING)
+            ]
+        )
     return [
         "### Simulated fleets: the distance to the ceiling",
         "",

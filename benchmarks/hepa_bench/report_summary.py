@@ -21,11 +21,27 @@ from .report_former import current_records
 from .results import read_results
 from .stats import cells_by, markdown_table, scores_of
 
-__all__ = ["CAPTION", "END", "HEADLINE", "START", "SUMMARY_METHODS", "best_variant", "finite_scores", "main",
-           "merged_cells", "readme_block", "render_summary", "summary_section", "summary_table", "with_readme_block"]
+__all__ = [
+    "CAPTION",
+    "END",
+    "HEADLINE",
+    "START",
+    "SUMMARY_METHODS",
+    "best_variant",
+    "finite_scores",
+    "main",
+    "merged_cells",
+    "readme_block",
+    "render_summary",
+    "summary_section",
+    "summary_table",
+    "with_readme_block",
+]
 
-CAPTION = ("Summary: the headline line with today's defaults and with those of release 0.1.0, beside boosting, "
-           "the elapsed-time baseline and the best HEPA variant (100% labels, mean h-AUROC over seeds, test units)")
+CAPTION = (
+    "Summary: the headline line with today's defaults and with those of release 0.1.0, beside boosting, "
+    "the elapsed-time baseline and the best HEPA variant (100% labels, mean h-AUROC over seeds, test units)"
+)
 # the headline line with today's defaults, then with those of release 0.1.0
 HEADLINE = "hepa-default-auto0"
 SUMMARY_METHODS = (HEADLINE, "hepa-default", "gbm", "elapsed")
@@ -97,37 +113,50 @@ def summary_table(results, events):
             row.append(f"{values.mean():.3f} ({best})")
         else:
             row.append(MISSING)
-        row.append(MISSING if not counts else str(min(counts)) if min(counts) == max(counts)
-                   else f"{min(counts)}–{max(counts)}")
+        row.append(
+            MISSING
+            if not counts
+            else str(min(counts))
+            if min(counts) == max(counts)
+            else f"{min(counts)}–{max(counts)}"
+        )
         row.append("yes" if (name, FULL) in solved else "no" if name in guarded else MISSING)
         rows.append(row)
-    header = ["dataset", *(HEADERS.get(m, f"`{m}`") for m in SUMMARY_METHODS), "best HEPA variant", "seeds",
-              "solved by position"]
+    header = [
+        "dataset",
+        *(HEADERS.get(m, f"`{m}`") for m in SUMMARY_METHODS),
+        "best HEPA variant",
+        "seeds",
+        "solved by position",
+    ]
     return [
         f"{CAPTION}:",
         "",
         *markdown_table(header, rows),
         "",
-        "A cell is the mean over the seeds its method ran (\"seeds\": the fewest and the most of the row); C-MAPSS "
+        'A cell is the mean over the seeds its method ran ("seeds": the fewest and the most of the row); C-MAPSS '
         "cells come from the C-MAPSS records where the method ran there, otherwise from the event records. The "
         "best HEPA variant has the highest mean on 2+ seeds among the pretrained and untrained HEPA recipes. "
-        "\"Solved by position\": the leakage guard of the report's event benchmarks (\"Reference points\") does not "
-        "rule out that where a window sits gives the answer; such a row counts for no method. \"–\": no records.",
+        '"Solved by position": the leakage guard of the report\'s event benchmarks ("Reference points") does not '
+        'rule out that where a window sits gives the answer; such a row counts for no method. "–": no records.',
     ]
 
 
-def render_summary(results, events, *, pretrain_epochs=50, finetune_epochs=30, events_pretrain_epochs=None,
-                   events_finetune_epochs=None):
+def render_summary(
+    results, events, *, pretrain_epochs=50, finetune_epochs=30, events_pretrain_epochs=None, events_finetune_epochs=None
+):
     """The summary's lines from the unfiltered records of both results files (the README's block).
 
     The records of the former forms of baselines are left out, as in every
     table of the report (:func:`~hepa_bench.report_former.current_records`):
     they would otherwise take part in the position guard.
     """
-    return summary_table(cmapss_records(current_records(results), pretrain_epochs=pretrain_epochs,
-                                        finetune_epochs=finetune_epochs),
-                         event_records(current_records(events), pretrain_epochs=events_pretrain_epochs,
-                                       finetune_epochs=events_finetune_epochs))
+    return summary_table(
+        cmapss_records(current_records(results), pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs),
+        event_records(
+            current_records(events), pretrain_epochs=events_pretrain_epochs, finetune_epochs=events_finetune_epochs
+        ),
+    )
 
 
 def summary_section(text, results, events, **epochs):
@@ -137,8 +166,11 @@ def summary_section(text, results, events, **epochs):
     ``epochs`` as :func:`render_summary` takes them. Without event records
     the text is returned as it is.
     """
-    if not event_records(events, pretrain_epochs=epochs.get("events_pretrain_epochs"),
-                         finetune_epochs=epochs.get("events_finetune_epochs")):
+    if not event_records(
+        events,
+        pretrain_epochs=epochs.get("events_pretrain_epochs"),
+        finetune_epochs=epochs.get("events_finetune_epochs"),
+    ):
         return text
     section = "\n".join(["## Summary", "", *render_summary(results, events, **epochs), "", ""])
     head, heading, rest = text.partition("\n## ")
@@ -152,7 +184,7 @@ def readme_block(text):
     lines = text.splitlines()
     if lines.count(START) != 1 or lines.count(END) != 1 or lines.index(START) > lines.index(END):
         raise ValueError(f"expected one {START} line, then one {END} line.")
-    block = lines[lines.index(START) + 1:lines.index(END)]
+    block = lines[lines.index(START) + 1 : lines.index(END)]
     while block and not block[0].strip():
         block.pop(0)
     while block and not block[-1].strip():

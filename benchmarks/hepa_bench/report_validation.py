@@ -22,8 +22,11 @@ MIN_METHODS = 4  # fewer methods than this give a rank correlation too coarse to
 
 def _means(records):
     """``(validation mean, test mean)`` over the seeds with both figures finite; NaNs with fewer than two."""
-    pairs = [(r["valid_h_auroc"], r["h_auroc"]) for r in records
-             if r.get("valid_h_auroc") is not None and r.get("h_auroc") is not None]
+    pairs = [
+        (r["valid_h_auroc"], r["h_auroc"])
+        for r in records
+        if r.get("valid_h_auroc") is not None and r.get("h_auroc") is not None
+    ]
     pairs = [pair for pair in pairs if np.isfinite(pair).all()]
     return tuple(np.mean(pairs, axis=0)) if len(pairs) >= 2 else (np.nan, np.nan)
 
@@ -48,9 +51,18 @@ def validation_agreement(cells, rows, methods):
         test = np.array([t for _, t in means.values()])
         rho, p = stats.spearmanr(valid, test)
         chosen = max(means, key=lambda m: means[m][0])
-        out.append({"dataset": name, "fraction": fraction, "n_methods": len(means), "rho": float(rho),
-                    "p": float(p), "chosen": chosen, "chosen_test": means[chosen][1],
-                    "best_test": float(test.max())})
+        out.append(
+            {
+                "dataset": name,
+                "fraction": fraction,
+                "n_methods": len(means),
+                "rho": float(rho),
+                "p": float(p),
+                "chosen": chosen,
+                "chosen_test": means[chosen][1],
+                "best_test": float(test.max()),
+            }
+        )
     return out
 
 
@@ -59,10 +71,27 @@ def agreement_table(cells, rows, methods):
     found = validation_agreement(cells, rows, methods)
     if not found:
         return [f"No row has {MIN_METHODS} methods with validation and test figures on 2+ seeds."]
-    lines = [[a["dataset"], f"{a['fraction'] * 100:g}%", str(a["n_methods"]), f"{a['rho']:+.2f}", f"{a['p']:.3g}",
-              f"{a['chosen']} ({a['chosen_test']:.3f})", f"{a['best_test']:.3f}",
-              f"{a['chosen_test'] - a['best_test']:+.3f}"] for a in found]
-    header = ["dataset", "labels", "methods", "Spearman ρ", "p", "chosen on validation (its test mean)",
-              "best test mean", "chosen − best"]
+    lines = [
+        [
+            a["dataset"],
+            f"{a['fraction'] * 100:g}%",
+            str(a["n_methods"]),
+            f"{a['rho']:+.2f}",
+            f"{a['p']:.3g}",
+            f"{a['chosen']} ({a['chosen_test']:.3f})",
+            f"{a['best_test']:.3f}",
+            f"{a['chosen_test'] - a['best_test']:+.3f}",
+        ]
+        for a in found
+    ]
+    header = [
+        "dataset",
+        "labels",
+        "methods",
+        "Spearman ρ",
+        "p",
+        "chosen on validation (its test mean)",
+        "best test mean",
+        "chosen − best",
+    ]
     return markdown_table(header, lines)
-

@@ -150,8 +150,13 @@ def environment(device="cpu"):
         "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores",
         "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "torch_threads": torch.get_num_threads(),
-        "versions": {"hepa_sklearn": __version__, "torch": torch.__version__, "sklearn": sklearn.__version__,
-                     "numpy": np.__version__, "python": platform.python_version()},
+        "versions": {
+            "hepa_sklearn": __version__,
+            "torch": torch.__version__,
+            "sklearn": sklearn.__version__,
+            "numpy": np.__version__,
+            "python": platform.python_version(),
+        },
     }
     resolved = resolve_device(device)
     if torch.device(resolved).type == "cuda":

@@ -24,8 +24,14 @@ from hepa_sklearn import HEPAPretrainer
 from hepa_sklearn.calibration import SurfaceCalibrator
 from hepa_sklearn.datasets._cmapss import RUL_CAP
 from hepa_sklearn.metrics import (
-    best_f1_threshold, event_recall, expected_calibration_error, f1_at_threshold, false_alarm_threshold, h_auroc,
-    rul_rmse, surface_metrics,
+    best_f1_threshold,
+    event_recall,
+    expected_calibration_error,
+    f1_at_threshold,
+    false_alarm_threshold,
+    h_auroc,
+    rul_rmse,
+    surface_metrics,
 )
 from hepa_sklearn.surface import expected_time_to_event, make_survival_y
 
@@ -56,16 +62,31 @@ def score_surfaces(entry, data, P_valid, P_test):
     result["valid_h_auroc"] = h_auroc(data.y_valid, P_valid)
     known_valid, known_test = ~np.isnan(data.point_valid), ~np.isnan(data.point_test)
     for key, adjusted in (("f1", False), ("pa_f1", True)):
-        threshold = best_f1_threshold(data.point_valid[known_valid], P_valid[known_valid, 0],
-                                      point_adjusted=adjusted, groups=data.g_valid[known_valid])
+        threshold = best_f1_threshold(
+            data.point_valid[known_valid],
+            P_valid[known_valid, 0],
+            point_adjusted=adjusted,
+            groups=data.g_valid[known_valid],
+        )
         result[f"{key}_threshold"] = threshold
-        result[key] = (float("nan") if np.isnan(threshold) else
-                       f1_at_threshold(data.point_test[known_test], P_test[known_test, 0], threshold,
-                                       point_adjusted=adjusted, groups=data.g_test[known_test]))
+        result[key] = (
+            float("nan")
+            if np.isnan(threshold)
+            else f1_at_threshold(
+                data.point_test[known_test],
+                P_test[known_test, 0],
+                threshold,
+                point_adjusted=adjusted,
+                groups=data.g_test[known_test],
+            )
+        )
     alarm = false_alarm_threshold(data.y_valid, P_valid[:, -1], rate=FALSE_ALARM_RATE, horizon=entry.K)
     result["alarm_threshold"] = alarm
-    result["event_recall"] = (float("nan") if np.isnan(alarm) else
-                              event_recall(data.y_test, P_test[:, -1], alarm, horizon=entry.K, groups=data.g_test))
+    result["event_recall"] = (
+        float("nan")
+        if np.isnan(alarm)
+        else event_recall(data.y_test, P_test[:, -1], alarm, horizon=entry.K, groups=data.g_test)
+    )
     result["false_alarm_rate"] = FALSE_ALARM_RATE
     return result
 
@@ -92,8 +113,9 @@ class _Encoded:
     def __init__(self, encoder, data, fit_s, fit_cpu_s):
         start, cpu = time.perf_counter(), time.process_time()
         self.encoder = encoder
-        self.E_train, self.E_valid, self.E_test = (encoder.transform(X) for X in
-                                                   (data.X_train, data.X_valid, data.X_test))
+        self.E_train, self.E_valid, self.E_test = (
+            encoder.transform(X) for X in (data.X_train, data.X_valid, data.X_test)
+        )
         self.embed_s, self.embed_cpu_s = time.perf_counter() - start, time.process_time() - cpu
         self.fit_s, self.fit_cpu_s = fit_s, fit_cpu_s
         self.n_epochs = getattr(encoder, "n_epochs_", None)
@@ -113,8 +135,7 @@ def _fit_encoder(method, entry, data, fraction, *, pre_epochs, ft_epochs, device
     """``method``'s encoder fitted and timed, with its embeddings of every part."""
     start, cpu = time.perf_counter(), time.process_time()
     if method.supervised:
-        encoder = method.encoder(entry, data, data.train_mask(fraction)[0], epochs=ft_epochs, device=device,
-                                 seed=seed)
+        encoder = method.encoder(entry, data, data.train_mask(fraction)[0], epochs=ft_epochs, device=device, seed=seed)
     else:
         encoder = method.encoder(entry, data, epochs=pre_epochs, device=device, seed=seed, **method.pretrain)
     return _Encoded(encoder, data, time.perf_counter() - start, time.process_time() - cpu)
@@ -138,12 +159,21 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
     (:func:`score_validation`) and never predicts a test window.
     """
     mask, n_blocks = data.train_mask(fraction)
-    info = {"n_label_blocks": int(n_blocks), "n_train_windows": int(mask.sum()),
-            "n_valid_windows": len(data.X_valid), "n_test_windows": len(data.X_test),
-            "n_pretrain_windows": len(data.X_pre)}
+    info = {
+        "n_label_blocks": int(n_blocks),
+        "n_train_windows": int(mask.sum()),
+        "n_valid_windows": len(data.X_valid),
+        "n_test_windows": len(data.X_test),
+        "n_pretrain_windows": len(data.X_pre),
+    }
     if encoded is not None:
-        info.update(pretrain_s=encoded.fit_s, pretrain_cpu_s=encoded.fit_cpu_s, embed_s=encoded.embed_s,
-                    embed_cpu_s=encoded.embed_cpu_s, pretrain_epochs_run=encoded.n_epochs)
+        info.update(
+            pretrain_s=encoded.fit_s,
+            pretrain_cpu_s=encoded.fit_cpu_s,
+            embed_s=encoded.embed_s,
+            embed_cpu_s=encoded.embed_cpu_s,
+            pretrain_epochs_run=encoded.n_epochs,
+        )
         if encoded.kept_epoch is not None:
             info["pretrain_epoch_kept"] = encoded.kept_epoch
         if encoded.epsilon is not None:
@@ -152,8 +182,16 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
         info.update(pretrain_s=0.0, pretrain_cpu_s=0.0, embed_s=0.0, embed_cpu_s=0.0)
     start, cpu = time.perf_counter(), time.process_time()
     if method.surface is not None:
-        model, extra = method.surface(entry, data, mask, epochs=finetune_epochs, device=device, seed=seed,
-                                      encoder=None if encoded is None else encoded.encoder, **method.finetune)
+        model, extra = method.surface(
+            entry,
+            data,
+            mask,
+            epochs=finetune_epochs,
+            device=device,
+            seed=seed,
+            encoder=None if encoded is None else encoded.encoder,
+            **method.finetune,
+        )
         fit_s, fit_cpu_s = time.perf_counter() - start, time.process_time() - cpu
         info.update(extra)
         surface = model.predict_proba
@@ -161,8 +199,17 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
         P_valid = surface(data.X_valid)
         P_test = None if validation_only else surface(data.X_test)
     else:
-        head = method.head(entry, encoded.E_train[mask], data.y_train[mask], encoded.E_valid, data.y_valid,
-                           epochs=finetune_epochs, device=device, seed=seed, **method.finetune)
+        head = method.head(
+            entry,
+            encoded.E_train[mask],
+            data.y_train[mask],
+            encoded.E_valid,
+            data.y_valid,
+            epochs=finetune_epochs,
+            device=device,
+            seed=seed,
+            **method.finetune,
+        )
         fit_s, fit_cpu_s = time.perf_counter() - start, time.process_time() - cpu
         info["finetune_epochs_run"] = getattr(head, "n_epochs_", None)
         surface = lambda X: head.predict_proba(encoded.encoder.transform(X))  # noqa: E731
@@ -171,8 +218,13 @@ def run_cell(entry, data, method, fraction, *, seed, finetune_epochs, device, en
         P_test = None if validation_only else head.predict_proba(encoded.E_test)
     info["predict_s"] = time.perf_counter() - start
     if validation_only:
-        return {**info, **score_validation(entry, data, P_valid), "fit_s": fit_s, "cpu_s": fit_cpu_s,
-                "scope": "validation"}
+        return {
+            **info,
+            **score_validation(entry, data, P_valid),
+            "fit_s": fit_s,
+            "cpu_s": fit_cpu_s,
+            "scope": "validation",
+        }
     result = {**info, **score_surfaces(entry, data, P_valid, P_test), "fit_s": fit_s, "cpu_s": fit_cpu_s}
     if entry.is_cmapss:
         result.update(cmapss_scores(data, P_valid, P_test, surface))
@@ -185,9 +237,16 @@ def cell_key(record):
     A validation-only record (``"scope": "validation"``) is a cell of its
     own: it never stands for the scored cell of the same settings.
     """
-    return (record.get("dataset", record.get("subset")), record["seed"], float(record["fraction"]), record["method"],
-            record["pretrain_epochs"], record["finetune_epochs"], record.get("split", "fixed"),
-            record.get("scope", "test"))
+    return (
+        record.get("dataset", record.get("subset")),
+        record["seed"],
+        float(record["fraction"]),
+        record["method"],
+        record["pretrain_epochs"],
+        record["finetune_epochs"],
+        record.get("split", "fixed"),
+        record.get("scope", "test"),
+    )
 
 
 def cell_split(split, seed):
@@ -204,8 +263,10 @@ def _check(datasets, methods, fractions, table, registry, split="fixed"):
     if split == "rolling":
         fixed = [name for name in datasets if registry[name].origin_step is None]
         if fixed:
-            raise ValueError(f"{fixed} have no rolling origin (their seeds draw the split, or a shift would leave a "
-                             f"part without an event); run them with --split fixed.")
+            raise ValueError(
+                f"{fixed} have no rolling origin (their seeds draw the split, or a shift would leave a "
+                f"part without an event); run them with --split fixed."
+            )
     unknown = [m for m in methods if m not in table]
     if unknown:
         raise ValueError(f"unknown methods {unknown}; choose from {sorted(table)}.")
@@ -219,9 +280,26 @@ def _check(datasets, methods, fractions, table, registry, split="fixed"):
         raise ValueError(f"label fractions must lie in (0, 1], got {list(fractions)}.")
 
 
-def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, finetune_epochs=None, device="auto",
-                  results, data_home=None, max_cells=None, max_minutes=None, command=None, methods_table=None,
-                  registry=None, split="fixed", validation_only=False, log=print):
+def run_benchmark(
+    *,
+    datasets,
+    seeds,
+    fractions,
+    methods,
+    pretrain_epochs=None,
+    finetune_epochs=None,
+    device="auto",
+    results,
+    data_home=None,
+    max_cells=None,
+    max_minutes=None,
+    command=None,
+    methods_table=None,
+    registry=None,
+    split="fixed",
+    validation_only=False,
+    log=print,
+):
     """Run every missing cell, appending each finished one to ``results``; returns the new records.
 
     ``validation_only`` fits as usual but scores the validation windows
@@ -253,18 +331,26 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
         raise ValueError(
             f"{results} holds {len(other)} records of {'scored' if validation_only else 'validation-only'} cells; "
             f"keep validation-only records (--validation-only) and scored ones in separate results files, so that "
-            f"the report never reads a screen.")
+            f"the report never reads a screen."
+        )
     done = {cell_key(r) for r in previous}
 
     def epochs(entry):
-        return (entry.pretrain_epochs if pretrain_epochs is None else pretrain_epochs,
-                entry.finetune_epochs if finetune_epochs is None else finetune_epochs)
+        return (
+            entry.pretrain_epochs if pretrain_epochs is None else pretrain_epochs,
+            entry.finetune_epochs if finetune_epochs is None else finetune_epochs,
+        )
 
     # methods sharing windows and an encoder run one after another
     order = sorted(methods, key=lambda m: (table[m].regime, str(table[m].encoder_key), methods.index(m)))
-    todo = [(name, seed, float(fraction), method)
-            for name in datasets for seed in seeds for method in order for fraction in fractions
-            if (name, seed, float(fraction), method, *epochs(registry[name]), cell_split(split, seed), scope) not in done]
+    todo = [
+        (name, seed, float(fraction), method)
+        for name in datasets
+        for seed in seeds
+        for method in order
+        for fraction in fractions
+        if (name, seed, float(fraction), method, *epochs(registry[name]), cell_split(split, seed), scope) not in done
+    ]
     log(f"{len(todo)} cells to run, {len(done)} already in {results}")
     env = environment(device)
     records, start = [], time.perf_counter()
@@ -282,69 +368,129 @@ def run_benchmark(*, datasets, seeds, fractions, methods, pretrain_epochs=None, 
             break
         pre_epochs, ft_epochs = epochs(entry)
         if data_key not in data:  # one dataset in memory
-            data, encoders = {data_key: entry.load(seed, data_home=data_home, regime=method.regime,
-                                                   split=cell_split(split, seed))}, {}
+            data, encoders = (
+                {data_key: entry.load(seed, data_home=data_home, regime=method.regime, split=cell_split(split, seed))},
+                {},
+            )
         cell_data = data[data_key]
         with uninterrupted(f"{name} seed {seed} {method_name} labels {fraction:g}", log):
             if method.encoder is not None and key not in encoders:
-                encoders[key] = _fit_encoder(method, entry, cell_data, fraction, pre_epochs=pre_epochs,
-                                             ft_epochs=ft_epochs, device=device, seed=seed)
+                encoders[key] = _fit_encoder(
+                    method,
+                    entry,
+                    cell_data,
+                    fraction,
+                    pre_epochs=pre_epochs,
+                    ft_epochs=ft_epochs,
+                    device=device,
+                    seed=seed,
+                )
             cell_start = time.perf_counter()
-            result = run_cell(entry, cell_data, method, fraction, seed=seed, finetune_epochs=ft_epochs, device=device,
-                              encoded=encoders.get(key) if method.encoder is not None else None,
-                              validation_only=validation_only)
+            result = run_cell(
+                entry,
+                cell_data,
+                method,
+                fraction,
+                seed=seed,
+                finetune_epochs=ft_epochs,
+                device=device,
+                encoded=encoders.get(key) if method.encoder is not None else None,
+                validation_only=validation_only,
+            )
         record = {
-            "dataset": name, "seed": seed, "fraction": fraction, "method": method_name,
-            "pretrain_epochs": pre_epochs, "finetune_epochs": ft_epochs, "device": device, "K": entry.K,
+            "dataset": name,
+            "seed": seed,
+            "fraction": fraction,
+            "method": method_name,
+            "pretrain_epochs": pre_epochs,
+            "finetune_epochs": ft_epochs,
+            "device": device,
+            "K": entry.K,
             **({"split": "rolling"} if cell_split(split, seed) == "rolling" else {}),
-            **result, "cell_s": time.perf_counter() - cell_start,
+            **result,
+            "cell_s": time.perf_counter() - cell_start,
             "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "command": command, **env,
+            "command": command,
+            **env,
         }
         append_record(results, record)
         records.append(record)
         if validation_only:
-            log(f"[{i + 1}/{len(todo)}] {name} seed {seed} {method_name} labels {fraction:g}: validation h-AUROC "
-                f"{record['valid_h_auroc']:.4f} | {(time.perf_counter() - start) / 60:.1f} min", flush=True)
+            log(
+                f"[{i + 1}/{len(todo)}] {name} seed {seed} {method_name} labels {fraction:g}: validation h-AUROC "
+                f"{record['valid_h_auroc']:.4f} | {(time.perf_counter() - start) / 60:.1f} min",
+                flush=True,
+            )
             continue
-        log(f"[{i + 1}/{len(todo)}] {name} seed {seed} {method_name} labels {fraction:g}: "
+        log(
+            f"[{i + 1}/{len(todo)}] {name} seed {seed} {method_name} labels {fraction:g}: "
             f"h-AUROC {record['h_auroc']:.4f} (valid {record['valid_h_auroc']:.4f}), F1 {record['f1']:.3f}, "
             f"PA-F1 {record['pa_f1']:.3f}, event recall {record['event_recall']:.3f} "
-            f"| {(time.perf_counter() - start) / 60:.1f} min", flush=True)
+            f"| {(time.perf_counter() - start) / 60:.1f} min",
+            flush=True,
+        )
     return records
 
 
 def add_arguments(parser):
-    parser.add_argument("--datasets", nargs="+", default=list(BENCHMARKS), metavar="NAME",
-                        help=f"registry names: {', '.join(BENCHMARKS)}")
+    parser.add_argument(
+        "--datasets",
+        nargs="+",
+        default=list(BENCHMARKS),
+        metavar="NAME",
+        help=f"registry names: {', '.join(BENCHMARKS)}",
+    )
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     parser.add_argument("--label-fractions", nargs="+", type=float, default=[1.0, 0.1])
-    parser.add_argument("--methods", nargs="+", default=["hepa", "gbm"], metavar="METHOD",
-                        help=f"from: {', '.join(m for m, spec in METHODS.items() if not spec.retired)}")
-    parser.add_argument("--pretrain-epochs", type=int, default=None,
-                        help="pretraining epochs (most epochs under early stopping); default: each dataset's own")
-    parser.add_argument("--finetune-epochs", type=int, default=None,
-                        help="finetuning epochs (most epochs under early stopping); default: each dataset's own")
+    parser.add_argument(
+        "--methods",
+        nargs="+",
+        default=["hepa", "gbm"],
+        metavar="METHOD",
+        help=f"from: {', '.join(m for m, spec in METHODS.items() if not spec.retired)}",
+    )
+    parser.add_argument(
+        "--pretrain-epochs",
+        type=int,
+        default=None,
+        help="pretraining epochs (most epochs under early stopping); default: each dataset's own",
+    )
+    parser.add_argument(
+        "--finetune-epochs",
+        type=int,
+        default=None,
+        help="finetuning epochs (most epochs under early stopping); default: each dataset's own",
+    )
     parser.add_argument("--device", default="auto")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--data-home", default=None, help="folder of the datasets (default: $HEPA_DATA_HOME)")
     parser.add_argument("--results", default="results.jsonl", help="JSON-lines file, appended cell by cell")
     parser.add_argument("--max-cells", type=int, default=None, help="stop after this many cells")
-    parser.add_argument("--max-minutes", type=float, default=None,
-                        help="start no new cell after this many minutes")
-    parser.add_argument("--split", choices=["fixed", "rolling"], default="fixed",
-                        help="rolling: on datasets split at fixed times, seed s re-splits the first 100 - 5 s "
-                             "percent of the rows (seed 0 is the fixed split)")
-    parser.add_argument("--validation-only", action="store_true",
-                        help="score the validation windows alone, never a test window (for screens); the records "
-                             "carry \"scope\": \"validation\"")
+    parser.add_argument("--max-minutes", type=float, default=None, help="start no new cell after this many minutes")
+    parser.add_argument(
+        "--split",
+        choices=["fixed", "rolling"],
+        default="fixed",
+        help="rolling: on datasets split at fixed times, seed s re-splits the first 100 - 5 s "
+        "percent of the rows (seed 0 is the fixed split)",
+    )
+    parser.add_argument(
+        "--validation-only",
+        action="store_true",
+        help="score the validation windows alone, never a test window (for screens); the records "
+        'carry "scope": "validation"',
+    )
 
 
 def check_options(args):
     """SystemExit naming the option of the first value ``hepa-bench run`` could not run or record, before any work."""
-    least = {"--seeds": (args.seeds, 0), "--pretrain-epochs": ([args.pretrain_epochs], 0),
-             "--finetune-epochs": ([args.finetune_epochs], 1), "--threads": ([args.threads], 0),
-             "--max-cells": ([args.max_cells], 1)}
+    least = {
+        "--seeds": (args.seeds, 0),
+        "--pretrain-epochs": ([args.pretrain_epochs], 0),
+        "--finetune-epochs": ([args.finetune_epochs], 1),
+        "--threads": ([args.threads], 0),
+        "--max-cells": ([args.max_cells], 1),
+    }
     for option, (values, low) in least.items():
         bad = [v for v in values if v is not None and not low <= v < 2**32]
         if bad:
@@ -354,8 +500,12 @@ def check_options(args):
         raise SystemExit(f"hepa-bench run: --label-fractions must lie in (0, 1], got {bad}.")
     if args.max_minutes is not None and not 0 < args.max_minutes < float("inf"):
         raise SystemExit(f"hepa-bench run: --max-minutes must be a positive number, got {args.max_minutes}.")
-    for option, values in (("--datasets", args.datasets), ("--seeds", args.seeds), ("--methods", args.methods),
-                           ("--label-fractions", args.label_fractions)):
+    for option, values in (
+        ("--datasets", args.datasets),
+        ("--seeds", args.seeds),
+        ("--methods", args.methods),
+        ("--label-fractions", args.label_fractions),
+    ):
         repeated = sorted({v for v in values if values.count(v) > 1}, key=str)
         if repeated:
             raise SystemExit(f"hepa-bench run: {option} names {repeated} more than once; name each once.")
@@ -363,8 +513,10 @@ def check_options(args):
         try:
             torch.device(args.device)
         except (RuntimeError, ValueError):
-            raise SystemExit(f"hepa-bench run: --device must be 'auto' or a torch device such as 'cpu' or 'cuda:0', "
-                             f"got {args.device!r}.") from None
+            raise SystemExit(
+                f"hepa-bench run: --device must be 'auto' or a torch device such as 'cpu' or 'cuda:0', "
+                f"got {args.device!r}."
+            ) from None
     if os.path.isdir(args.results):
         raise SystemExit(f"hepa-bench run: --results names the folder {args.results}; name a JSON-lines file.")
 
@@ -375,10 +527,20 @@ def run(args):
         torch.set_num_threads(args.threads)
     try:
         run_benchmark(
-            datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
-            pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
-            results=args.results, data_home=args.data_home, max_cells=args.max_cells, max_minutes=args.max_minutes,
-            command=command_line(), split=args.split, validation_only=args.validation_only,
+            datasets=args.datasets,
+            seeds=args.seeds,
+            fractions=args.label_fractions,
+            methods=args.methods,
+            pretrain_epochs=args.pretrain_epochs,
+            finetune_epochs=args.finetune_epochs,
+            device=args.device,
+            results=args.results,
+            data_home=args.data_home,
+            max_cells=args.max_cells,
+            max_minutes=args.max_minutes,
+            command=command_line(),
+            split=args.split,
+            validation_only=args.validation_only,
             log=lambda message, **kw: print(message, flush=True),
         )
     except (ValueError, FileNotFoundError) as exc:  # an unknown name, or a dataset not in the data home

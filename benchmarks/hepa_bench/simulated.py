@@ -31,8 +31,8 @@ from hepa_sklearn.datasets import make_fleet
 
 from .methods import METHODS, Method
 from .registry import BENCHMARKS, BenchmarkEntry
-from .runner import add_arguments, check_options, run_benchmark
 from .results import command_line
+from .runner import add_arguments, check_options, run_benchmark
 
 __all__ = ["ORACLES", "PRESETS", "SIMULATED", "load_fleet", "main", "oracle_surface"]
 
@@ -55,9 +55,9 @@ PRESETS = {
 }
 _TEXT = {
     "sim-default": "one failure mode at make_fleet's defaults (6 regimes, noise 0.15, 8 informative and 4 empty "
-                   "sensors)",
+    "sensors)",
     "sim-hard": "one failure mode, noise 0.4, 4 informative sensors among 8 empty ones, degradation rate 0.006 "
-                "instead of 0.008",
+    "instead of 0.008",
     "sim-modes": "three competing failure modes, 9 informative sensors (3 per mode) and 4 empty ones",
     "sim-two-modes": "two competing failure modes, 8 informative sensors (4 per mode) and 4 empty ones",
 }
@@ -69,8 +69,16 @@ def _fleet(preset, seed):
     return make_fleet(N_UNITS, K=K, context_length=CONTEXT_LENGTH, random_state=seed, **PRESETS[preset])
 
 
-def load_fleet(*, data_home=None, split, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=1,
-               random_state=0, preset="sim-default"):
+def load_fleet(
+    *,
+    data_home=None,
+    split,
+    context_length=CONTEXT_LENGTH,
+    stride=STRIDE,
+    min_history=1,
+    random_state=0,
+    preset="sim-default",
+):
     """One part of seed ``random_state``'s fleet, with the fields a registry loader returns, both oracles and the causes.
 
     The windows are those :func:`~hepa_sklearn.make_windows` cuts with
@@ -87,22 +95,43 @@ def load_fleet(*, data_home=None, split, context_length=CONTEXT_LENGTH, stride=S
     frame = fleet.frame[fleet.frame["unit"].isin(units)].reset_index(drop=True)
     frame["label"] = frame["failure"]
     splits = pd.DataFrame({"unit": units, "split": split, "start": 0, "stop": last[units] + 1})
-    return Bunch(X=fleet.X[keep], y=fleet.y[keep], groups=fleet.groups[keep], frame=frame, splits=splits,
-                 oracle=fleet.oracle[keep], age_oracle=fleet.age_oracle[keep], feature_names=fleet.feature_names,
-                 cause=fleet.cause[keep], oracle_by_mode=fleet.oracle_by_mode[keep])
+    return Bunch(
+        X=fleet.X[keep],
+        y=fleet.y[keep],
+        groups=fleet.groups[keep],
+        frame=frame,
+        splits=splits,
+        oracle=fleet.oracle[keep],
+        age_oracle=fleet.age_oracle[keep],
+        feature_names=fleet.feature_names,
+        cause=fleet.cause[keep],
+        oracle_by_mode=fleet.oracle_by_mode[keep],
+    )
 
 
 def _entry(name):
     return BenchmarkEntry(
         name=name,
         description=f"Simulated fleet, {_TEXT[name]}: seed s draws a new fleet of 100 units (make_fleet, "
-                    "random_state=s), units 0-59 train, 60-69 validate, 70-99 test; K = 50, windows of 128 steps "
-                    "from the first step on, stride 4; a label fraction keeps whole units. Pretraining on the "
-                    "training windows, up to 100 epochs; finetuning up to 50 epochs, early-stopped (patience 10) "
-                    "on the validation windows.",
-        K=K, context_length=CONTEXT_LENGTH, pretrain_stride=STRIDE, finetune_stride=STRIDE, eval_stride=STRIDE,
-        min_history=1, norm="global", finetune_stop="validation", pretrain_part="train", pretrain_epochs=100,
-        finetune_epochs=50, loader=load_fleet, loader_params={"preset": name}, seeded_split=True, label_blocks=1,
+        "random_state=s), units 0-59 train, 60-69 validate, 70-99 test; K = 50, windows of 128 steps "
+        "from the first step on, stride 4; a label fraction keeps whole units. Pretraining on the "
+        "training windows, up to 100 epochs; finetuning up to 50 epochs, early-stopped (patience 10) "
+        "on the validation windows.",
+        K=K,
+        context_length=CONTEXT_LENGTH,
+        pretrain_stride=STRIDE,
+        finetune_stride=STRIDE,
+        eval_stride=STRIDE,
+        min_history=1,
+        norm="global",
+        finetune_stop="validation",
+        pretrain_part="train",
+        pretrain_epochs=100,
+        finetune_epochs=50,
+        loader=load_fleet,
+        loader_params={"preset": name},
+        seeded_split=True,
+        label_blocks=1,
     )
 
 
@@ -129,19 +158,32 @@ def oracle_surface(entry, data, mask, *, epochs, device, seed, encoder=None, fie
     Nothing is learned: the seed's fleet is drawn again (equal seeds give
     equal fleets) and its surfaces are read for the windows of the cell.
     """
-    params = {"context_length": entry.context_length, "min_history": entry.min_history, "random_state": seed,
-              **entry.loader_params}
-    parts = [entry.loader(split=part, stride=stride, **params)
-             for part, stride in (("valid", entry.finetune_stride), ("test", entry.eval_stride))]
+    params = {
+        "context_length": entry.context_length,
+        "min_history": entry.min_history,
+        "random_state": seed,
+        **entry.loader_params,
+    }
+    parts = [
+        entry.loader(split=part, stride=stride, **params)
+        for part, stride in (("valid", entry.finetune_stride), ("test", entry.eval_stride))
+    ]
     return _Lookup([(part.X, getattr(part, field)) for part in parts]), {}
 
 
 #: The references only a simulated row has.
 ORACLES = {
-    "oracle": Method("reference: the exact surface given the unit's hidden damage and degradation rates, the "
-                     "ceiling of any model of the sensors", family="reference", surface=oracle_surface),
-    "age-oracle": Method("reference: the exact surface given the unit's age alone (over the fleet's prior of "
-                         "damage and rates)", family="reference", surface=partial(oracle_surface, field="age_oracle")),
+    "oracle": Method(
+        "reference: the exact surface given the unit's hidden damage and degradation rates, the "
+        "ceiling of any model of the sensors",
+        family="reference",
+        surface=oracle_surface,
+    ),
+    "age-oracle": Method(
+        "reference: the exact surface given the unit's age alone (over the fleet's prior of damage and rates)",
+        family="reference",
+        surface=partial(oracle_surface, field="age_oracle"),
+    ),
 }
 
 DEFAULT_METHODS = ["elapsed", "oracle", "age-oracle", "hepa-default-auto0", "gbm"]
@@ -160,12 +202,24 @@ def main(argv=None):
 
         torch.set_num_threads(args.threads)
     try:
-        run_benchmark(datasets=args.datasets, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
-                      pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
-                      results=args.results, max_cells=args.max_cells, max_minutes=args.max_minutes,
-                      command=command_line(argv).replace("hepa-bench", PROG, 1), split=args.split, validation_only=args.validation_only,
-                      methods_table={**METHODS, **ORACLES}, registry={**BENCHMARKS, **SIMULATED},
-                      log=lambda message, **kw: print(message, flush=True))
+        run_benchmark(
+            datasets=args.datasets,
+            seeds=args.seeds,
+            fractions=args.label_fractions,
+            methods=args.methods,
+            pretrain_epochs=args.pretrain_epochs,
+            finetune_epochs=args.finetune_epochs,
+            device=args.device,
+            results=args.results,
+            max_cells=args.max_cells,
+            max_minutes=args.max_minutes,
+            command=command_line(argv).replace("hepa-bench", PROG, 1),
+            split=args.split,
+            validation_only=args.validation_only,
+            methods_table={**METHODS, **ORACLES},
+            registry={**BENCHMARKS, **SIMULATED},
+            log=lambda message, **kw: print(message, flush=True),
+        )
     except ValueError as exc:  # an unknown name
         raise SystemExit(f"{PROG}: {exc}") from None
 

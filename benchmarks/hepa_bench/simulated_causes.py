@@ -74,8 +74,12 @@ def elapsed(entry, data, mask, *, epochs, device, seed):
 
 def oracle(entry, data, mask, *, epochs, device, seed):
     """The ceiling: the fleet's exact incidence of each mode (nothing is learned)."""
-    params = {"context_length": entry.context_length, "min_history": entry.min_history, "random_state": seed,
-              **entry.loader_params}
+    params = {
+        "context_length": entry.context_length,
+        "min_history": entry.min_history,
+        "random_state": seed,
+        **entry.loader_params,
+    }
     parts = [load_fleet(split="test", stride=entry.eval_stride, **params)]
 
     def lookup(X):
@@ -101,11 +105,14 @@ def score_incidence(y_test, incidence, n_causes):
     """
     fitted = incidence.shape[1]
     incidence = np.concatenate([incidence, np.zeros((len(incidence), n_causes - fitted, incidence.shape[2]))], axis=1)
-    return {"h_auroc": h_auroc(any_event_y(y_test), incidence.sum(axis=1)), "n_causes_fitted": int(fitted),
-            "cause_h_auroc": cause_h_auroc(y_test, incidence).tolist(),
-            "cause_ece": cause_calibration_error(y_test, incidence).tolist(),
-            "n_causes": int(incidence.shape[1]),
-            "test_events_by_cause": np.bincount(check_cause_y(y_test), minlength=incidence.shape[1] + 1)[1:].tolist()}
+    return {
+        "h_auroc": h_auroc(any_event_y(y_test), incidence.sum(axis=1)),
+        "n_causes_fitted": int(fitted),
+        "cause_h_auroc": cause_h_auroc(y_test, incidence).tolist(),
+        "cause_ece": cause_calibration_error(y_test, incidence).tolist(),
+        "n_causes": int(incidence.shape[1]),
+        "test_events_by_cause": np.bincount(check_cause_y(y_test), minlength=incidence.shape[1] + 1)[1:].tolist(),
+    }
 
 
 def run_causes(*, rows, seeds, fractions, methods, device="cpu", results=RESULTS, command=None, log=print):
@@ -122,19 +129,32 @@ def run_causes(*, rows, seeds, fractions, methods, device="cpu", results=RESULTS
             for fraction, method in todo:
                 mask, n_blocks = data.train_mask(fraction)
                 start = time.perf_counter()
-                incidence, info = CAUSE_METHODS[method](entry, data, mask, epochs=entry.finetune_epochs,
-                                                        device=device, seed=seed)
+                incidence, info = CAUSE_METHODS[method](
+                    entry, data, mask, epochs=entry.finetune_epochs, device=device, seed=seed
+                )
                 fit_s = time.perf_counter() - start
-                record = {"dataset": name, "seed": seed, "fraction": float(fraction), "method": method,
-                          "K": entry.K, "n_label_blocks": int(n_blocks), "n_train_windows": int(mask.sum()),
-                          "n_test_windows": len(data.X_test), **info, **score_incidence(
-                              data.y_test, incidence(data.X_test), PRESETS[name]["n_modes"]), "fit_s": fit_s,
-                          "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command,
-                          **env}
+                record = {
+                    "dataset": name,
+                    "seed": seed,
+                    "fraction": float(fraction),
+                    "method": method,
+                    "K": entry.K,
+                    "n_label_blocks": int(n_blocks),
+                    "n_train_windows": int(mask.sum()),
+                    "n_test_windows": len(data.X_test),
+                    **info,
+                    **score_incidence(data.y_test, incidence(data.X_test), PRESETS[name]["n_modes"]),
+                    "fit_s": fit_s,
+                    "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    "command": command,
+                    **env,
+                }
                 append_record(results, record)
                 records.append(record)
-                log(f"{name} seed {seed} {method} labels {fraction:g}: h-AUROC {record['h_auroc']:.4f}, per cause "
-                    f"{', '.join(f'{s:.4f}' for s in record['cause_h_auroc'])} ({fit_s:.0f} s)")
+                log(
+                    f"{name} seed {seed} {method} labels {fraction:g}: h-AUROC {record['h_auroc']:.4f}, per cause "
+                    f"{', '.join(f'{s:.4f}' for s in record['cause_h_auroc'])} ({fit_s:.0f} s)"
+                )
     return records
 
 
@@ -151,9 +171,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
-    run_causes(rows=args.rows, seeds=args.seeds, fractions=args.label_fractions, methods=args.methods,
-               device=args.device, results=args.results, command=command_line(argv).replace("hepa-bench", PROG, 1),
-               log=lambda message: print(message, flush=True))
+    run_causes(
+        rows=args.rows,
+        seeds=args.seeds,
+        fractions=args.label_fractions,
+        methods=args.methods,
+        device=args.device,
+        results=args.results,
+        command=command_line(argv).replace("hepa-bench", PROG, 1),
+        log=lambda message: print(message, flush=True),
+    )
 
 
 if __name__ == "__main__":

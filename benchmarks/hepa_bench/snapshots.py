@@ -23,8 +23,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 import torch
-from skorch.callbacks import Callback
 from sklearn.linear_model import RidgeCV
+from skorch.callbacks import Callback
 
 from hepa_sklearn._stats import effective_rank
 from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
@@ -37,8 +37,14 @@ from .registry import BENCHMARKS
 from .results import append_record, command_line, environment, read_results, uninterrupted
 from .snapshots_report import plot_snapshots, summarise
 
-__all__ = ["EncoderSnapshots", "SNAPSHOT_EPOCHS", "pretrain_with_snapshots", "representation_diagnostics",
-           "run_event_snapshots", "run_snapshots"]
+__all__ = [
+    "EncoderSnapshots",
+    "SNAPSHOT_EPOCHS",
+    "pretrain_with_snapshots",
+    "representation_diagnostics",
+    "run_event_snapshots",
+    "run_snapshots",
+]
 
 DEFAULT_RESULTS = "snapshot_results.jsonl"
 SNAPSHOT_EPOCHS = (0, 1, 3, 8, 25)  # and the last epoch
@@ -100,8 +106,9 @@ def _snapshot_record(pretrainer, state, data, *, seed, finetune_epochs, device):
     encoder = with_state(pretrainer, state)
     start = time.perf_counter()
     E_train, E_valid, E_test = (encoder.transform(X) for X in (data.X_train, data.X_valid, data.X_test))
-    record = representation_diagnostics(encoder, data, E_train, E_valid, held_out=data.X_pre_valid, cap=RUL_CAP,
-                                        cuts_per_window=CUTS_PER_UNIT)
+    record = representation_diagnostics(
+        encoder, data, E_train, E_valid, held_out=data.X_pre_valid, cap=RUL_CAP, cuts_per_window=CUTS_PER_UNIT
+    )
     predictor = protocol_event_predictor(finetune_epochs, device=device, seed=seed).fit(E_train, data.y_train)
     record["valid_h_auroc"] = h_auroc(data.y_valid, predictor.predict_proba(E_valid))
     record["h_auroc"] = h_auroc(data.y_test, predictor.predict_proba(E_test))
@@ -111,22 +118,41 @@ def _snapshot_record(pretrainer, state, data, *, seed, finetune_epochs, device):
 
 def _keep_record(results, record, *, command, env, log):
     """``record`` with its finishing time, command and environment, appended to ``results``, logged and returned."""
-    record = {**record, "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command,
-              **env}
+    record = {**record, "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": command, **env}
     append_record(results, record)
-    log(f"  epoch {record['epoch']:>3}{' (kept)' if record.get('kept') else ''}: eps_valid "
+    log(
+        f"  epoch {record['epoch']:>3}{' (kept)' if record.get('kept') else ''}: eps_valid "
         f"{record['eps_valid']:.4f}, probe R2 {record['probe_r2_valid']:.3f}, rank {record['rank_valid']:.1f}, "
-        f"valid h-AUROC {record['valid_h_auroc']:.4f}, test h-AUROC {record['h_auroc']:.4f}", flush=True)
+        f"valid h-AUROC {record['valid_h_auroc']:.4f}, test h-AUROC {record['h_auroc']:.4f}",
+        flush=True,
+    )
     return record
 
 
 def cell_key(record):
-    return (record["subset"], record["seed"], record["method"], record["epoch"], record["pretrain_epochs"],
-            record["finetune_epochs"])
+    return (
+        record["subset"],
+        record["seed"],
+        record["method"],
+        record["epoch"],
+        record["pretrain_epochs"],
+        record["finetune_epochs"],
+    )
 
 
-def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, pretrain_epochs=50,
-                  finetune_epochs=30, device="auto", results=DEFAULT_RESULTS, command=None, log=print):
+def run_snapshots(
+    *,
+    subsets,
+    seeds,
+    methods=("hepa",),
+    epochs=SNAPSHOT_EPOCHS,
+    pretrain_epochs=50,
+    finetune_epochs=30,
+    device="auto",
+    results=DEFAULT_RESULTS,
+    command=None,
+    log=print,
+):
     """Run every missing (subset, seed, method) of the study; returns the new records."""
 
     epochs = sorted({*epochs, pretrain_epochs})
@@ -141,28 +167,49 @@ def run_snapshots(*, subsets, seeds, methods=("hepa",), epochs=SNAPSHOT_EPOCHS, 
         for seed in seeds:
             for name in methods:
                 method = METHODS[name]
-                missing = [e for e in epochs
-                           if (subset, seed, name, e, pretrain_epochs, finetune_epochs) not in done]
+                missing = [e for e in epochs if (subset, seed, name, e, pretrain_epochs, finetune_epochs) not in done]
                 if not missing:
                     continue
                 data = SubsetSplit(subset, seed, regime=method.regime)
                 start = time.perf_counter()
                 with uninterrupted(f"{subset} seed {seed} {name} pretraining", log):
                     pretrainer, states = pretrain_with_snapshots(
-                        data.X_pre, epochs=missing, pretrain_epochs=pretrain_epochs, device=device, seed=seed,
+                        data.X_pre,
+                        epochs=missing,
+                        pretrain_epochs=pretrain_epochs,
+                        device=device,
+                        seed=seed,
                         **method.pretrain,
                     )
                 pretrain_s = time.perf_counter() - start
-                log(f"{subset} seed {seed} {name}: pretrained {pretrain_epochs} epochs in {pretrain_s:.0f} s", flush=True)
+                log(
+                    f"{subset} seed {seed} {name}: pretrained {pretrain_epochs} epochs in {pretrain_s:.0f} s",
+                    flush=True,
+                )
                 for epoch in missing:
                     with uninterrupted(f"{subset} seed {seed} {name} epoch {epoch}", log):
-                        result = _snapshot_record(pretrainer, states[epoch], data, seed=seed,
-                                                  finetune_epochs=finetune_epochs, device=device)
-                    records.append(_keep_record(results, {
-                        "subset": subset, "seed": seed, "method": name, "epoch": epoch,
-                        "pretrain_epochs": pretrain_epochs, "finetune_epochs": finetune_epochs, "device": device,
-                        **result, "pretrain_s": pretrain_s,
-                    }, command=command, env=env, log=log))
+                        result = _snapshot_record(
+                            pretrainer, states[epoch], data, seed=seed, finetune_epochs=finetune_epochs, device=device
+                        )
+                    records.append(
+                        _keep_record(
+                            results,
+                            {
+                                "subset": subset,
+                                "seed": seed,
+                                "method": name,
+                                "epoch": epoch,
+                                "pretrain_epochs": pretrain_epochs,
+                                "finetune_epochs": finetune_epochs,
+                                "device": device,
+                                **result,
+                                "pretrain_s": pretrain_s,
+                            },
+                            command=command,
+                            env=env,
+                            log=log,
+                        )
+                    )
     return records
 
 
@@ -180,8 +227,18 @@ def _event_snapshot_record(entry, encoder, data, *, seed, device):
     return record
 
 
-def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto", results=DEFAULT_RESULTS,
-                        data_home=None, command=None, registry=None, log=print):
+def run_event_snapshots(
+    *,
+    datasets,
+    seeds,
+    epochs=SNAPSHOT_EPOCHS,
+    device="auto",
+    results=DEFAULT_RESULTS,
+    data_home=None,
+    command=None,
+    registry=None,
+    log=print,
+):
     """The snapshot study on event benchmarks; returns the new records.
 
     Each (dataset, seed) is pretrained once as the benchmark's ``hepa``
@@ -199,8 +256,10 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
     registry = BENCHMARKS if registry is None else registry
     unknown = [name for name in datasets if name not in registry or registry[name].is_cmapss]
     if unknown:
-        raise ValueError(f"unknown event benchmarks {unknown}; choose from "
-                         f"{sorted(n for n, e in registry.items() if not e.is_cmapss)} (C-MAPSS: --subsets).")
+        raise ValueError(
+            f"unknown event benchmarks {unknown}; choose from "
+            f"{sorted(n for n, e in registry.items() if not e.is_cmapss)} (C-MAPSS: --subsets)."
+        )
     if any(e < 0 for e in epochs):
         raise ValueError(f"snapshot epochs must be >= 0, got {sorted(epochs)}.")
     previous = [r for r in read_results(results) if r["method"] == "hepa"]
@@ -221,34 +280,67 @@ def run_event_snapshots(*, datasets, seeds, epochs=SNAPSHOT_EPOCHS, device="auto
             pretrain_s = time.perf_counter() - start
             states = dict(pretrainer.net_.callbacks_)["snapshots"].states_
             kept = kept_epoch(pretrainer)
-            log(f"{name} seed {seed}: pretrained {pretrainer.n_epochs_} epochs in {pretrain_s:.0f} s, "
-                f"weights of epoch {kept} kept", flush=True)
+            log(
+                f"{name} seed {seed}: pretrained {pretrainer.n_epochs_} epochs in {pretrain_s:.0f} s, "
+                f"weights of epoch {kept} kept",
+                flush=True,
+            )
             for epoch in sorted(set(states) | {kept}):
                 if (name, seed, epoch) in done:
                     continue
                 encoder = pretrainer if epoch == kept else with_state(pretrainer, states[epoch])
                 with uninterrupted(f"{name} seed {seed} epoch {epoch}", log):
                     result = _event_snapshot_record(entry, encoder, data, seed=seed, device=device)
-                records.append(_keep_record(results, {
-                    "subset": name, "seed": seed, "method": "hepa", "epoch": epoch, "kept": epoch == kept,
-                    "pretrain_epochs": entry.pretrain_epochs, "finetune_epochs": entry.finetune_epochs,
-                    "epochs_run": pretrainer.n_epochs_, "device": device, **result, "pretrain_s": pretrain_s,
-                }, command=command, env=env, log=log))
+                records.append(
+                    _keep_record(
+                        results,
+                        {
+                            "subset": name,
+                            "seed": seed,
+                            "method": "hepa",
+                            "epoch": epoch,
+                            "kept": epoch == kept,
+                            "pretrain_epochs": entry.pretrain_epochs,
+                            "finetune_epochs": entry.finetune_epochs,
+                            "epochs_run": pretrainer.n_epochs_,
+                            "device": device,
+                            **result,
+                            "pretrain_s": pretrain_s,
+                        },
+                        command=command,
+                        env=env,
+                        log=log,
+                    )
+                )
     return records
 
 
 def add_arguments(parser):
 
     parser.add_argument("--subsets", nargs="+", default=["FD001", "FD003"])
-    parser.add_argument("--datasets", nargs="+", default=None, metavar="DATASET",
-                        help="event benchmarks (TEP, ETTm1, ...) to study instead of the C-MAPSS subsets, each "
-                             "with its own early-stopped pretraining and event head")
+    parser.add_argument(
+        "--datasets",
+        nargs="+",
+        default=None,
+        metavar="DATASET",
+        help="event benchmarks (TEP, ETTm1, ...) to study instead of the C-MAPSS subsets, each "
+        "with its own early-stopped pretraining and event head",
+    )
     parser.add_argument("--data-home", default=None, help="folder of the datasets (default: $HEPA_DATA_HOME)")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
-    parser.add_argument("--methods", nargs="+", default=["hepa"],
-                        choices=sorted(m for m, spec in METHODS.items() if spec.encoder is pretrained_hepa))
-    parser.add_argument("--epochs", nargs="+", type=int, default=list(SNAPSHOT_EPOCHS),
-                        help="snapshot epochs besides the last (0: the untrained encoder)")
+    parser.add_argument(
+        "--methods",
+        nargs="+",
+        default=["hepa"],
+        choices=sorted(m for m, spec in METHODS.items() if spec.encoder is pretrained_hepa),
+    )
+    parser.add_argument(
+        "--epochs",
+        nargs="+",
+        type=int,
+        default=list(SNAPSHOT_EPOCHS),
+        help="snapshot epochs besides the last (0: the untrained encoder)",
+    )
     parser.add_argument("--pretrain-epochs", type=int, default=50)
     parser.add_argument("--finetune-epochs", type=int, default=30)
     parser.add_argument("--device", default="auto")
@@ -262,19 +354,39 @@ def run(args):
         torch.set_num_threads(args.threads)
     log = lambda message, **kw: print(message, flush=True)  # noqa: E731
     if args.datasets:
-        run_event_snapshots(datasets=args.datasets, seeds=args.seeds, epochs=args.epochs, device=args.device,
-                            results=args.results, data_home=args.data_home, command=command_line(), log=log)
+        run_event_snapshots(
+            datasets=args.datasets,
+            seeds=args.seeds,
+            epochs=args.epochs,
+            device=args.device,
+            results=args.results,
+            data_home=args.data_home,
+            command=command_line(),
+            log=log,
+        )
         records = [r for r in read_results(args.results) if r["subset"] in args.datasets]
     else:
         run_snapshots(
-            subsets=args.subsets, seeds=args.seeds, methods=args.methods, epochs=args.epochs,
-            pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, device=args.device,
-            results=args.results, command=command_line(), log=log,
+            subsets=args.subsets,
+            seeds=args.seeds,
+            methods=args.methods,
+            epochs=args.epochs,
+            pretrain_epochs=args.pretrain_epochs,
+            finetune_epochs=args.finetune_epochs,
+            device=args.device,
+            results=args.results,
+            command=command_line(),
+            log=log,
         )
-        records = [r for r in read_results(args.results)
-                   if r["pretrain_epochs"] == args.pretrain_epochs and r["finetune_epochs"] == args.finetune_epochs]
+        records = [
+            r
+            for r in read_results(args.results)
+            if r["pretrain_epochs"] == args.pretrain_epochs and r["finetune_epochs"] == args.finetune_epochs
+        ]
     for row in summarise(records):
-        print(f"{row['subset']} {row['method']} seed {row['seed']}: Spearman rho(eps_valid, h-AUROC) = "
-              f"{row['rho']:+.2f} (p {row['p']:.3f}, {row['n']} snapshots)")
+        print(
+            f"{row['subset']} {row['method']} seed {row['seed']}: Spearman rho(eps_valid, h-AUROC) = "
+            f"{row['rho']:+.2f} (p {row['p']:.3f}, {row['n']} snapshots)"
+        )
     if args.figure:
         print(f"figure: {plot_snapshots(records, args.figure)}")

@@ -59,14 +59,23 @@ def overview(records, y="h_auroc"):
     for (subset, method), by_seed in sorted(_by_seed(records).items()):
         row = _rho_row(subset, method, "all", [r for part in by_seed.values() for r in part], "eps_valid", y)
         pairs = [(line[0][y], line[-1][y]) for line in by_seed.values() if line[0]["epoch"] == 0 and len(line) > 1]
-        rows.append({
-            "subset": subset, "method": method, "seeds": len(by_seed), "n": row["n"], "rho": row["rho"], "p": row["p"],
-            "negative": sum(_rho_row(subset, method, seed, line, "eps_valid", y)["rho"] < 0
-                            for seed, line in by_seed.items()),
-            "first": float(np.mean([a for a, _ in pairs])) if pairs else float("nan"),
-            "last": float(np.mean([b for _, b in pairs])) if pairs else float("nan"),
-            "last_higher": sum(b > a for a, b in pairs), "paired": len(pairs),
-        })
+        rows.append(
+            {
+                "subset": subset,
+                "method": method,
+                "seeds": len(by_seed),
+                "n": row["n"],
+                "rho": row["rho"],
+                "p": row["p"],
+                "negative": sum(
+                    _rho_row(subset, method, seed, line, "eps_valid", y)["rho"] < 0 for seed, line in by_seed.items()
+                ),
+                "first": float(np.mean([a for a, _ in pairs])) if pairs else float("nan"),
+                "last": float(np.mean([b for _, b in pairs])) if pairs else float("nan"),
+                "last_higher": sum(b > a for a, b in pairs),
+                "paired": len(pairs),
+            }
+        )
     return rows
 
 
@@ -93,18 +102,29 @@ def markdown(records):
         "| last higher |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    lines += [f"| {r['subset']} | `{r['method']}` | {r['seeds']} | {r['n']} | {r['rho']:+.2f} ({r['p']:.3f}) | "
-              f"{r['negative']} of {r['seeds']} | {r['first']:.3f} | {r['last']:.3f} | "
-              f"{r['last_higher']} of {r['paired']} |" for r in overview(records)]
+    lines += [
+        f"| {r['subset']} | `{r['method']}` | {r['seeds']} | {r['n']} | {r['rho']:+.2f} ({r['p']:.3f}) | "
+        f"{r['negative']} of {r['seeds']} | {r['first']:.3f} | {r['last']:.3f} | "
+        f"{r['last_higher']} of {r['paired']} |"
+        for r in overview(records)
+    ]
     lines += [""]
-    for (subset, method) in sorted({(r["subset"], r["method"]) for r in records}):
-        part = sorted((r for r in records if r["subset"] == subset and r["method"] == method),
-                      key=lambda r: (r["seed"], r["epoch"]))
-        lines += [f"### {subset}, `{method}`", "",
-                  "| seed | epoch | eps_valid | rank | probe R² | valid h-AUROC | test h-AUROC |",
-                  "|---|---|---|---|---|---|---|"]
-        lines += [f"| {r['seed']} | {r['epoch']} | {r['eps_valid']:.4f} | {r['rank_valid']:.1f} | "
-                  f"{r['probe_r2_valid']:.3f} | {r['valid_h_auroc']:.4f} | {r['h_auroc']:.4f} |" for r in part]
+    for subset, method in sorted({(r["subset"], r["method"]) for r in records}):
+        part = sorted(
+            (r for r in records if r["subset"] == subset and r["method"] == method),
+            key=lambda r: (r["seed"], r["epoch"]),
+        )
+        lines += [
+            f"### {subset}, `{method}`",
+            "",
+            "| seed | epoch | eps_valid | rank | probe R² | valid h-AUROC | test h-AUROC |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {r['seed']} | {r['epoch']} | {r['eps_valid']:.4f} | {r['rank_valid']:.1f} | "
+            f"{r['probe_r2_valid']:.3f} | {r['valid_h_auroc']:.4f} | {r['h_auroc']:.4f} |"
+            for r in part
+        ]
         lines += [""]
         for row in summarise(part):
             lines.append(f"- seed {row['seed']}: ρ = {row['rho']:+.2f} (p = {row['p']:.3f}, {row['n']} snapshots)")
@@ -124,11 +144,11 @@ def plot_snapshots(records, path, x="eps_valid", y="h_auroc"):
     ncols = min(len(subsets), 4)
     nrows = -(-len(subsets) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.5 * ncols, 4 * nrows), squeeze=False)
-    for ax in axes.flat[len(subsets):]:
+    for ax in axes.flat[len(subsets) :]:
         ax.set_visible(False)
     for ax, subset in zip(axes.flat, subsets):
         part = [r for r in records if r["subset"] == subset]
-        for (method, seed) in sorted({(r["method"], r["seed"]) for r in part}):
+        for method, seed in sorted({(r["method"], r["seed"]) for r in part}):
             line = sorted((r for r in part if r["method"] == method and r["seed"] == seed), key=lambda r: r["epoch"])
             xs, ys = [r[x] for r in line], [r[y] for r in line]
             ax.plot(xs, ys, "o-", label=f"{method} seed {seed}", alpha=0.8)

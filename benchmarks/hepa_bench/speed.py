@@ -28,8 +28,15 @@ def _one_run(args):
     """Child process: one full protocol run, printed as one JSON line."""
     if args.threads:
         torch.set_num_threads(args.threads)
-    result = run_protocol("FD001", layout=args.batch_layout, seed=args.seed, pretrain_epochs=args.pretrain_epochs,
-                          finetune_epochs=args.finetune_epochs, device=args.device, log=lambda message: None)
+    result = run_protocol(
+        "FD001",
+        layout=args.batch_layout,
+        seed=args.seed,
+        pretrain_epochs=args.pretrain_epochs,
+        finetune_epochs=args.finetune_epochs,
+        device=args.device,
+        log=lambda message: None,
+    )
     result["torch_threads"] = torch.get_num_threads()
     print(json.dumps(result))
 
@@ -94,7 +101,9 @@ def stage_flops(n_channels=14, context_length=512, history=206, K=150, batch=64,
 
 def _throughput(result):
     return {
-        "pretrain cuts/s": result["pretrain_epochs"] * result["cuts_per_window"] * result["n_pretrain_windows"]
+        "pretrain cuts/s": result["pretrain_epochs"]
+        * result["cuts_per_window"]
+        * result["n_pretrain_windows"]
         / result["pretrain_s"],
         "finetune windows/s": result["finetune_epochs"] * result["n_finetune_windows"] / result["finetune_s"],
         "transform windows/s": result["n_embedded_windows"] / result["embed_s"],
@@ -102,8 +111,13 @@ def _throughput(result):
     }
 
 
-def scaling(n_windows=(1000, 10000, 100000), train_windows=(250, 1000, 4000), context_lengths=(128, 256, 512),
-            n_channels=14, repeats=3):
+def scaling(
+    n_windows=(1000, 10000, 100000),
+    train_windows=(250, 1000, 4000),
+    context_lengths=(128, 256, 512),
+    n_channels=14,
+    repeats=3,
+):
     """Median seconds per stage on synthetic series of C-MAPSS shape, for growing inputs.
 
     ``transform`` + ``predict_proba`` are timed on each of ``n_windows``
@@ -134,9 +148,12 @@ def scaling(n_windows=(1000, 10000, 100000), train_windows=(250, 1000, 4000), co
         return X, make_survival_y(np.ones(n, bool), rng.integers(1, 150, n)) if labels else None
 
     def models():
-        return (HEPAPretrainer(max_epochs=1, early_stopping=False, norm="global", regimes=None,
-                               window_level=False, random_state=0),
-                HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0))
+        return (
+            HEPAPretrainer(
+                max_epochs=1, early_stopping=False, norm="global", regimes=None, window_level=False, random_state=0
+            ),
+            HEPAEventPredictor(max_epochs=1, early_stopping=False, random_state=0),
+        )
 
     def fitted(length, n=256):
         X, y = problem(n, length)
@@ -169,9 +186,13 @@ def scaling(n_windows=(1000, 10000, 100000), train_windows=(250, 1000, 4000), co
 def scaling_table(rows):
     """Markdown lines for the rows of :func:`scaling`."""
     stages = list(rows[0][3])
-    lines = ["", "Median of 3, seconds, synthetic series with 14 channels:", "",
-             "| series | windows | context length | " + " | ".join(stages) + " |",
-             "|---|---|---|" + "---|" * len(stages)]
+    lines = [
+        "",
+        "Median of 3, seconds, synthetic series with 14 channels:",
+        "",
+        "| series | windows | context length | " + " | ".join(stages) + " |",
+        "|---|---|---|" + "---|" * len(stages),
+    ]
     for kind, n, length, seconds in rows:
         cells = ("—" if seconds[s] is None else f"{seconds[s]:.2f}" for s in stages)
         lines.append(f"| {kind} | {n} | {length} | " + " | ".join(cells) + " |")
@@ -185,25 +206,41 @@ def run(args):
     side instead (:func:`~hepa_bench.speed_reference.compare_with_reference`),
     prints the table and writes the results to ``args.output``.
     """
-    argv = [sys.executable, "-m", "hepa_bench.speed", "--one-run",
-            "--seed", str(args.seed), "--pretrain-epochs", str(args.pretrain_epochs),
-            "--finetune-epochs", str(args.finetune_epochs), "--device", args.device,
-            "--batch-layout", args.batch_layout]
+    argv = [
+        sys.executable,
+        "-m",
+        "hepa_bench.speed",
+        "--one-run",
+        "--seed",
+        str(args.seed),
+        "--pretrain-epochs",
+        str(args.pretrain_epochs),
+        "--finetune-epochs",
+        str(args.finetune_epochs),
+        "--device",
+        args.device,
+        "--batch-layout",
+        args.batch_layout,
+    ]
     if args.reference is not None:
         return run_reference(args, argv)
     if args.threads:
         argv += ["--threads", str(args.threads)]
     if args.only_scaling:
-        text = "\n".join(scaling_table(scaling(n_windows=args.scaling_windows,
-                                                train_windows=args.scaling_train_windows))[1:])
+        text = "\n".join(
+            scaling_table(scaling(n_windows=args.scaling_windows, train_windows=args.scaling_train_windows))[1:]
+        )
         print(text)
         return text
     runs = []
     for i in range(args.repeats):
         runs.append(timed_child(argv, env=thread_env(args.threads)))
         r = runs[-1]
-        print(f"run {i + 1}/{args.repeats}: wall {r['wall_s']:.1f} s, CPU {r['cpu_s']:.1f} s, "
-              f"peak RSS {r['peak_rss_mb']:.0f} MB, h-AUROC {r['h_auroc']:.4f}", flush=True)
+        print(
+            f"run {i + 1}/{args.repeats}: wall {r['wall_s']:.1f} s, CPU {r['cpu_s']:.1f} s, "
+            f"peak RSS {r['peak_rss_mb']:.0f} MB, h-AUROC {r['h_auroc']:.4f}",
+            flush=True,
+        )
 
     def median(key):
         return statistics.median(r[key] for r in runs)
@@ -220,9 +257,8 @@ def run(args):
         f"| hepa_sklearn | {median('wall_s'):.1f} | {median('cpu_s'):.1f} | "
         f"{median('peak_rss_mb'):.0f} | {median('h_auroc'):.4f} |",
         "",
-        "Per stage (median s): " + ", ".join(
-            f"{stage} {median(stage + '_s'):.1f}" for stage in ("pretrain", "embed", "finetune", "predict")
-        ),
+        "Per stage (median s): "
+        + ", ".join(f"{stage} {median(stage + '_s'):.1f}" for stage in ("pretrain", "embed", "finetune", "predict")),
         "",
     ]
     peak = matmul_peak_gflops()
@@ -236,8 +272,10 @@ def run(args):
     ]
     for (stage, per_item), (name, rate) in zip(flops.items(), throughput.items(), strict=True):
         reached = per_item * rate / 1e9
-        lines.append(f"| {stage} | {per_item / 1e6:.1f} M | {rate:.0f} {name.split()[-1]} | "
-                     f"{reached:.1f} | {reached / peak:.0%} |")
+        lines.append(
+            f"| {stage} | {per_item / 1e6:.1f} M | {rate:.0f} {name.split()[-1]} | "
+            f"{reached:.1f} | {reached / peak:.0%} |"
+        )
     if args.scaling:
         lines += scaling_table(scaling(n_windows=args.scaling_windows, train_windows=args.scaling_train_windows))
     text = "\n".join(lines)
@@ -262,30 +300,66 @@ def add_arguments(parser):
     parser.add_argument("--pretrain-epochs", type=int, default=50)
     parser.add_argument("--finetune-epochs", type=int, default=30)
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--threads", type=int, default=None,
-                        help="OMP/MKL/torch threads per run (default: torch's own; 1 with --reference)")
-    parser.add_argument("--batch-layout", choices=LAYOUTS, default="packed",
-                        help="the pretrainer's batch layout (default: packed, the library's; the published "
-                             "C-MAPSS results used padded)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="OMP/MKL/torch threads per run (default: torch's own; 1 with --reference)",
+    )
+    parser.add_argument(
+        "--batch-layout",
+        choices=LAYOUTS,
+        default="packed",
+        help="the pretrainer's batch layout (default: packed, the library's; the published "
+        "C-MAPSS results used padded)",
+    )
     parser.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
-    parser.add_argument("--scaling-windows", type=int, nargs="+", default=[1000, 10000, 100000],
-                        help="window counts timed for transform + predict_proba")
-    parser.add_argument("--scaling-train-windows", type=int, nargs="+", default=[250, 1000, 4000],
-                        help="window (unit) counts timed for one pretraining and one finetuning epoch")
+    parser.add_argument(
+        "--scaling-windows",
+        type=int,
+        nargs="+",
+        default=[1000, 10000, 100000],
+        help="window counts timed for transform + predict_proba",
+    )
+    parser.add_argument(
+        "--scaling-train-windows",
+        type=int,
+        nargs="+",
+        default=[250, 1000, 4000],
+        help="window (unit) counts timed for one pretraining and one finetuning epoch",
+    )
     parser.add_argument("--only-scaling", action="store_true", help="print the scaling table only")
     reference = parser.add_argument_group("side by side with the authors' implementation")
-    reference.add_argument("--reference", metavar="PATH",
-                           help="checkout of github.com/Forgis-Labs/HEPA at commit "
-                                f"{REFERENCE_COMMIT[:7]}: time it against this package in pairs of runs")
-    reference.add_argument("--reference-commit-check", choices=["on", "off"], default="on",
-                           help="refuse a checkout at another commit (default: on)")
+    reference.add_argument(
+        "--reference",
+        metavar="PATH",
+        help="checkout of github.com/Forgis-Labs/HEPA at commit "
+        f"{REFERENCE_COMMIT[:7]}: time it against this package in pairs of runs",
+    )
+    reference.add_argument(
+        "--reference-commit-check",
+        choices=["on", "off"],
+        default="on",
+        help="refuse a checkout at another commit (default: on)",
+    )
     mode = reference.add_mutually_exclusive_group()
-    mode.add_argument("--side-by-side", dest="side_by_side", action="store_const", const=True,
-                      help="run both at once, each pinned to its own cores (default with enough cores)")
-    mode.add_argument("--sequential", dest="side_by_side", action="store_const", const=False,
-                      help="run one after the other on the same cores")
-    reference.add_argument("--output", default="speed_reference.json",
-                           help="JSON file for the results (default: speed_reference.json)")
+    mode.add_argument(
+        "--side-by-side",
+        dest="side_by_side",
+        action="store_const",
+        const=True,
+        help="run both at once, each pinned to its own cores (default with enough cores)",
+    )
+    mode.add_argument(
+        "--sequential",
+        dest="side_by_side",
+        action="store_const",
+        const=False,
+        help="run one after the other on the same cores",
+    )
+    reference.add_argument(
+        "--output", default="speed_reference.json", help="JSON file for the results (default: speed_reference.json)"
+    )
 
 
 if __name__ == "__main__":

@@ -27,8 +27,16 @@ from hepa_sklearn._version import __version__
 
 from .processes import Child, check_exit, child_result
 
-__all__ = ["REFERENCE_COMMIT", "check_reference", "compare_with_reference", "portable_paths",
-           "prepare_reference_data", "reference_table", "run_reference", "summarize_pairs"]
+__all__ = [
+    "REFERENCE_COMMIT",
+    "check_reference",
+    "compare_with_reference",
+    "portable_paths",
+    "prepare_reference_data",
+    "reference_table",
+    "run_reference",
+    "summarize_pairs",
+]
 
 # The commit of the authors' code (github.com/Forgis-Labs/HEPA, "Anonymise repo
 # for double-blind review") that the side-by-side measurement is written for:
@@ -103,8 +111,7 @@ def check_reference(path, expected_commit=REFERENCE_COMMIT):
                 f"`git -C {path} checkout {expected_commit[:7]}`, or pass --reference-commit-check off to "
                 f"measure this commit anyway"
             )
-    return {"path": str(path), **(checkout or {"commit": None, "modified": None}),
-            "expected_commit": expected_commit}
+    return {"path": str(path), **(checkout or {"commit": None, "modified": None}), "expected_commit": expected_commit}
 
 
 def prepare_reference_data(directory):
@@ -125,8 +132,20 @@ def prepare_reference_data(directory):
 
 
 def _reference_argv(path, *, seed, pretrain_epochs, finetune_epochs, out):
-    return [sys.executable, str(Path(path) / "scripts" / "train.py"), "--dataset", "FD001", "--seed", str(seed),
-            "--pre-epochs", str(pretrain_epochs), "--ft-epochs", str(finetune_epochs), "--out", str(out)]
+    return [
+        sys.executable,
+        str(Path(path) / "scripts" / "train.py"),
+        "--dataset",
+        "FD001",
+        "--seed",
+        str(seed),
+        "--pre-epochs",
+        str(pretrain_epochs),
+        "--ft-epochs",
+        str(finetune_epochs),
+        "--out",
+        str(out),
+    ]
 
 
 def _reference_result(finished, metrics):
@@ -163,8 +182,10 @@ def summarize_pairs(runs):
     Every ratio is taken within a measured pair (one repeat); the h-AUROC
     gets no ratio because the two implementations score different engines.
     """
-    medians = {side: {key: statistics.median(run[side][key] for run in runs) for key in (*_MEASURES, "h_auroc")}
-               for side in _SIDES}
+    medians = {
+        side: {key: statistics.median(run[side][key] for run in runs) for key in (*_MEASURES, "h_auroc")}
+        for side in _SIDES
+    }
     ratios = {key: statistics.median(run["ratios"][key] for run in runs) for key in _MEASURES}
     return medians, ratios
 
@@ -173,8 +194,20 @@ def _pair_ratios(ours, reference):
     return {key: reference[key] / ours[key] for key in _MEASURES}
 
 
-def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, finetune_epochs=30, threads=1,
-                           repeats=3, side_by_side=None, expected_commit=REFERENCE_COMMIT, device="cpu", log=print):
+def compare_with_reference(
+    reference,
+    our_argv,
+    *,
+    seed=0,
+    pretrain_epochs=50,
+    finetune_epochs=30,
+    threads=1,
+    repeats=3,
+    side_by_side=None,
+    expected_commit=REFERENCE_COMMIT,
+    device="cpu",
+    log=print,
+):
     """Measure this package and the authors' code on the FD001 protocol, in pairs of child processes.
 
     Each repeat runs ``our_argv`` (a child printing this package's result as
@@ -211,8 +244,12 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
     # Linux carries the RSS high-water mark across fork and exec: a child's peak
     # starts at this process's resident size when it forks, at most this peak.
     rss_floor_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    settings = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads), "PYTHONDONTWRITEBYTECODE": "1",
-                **({"CUDA_VISIBLE_DEVICES": ""} if device == "cpu" else {})}
+    settings = {
+        "OMP_NUM_THREADS": str(threads),
+        "MKL_NUM_THREADS": str(threads),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **({"CUDA_VISIBLE_DEVICES": ""} if device == "cpu" else {}),
+    }
     runs = []
     with tempfile.TemporaryDirectory(prefix="hepa-reference-") as work:
         data = prepare_reference_data(Path(work) / "data")
@@ -221,11 +258,13 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
             our_cores, reference_cores = (second, first) if side_by_side and i % 2 else (first, second)
             out = Path(work) / f"reference_run{i + 1}"
             out.mkdir()
-            reference_argv = _reference_argv(checkout["path"], seed=seed, pretrain_epochs=pretrain_epochs,
-                                             finetune_epochs=finetune_epochs, out=out)
+            reference_argv = _reference_argv(
+                checkout["path"], seed=seed, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs, out=out
+            )
             ours = dict(argv=our_argv, env=dict(os.environ, **settings), cores=our_cores)
-            theirs = dict(argv=reference_argv, env=dict(os.environ, **reference_settings), cores=reference_cores,
-                          cwd=out)
+            theirs = dict(
+                argv=reference_argv, env=dict(os.environ, **reference_settings), cores=reference_cores, cwd=out
+            )
             if side_by_side:
                 children = [Child(**ours), Child(**theirs)]
                 with ThreadPoolExecutor(len(children)) as pool:
@@ -234,26 +273,41 @@ def compare_with_reference(reference, our_argv, *, seed=0, pretrain_epochs=50, f
                 finished = [Child(**ours).wait(), Child(**theirs).wait()]
             pair = {
                 "hepa_sklearn": {**child_result(finished[0]), "cores": our_cores, "argv": finished[0]["argv"]},
-                "reference": {**_reference_result(finished[1], out / f"FD001_s{seed}_metrics.json"),
-                              "cores": reference_cores, "argv": finished[1]["argv"]},
+                "reference": {
+                    **_reference_result(finished[1], out / f"FD001_s{seed}_metrics.json"),
+                    "cores": reference_cores,
+                    "argv": finished[1]["argv"],
+                },
             }
             pair["ratios"] = _pair_ratios(pair["hepa_sklearn"], pair["reference"])
             runs.append(pair)
-            log(f"pair {i + 1}/{repeats}: " + "; ".join(
-                f"{side} wall {pair[side]['wall_s']:.1f} s, CPU {pair[side]['cpu_s']:.1f} s, peak RSS "
-                f"{pair[side]['peak_rss_mb']:.0f} MB, h-AUROC {pair[side]['h_auroc']:.4f}" for side in _SIDES))
+            log(
+                f"pair {i + 1}/{repeats}: "
+                + "; ".join(
+                    f"{side} wall {pair[side]['wall_s']:.1f} s, CPU {pair[side]['cpu_s']:.1f} s, peak RSS "
+                    f"{pair[side]['peak_rss_mb']:.0f} MB, h-AUROC {pair[side]['h_auroc']:.4f}"
+                    for side in _SIDES
+                )
+            )
     medians, ratios = summarize_pairs(runs)
     return {
-        "protocol": {"dataset": "FD001", "seed": seed, "pretrain_epochs": pretrain_epochs,
-                     "finetune_epochs": finetune_epochs, "repeats": repeats},
+        "protocol": {
+            "dataset": "FD001",
+            "seed": seed,
+            "pretrain_epochs": pretrain_epochs,
+            "finetune_epochs": finetune_epochs,
+            "repeats": repeats,
+        },
         "threads": threads,
         "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
         "mode": "side by side" if side_by_side else "sequential",
         "pinning": "each child pinned with sched_setaffinity before it starts; its cores are in runs",
         "machine": _machine(),
         "torch": torch.__version__,
-        "hepa_sklearn": {"version": __version__, **(_git_checkout(Path(__file__).parents[2])
-                                                     or {"commit": None, "modified": None})},
+        "hepa_sklearn": {
+            "version": __version__,
+            **(_git_checkout(Path(__file__).parents[2]) or {"commit": None, "modified": None}),
+        },
         "reference": checkout,
         "environment": {"hepa_sklearn": settings, "reference": reference_settings},
         "reference_data": [f"CMAPSS/{name}" for name in REFERENCE_DATA_FILES],
@@ -294,8 +348,11 @@ def reference_table(results):
     machine = results["machine"]
     ours_name = f"hepa_sklearn {ours['version']}" + _commit_label(ours)
     reference_name = "reference" + _commit_label(reference)
-    pinning = ("side by side, each on its own cores" if results["mode"] == "side by side"
-               else "one after the other, on the same cores")
+    pinning = (
+        "side by side, each on its own cores"
+        if results["mode"] == "side by side"
+        else "one after the other, on the same cores"
+    )
     device = results.get("device", "cpu")
     lines = [
         f"Machine: {machine['cpu']}, {machine['cpu_count']} CPU cores, torch {results['torch']}, "
@@ -310,8 +367,7 @@ def reference_table(results):
     ]
     for name, side in ((ours_name, "hepa_sklearn"), (reference_name, "reference")):
         m = medians[side]
-        lines.append(f"| {name} | {m['wall_s']:.1f} | {m['cpu_s']:.1f} | {m['peak_rss_mb']:.0f} | "
-                     f"{m['h_auroc']:.4f} |")
+        lines.append(f"| {name} | {m['wall_s']:.1f} | {m['cpu_s']:.1f} | {m['peak_rss_mb']:.0f} | {m['h_auroc']:.4f} |")
     lines += [
         f"| reference / hepa_sklearn | {ratio['wall_s']:.2f}x | {ratio['cpu_s']:.2f}x | "
         f"{ratio['peak_rss_mb']:.2f}x | not paired |",
@@ -320,9 +376,12 @@ def reference_table(results):
     ]
     floor = results["rss_floor_mb"]
     if min(medians[side]["peak_rss_mb"] for side in _SIDES) < 1.05 * floor:
-        lines += ["", f"A child's peak RSS starts at the measuring process's resident size (at most {floor:.0f} "
-                      "MB; Linux carries the high-water mark across fork and exec): a figure near it is an upper "
-                      "bound."]
+        lines += [
+            "",
+            f"A child's peak RSS starts at the measuring process's resident size (at most {floor:.0f} "
+            "MB; Linux carries the high-water mark across fork and exec): a figure near it is an upper "
+            "bound.",
+        ]
     return lines
 
 
@@ -367,7 +426,7 @@ def portable_paths(results, reference, *, cwd=None):
             value = work.sub("TMPDIR/hepa-reference", value)
             for before, after in swaps:
                 if value == before or value.startswith(before + "/"):
-                    value = after + value[len(before):]
+                    value = after + value[len(before) :]
             return value
         if isinstance(value, dict):
             return {key: rewrite(item) for key, item in value.items()}
@@ -385,10 +444,16 @@ def run_reference(args, argv):
     """
     threads = args.threads or 1
     results = compare_with_reference(
-        args.reference, [*argv, "--threads", str(threads)], seed=args.seed,
-        pretrain_epochs=args.pretrain_epochs, finetune_epochs=args.finetune_epochs, threads=threads,
-        repeats=args.repeats, side_by_side=args.side_by_side,
-        expected_commit=REFERENCE_COMMIT if args.reference_commit_check == "on" else None, device=args.device,
+        args.reference,
+        [*argv, "--threads", str(threads)],
+        seed=args.seed,
+        pretrain_epochs=args.pretrain_epochs,
+        finetune_epochs=args.finetune_epochs,
+        threads=threads,
+        repeats=args.repeats,
+        side_by_side=args.side_by_side,
+        expected_commit=REFERENCE_COMMIT if args.reference_commit_check == "on" else None,
+        device=args.device,
     )
     results["command"] = shlex.join([_program_name(sys.argv[0]), *sys.argv[1:]])
     results["python"] = sys.executable

@@ -49,8 +49,11 @@ def paired_by_seed(records_a, records_b, key="h_auroc"):
     """
     a = {r["seed"]: r.get(key) for r in records_a}
     b = {r["seed"]: r.get(key) for r in records_b}
-    seeds = sorted(s for s in a.keys() & b.keys()
-                   if a[s] is not None and b[s] is not None and np.isfinite(a[s]) and np.isfinite(b[s]))
+    seeds = sorted(
+        s
+        for s in a.keys() & b.keys()
+        if a[s] is not None and b[s] is not None and np.isfinite(a[s]) and np.isfinite(b[s])
+    )
     return seeds, np.array([a[s] for s in seeds], dtype=float), np.array([b[s] for s in seeds], dtype=float)
 
 
@@ -170,9 +173,11 @@ def family_note(comparisons):
     note = f"Holm's correction over {tested} comparison{'s' if tested != 1 else ''} (paired t-test, p < {ALPHA})."
     single = sum(c.one_run for c in comparisons)
     if single:
-        note += (f" {single} comparison{'s' if single != 1 else ''} with a method that scored the same on every "
-                 f"seed (a deterministic method on a fixed split: one run, not five) {'are' if single != 1 else 'is'}"
-                 f" not tested.")
+        note += (
+            f" {single} comparison{'s' if single != 1 else ''} with a method that scored the same on every "
+            f"seed (a deterministic method on a fixed split: one run, not five) {'are' if single != 1 else 'is'}"
+            f" not tested."
+        )
     return note
 
 
@@ -182,12 +187,22 @@ def _p(value):
 
 def comparisons_table(comparisons):
     """One row per comparison: the pair, where, the seeds paired, the mean difference and the three p-values."""
-    rows = [[f"{c.a} vs {c.b}", c.subset, f"{c.fraction * 100:g}%", str(c.n_seeds),
-             "—" if not np.isfinite(c.mean_difference) else f"{c.mean_difference:+.3f}",
-             _p(c.t_p), _p(c.wilcoxon_p), _p(c.holm_p) + (" *" if c.holm_p < ALPHA else "")]
-            for c in comparisons]
-    return markdown_table(["A vs B", "subset", "labels", "seeds", "mean A − B", "paired t p", "Wilcoxon p",
-                           "Holm p"], rows)
+    rows = [
+        [
+            f"{c.a} vs {c.b}",
+            c.subset,
+            f"{c.fraction * 100:g}%",
+            str(c.n_seeds),
+            "—" if not np.isfinite(c.mean_difference) else f"{c.mean_difference:+.3f}",
+            _p(c.t_p),
+            _p(c.wilcoxon_p),
+            _p(c.holm_p) + (" *" if c.holm_p < ALPHA else ""),
+        ]
+        for c in comparisons
+    ]
+    return markdown_table(
+        ["A vs B", "subset", "labels", "seeds", "mean A − B", "paired t p", "Wilcoxon p", "Holm p"], rows
+    )
 
 
 def markdown_table(header, rows):
@@ -238,16 +253,29 @@ def leaders(cells, comparisons, rows, alpha=ALPHA):
     by_pair = {(c.subset, c.fraction, frozenset((c.a, c.b))): c for c in comparisons}
     lines = []
     for subset, fraction, methods in rows:
-        means = {m: float(np.nanmean(scores_of(cells[(subset, fraction, m)], "h_auroc")))
-                 for m in methods if len(cells.get((subset, fraction, m), [])) >= 2}
+        means = {
+            m: float(np.nanmean(scores_of(cells[(subset, fraction, m)], "h_auroc")))
+            for m in methods
+            if len(cells.get((subset, fraction, m), [])) >= 2
+        }
         means = {m: v for m, v in means.items() if np.isfinite(v)}
         if not means:
             continue
         top = max(means, key=means.get)
-        level = [m for m in sorted(means, key=means.get, reverse=True) if m != top and not (
-            (c := by_pair.get((subset, fraction, frozenset((top, m))))) is not None and c.holm_p < alpha)]
-        lines.append([subset, f"{fraction * 100:g}%", f"{top} ({means[top]:.3f})",
-                      ", ".join(f"{m} ({means[m]:.3f})" for m in level) or "none"])
+        level = [
+            m
+            for m in sorted(means, key=means.get, reverse=True)
+            if m != top
+            and not ((c := by_pair.get((subset, fraction, frozenset((top, m))))) is not None and c.holm_p < alpha)
+        ]
+        lines.append(
+            [
+                subset,
+                f"{fraction * 100:g}%",
+                f"{top} ({means[top]:.3f})",
+                ", ".join(f"{m} ({means[m]:.3f})" for m in level) or "none",
+            ]
+        )
     return markdown_table(["dataset", "labels", "highest mean", "not significantly below it"], lines)
 
 
@@ -278,9 +306,11 @@ def default_against_tuned(cells, rows, *, variants, tolerance=DEFAULT_TOLERANCE)
         best = max(means, key=means.get)
         gap = values.mean() - means[best]
         verdict = "—" if values.size < 2 else "yes" if gap >= -tolerance else "no"
-        lines.append([subset, f"{fraction * 100:g}%", mean_std(values), f"{best} ({means[best]:.3f})",
-                      f"{gap:+.3f}", verdict])
+        lines.append(
+            [subset, f"{fraction * 100:g}%", mean_std(values), f"{best} ({means[best]:.3f})", f"{gap:+.3f}", verdict]
+        )
     if not lines:
         return ["The default pipeline (`hepa-default`) has not run."]
-    return markdown_table(["dataset", "labels", "hepa-default", "best tuned variant", "default − best",
-                           f"within {tolerance:g}"], lines)
+    return markdown_table(
+        ["dataset", "labels", "hepa-default", "best tuned variant", "default − best", f"within {tolerance:g}"], lines
+    )

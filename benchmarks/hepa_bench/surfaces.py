@@ -19,8 +19,9 @@ from .registry import PATIENCE
 __all__ = ["elapsed_time", "end_to_end", "gradient_boosting", "position_only"]
 
 
-def gradient_boosting(entry, data, mask, *, epochs, device, seed, encoder=None,
-                      estimator=GradientBoostingEventPredictor, **params):
+def gradient_boosting(
+    entry, data, mask, *, epochs, device, seed, encoder=None, estimator=GradientBoostingEventPredictor, **params
+):
     """``estimator`` (GradientBoostingEventPredictor) on the raw windows; ``params`` are passed to it.
 
     C-MAPSS: its own out-of-fold search on the training units. Elsewhere:
@@ -59,7 +60,15 @@ def position_only(entry, data, mask, *, epochs, device, seed, encoder=None):
 
 def end_to_end(entry, data, mask, *, epochs, device, seed, encoder, **params):
     """HEPAFinetuner: the method's encoder and a fresh event head trained together, stopped as the entry says."""
-    model = HEPAFinetuner(encoder, K=entry.K, max_epochs=epochs, early_stopping=entry.finetune_stop != "fixed",
-                          validation_fraction=0.5, n_iter_no_change=PATIENCE, device=device, random_state=seed,
-                          **params)
+    model = HEPAFinetuner(
+        encoder,
+        K=entry.K,
+        max_epochs=epochs,
+        early_stopping=entry.finetune_stop != "fixed",
+        validation_fraction=0.5,
+        n_iter_no_change=PATIENCE,
+        device=device,
+        random_state=seed,
+        **params,
+    )
     return entry.fit_head(model, data.X_train[mask], data.y_train[mask], data.X_valid, data.y_valid), {}

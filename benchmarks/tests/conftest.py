@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-
 from hepa_bench.methods import Method, event_head, pretrained_hepa
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.runner import run_benchmark
@@ -33,8 +32,9 @@ def tiny_encoder(entry, data, *, epochs, device, seed, **params):
 
 def tiny_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, seed, **params):
     """The ``hepa`` head with a tiny hidden layer."""
-    return event_head(entry, E_train, y_train, E_valid, y_valid, epochs=epochs, device=device, seed=seed,
-                      **TINY_HEAD, **params)
+    return event_head(
+        entry, E_train, y_train, E_valid, y_valid, epochs=epochs, device=device, seed=seed, **TINY_HEAD, **params
+    )
 
 
 def tiny_gbm(entry, data, mask, *, epochs, device, seed, encoder=None):
@@ -55,8 +55,13 @@ TINY_METHODS = {
 @pytest.fixture(scope="session")
 def tiny():
     """The tiny settings and methods above, for tests and fixtures of any scope."""
-    return {"encoder": dict(TINY_ENCODER), "head": dict(TINY_HEAD), "methods": dict(TINY_METHODS),
-            "encoder_fn": tiny_encoder, "head_fn": tiny_head}
+    return {
+        "encoder": dict(TINY_ENCODER),
+        "head": dict(TINY_HEAD),
+        "methods": dict(TINY_METHODS),
+        "encoder_fn": tiny_encoder,
+        "head_fn": tiny_head,
+    }
 
 
 @pytest.fixture(scope="session")
@@ -69,8 +74,15 @@ def data_home(tmp_path_factory):
     close = 22.0 + 6.0 * np.sin(2 * np.pi * days / 90) + rng.normal(scale=1.0, size=N_DAYS)
     spread = np.abs(rng.normal(scale=0.5, size=N_DAYS))
     dates = pd.bdate_range("2000-01-03", periods=N_DAYS).strftime("%m/%d/%Y")
-    frame = pd.DataFrame({"DATE": dates, "OPEN": close + rng.normal(scale=0.3, size=N_DAYS),
-                          "HIGH": close + spread, "LOW": close - spread, "CLOSE": close})
+    frame = pd.DataFrame(
+        {
+            "DATE": dates,
+            "OPEN": close + rng.normal(scale=0.3, size=N_DAYS),
+            "HIGH": close + spread,
+            "LOW": close - spread,
+            "CLOSE": close,
+        }
+    )
     frame.to_csv(home / "VIX" / "VIX_History.csv.gz", index=False)
     return str(home)
 
@@ -78,8 +90,15 @@ def data_home(tmp_path_factory):
 @pytest.fixture(scope="session")
 def small_registry():
     """The VIX entry with 64-day windows and 5 label blocks: a few dozen windows per part."""
-    small = dataclasses.replace(BENCHMARKS["VIX"], context_length=64, min_history=64, pretrain_stride=64,
-                                finetune_stride=16, eval_stride=16, label_blocks=5)
+    small = dataclasses.replace(
+        BENCHMARKS["VIX"],
+        context_length=64,
+        min_history=64,
+        pretrain_stride=64,
+        finetune_stride=16,
+        eval_stride=16,
+        label_blocks=5,
+    )
     return {"VIX": small}
 
 
@@ -98,10 +117,20 @@ def run_small(tmp_path, data_home, small_registry):
     """
 
     def run(**overrides):
-        params = dict(datasets=["VIX"], seeds=[0], fractions=[1.0, 0.2], methods=["hepa", "hepa-head2", "gbm"],
-                      pretrain_epochs=1, finetune_epochs=1, device="cpu", results=str(tmp_path / "results.jsonl"),
-                      data_home=data_home, methods_table=TINY_METHODS, registry=small_registry,
-                      log=lambda *a, **k: None)
+        params = dict(
+            datasets=["VIX"],
+            seeds=[0],
+            fractions=[1.0, 0.2],
+            methods=["hepa", "hepa-head2", "gbm"],
+            pretrain_epochs=1,
+            finetune_epochs=1,
+            device="cpu",
+            results=str(tmp_path / "results.jsonl"),
+            data_home=data_home,
+            methods_table=TINY_METHODS,
+            registry=small_registry,
+            log=lambda *a, **k: None,
+        )
         return run_benchmark(**{**params, **overrides})
 
     return run
@@ -134,11 +163,26 @@ BORDERLINE_OTHER_WAY = np.array([0.03, 0.01, 0.02, 0.0, 0.04])
 
 def cmapss_record(subset, seed, method, h_auroc, fraction=1.0, **extra):
     """A C-MAPSS record as the former sweep stored it (its dataset under ``subset``), with ``extra`` fields."""
-    return {"subset": subset, "seed": seed, "fraction": fraction, "method": method, "pretrain_epochs": 50,
-            "finetune_epochs": 30, "h_auroc": float(h_auroc), "n_label_units": 60, "pretrain_s": 0.0,
-            "fit_s": 1.0, "predict_s": 0.1, "cell_s": 1.0, "versions": {"torch": "2"},
-            "machine": "x86_64, 2 CPU cores", "torch_threads": 1, "device": "cpu", "command": "hepa-bench run",
-            **extra}
+    return {
+        "subset": subset,
+        "seed": seed,
+        "fraction": fraction,
+        "method": method,
+        "pretrain_epochs": 50,
+        "finetune_epochs": 30,
+        "h_auroc": float(h_auroc),
+        "n_label_units": 60,
+        "pretrain_s": 0.0,
+        "fit_s": 1.0,
+        "predict_s": 0.1,
+        "cell_s": 1.0,
+        "versions": {"torch": "2"},
+        "machine": "x86_64, 2 CPU cores",
+        "torch_threads": 1,
+        "device": "cpu",
+        "command": "hepa-bench run",
+        **extra,
+    }
 
 
 @pytest.fixture(scope="session")

@@ -2,10 +2,9 @@
 
 import numpy as np
 import pytest
+from hepa_bench.data import block_rule, first_step_labels, unit_blocks
 
 from hepa_sklearn.surface import make_survival_y
-
-from hepa_bench.data import block_rule, first_step_labels, unit_blocks
 
 
 def test_unit_blocks_cut_each_unit_in_order():
@@ -48,6 +47,7 @@ def test_first_step_labels_are_the_event_at_the_next_step():
 
 def test_rolling_origin_splits_the_kept_prefix_as_the_base_split_does():
     from hepa_bench.data import RollingOrigin
+
     from hepa_sklearn.datasets._event_dataset import ChronologicalSplit
 
     base = ChronologicalSplit((60, 80), gap=10)

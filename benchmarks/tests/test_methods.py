@@ -5,21 +5,36 @@ import functools
 import numpy as np
 import pytest
 import torch
-
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
-from hepa_sklearn.baselines import MiniRocketEncoder
-
 from hepa_bench.methods import (
-    METHODS, PAPER_ABLATIONS, Method, baselines, end_to_end, event_head, headline_variants, pretrained_hepa,
-    references, supervised_encoder, tuned_variants, untrained_hepa,
+    METHODS,
+    PAPER_ABLATIONS,
+    Method,
+    baselines,
+    end_to_end,
+    event_head,
+    headline_variants,
+    pretrained_hepa,
+    references,
+    supervised_encoder,
+    tuned_variants,
+    untrained_hepa,
 )
 from hepa_bench.protocols import default_pipeline, kept_epoch
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.runner import _fit_encoder, run_cell
 from hepa_bench.snapshots import EncoderSnapshots
 
-RETIRED = {"hepa-ctxreg": "regularize", "hepa-uniform": "horizons", "hepa-within": "regularize",
-           "hepa-change": "objective", "hepa-proj1024": "n_projections", "hepa-constlr": "lr_schedule"}
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
+from hepa_sklearn.baselines import MiniRocketEncoder
+
+RETIRED = {
+    "hepa-ctxreg": "regularize",
+    "hepa-uniform": "horizons",
+    "hepa-within": "regularize",
+    "hepa-change": "objective",
+    "hepa-proj1024": "n_projections",
+    "hepa-constlr": "lr_schedule",
+}
 
 
 def test_a_method_needs_an_encoder_or_a_surface_and_an_encoder_a_head():
@@ -33,25 +48,59 @@ def test_a_method_needs_an_encoder_or_a_surface_and_an_encoder_a_head():
 
 
 def test_the_table_names_each_method_once_with_its_family():
-    assert {"hepa", "hepa-random", "hepa-default", "hepa-default-rank", "mae", "patchtst", "itransformer",
-            "gbm"} <= set(METHODS)
+    assert {
+        "hepa",
+        "hepa-random",
+        "hepa-default",
+        "hepa-default-rank",
+        "mae",
+        "patchtst",
+        "itransformer",
+        "gbm",
+    } <= set(METHODS)
     assert {m.family for m in METHODS.values()} == {"hepa", "default", "candidate", "baseline", "reference", "former"}
     # the headline line of each release: 0.1.0's defaults and 0.2.0's (counted in the win tables)
     assert [m for m, spec in METHODS.items() if spec.family == "default"] == ["hepa-default", "hepa-default-auto0"]
     assert [m for m, spec in METHODS.items() if spec.family == "candidate"] == [
-        "hepa-default-rank", "hepa-default-untrained", "hepa-default-regime", "hepa-default-regime0",
-        "hepa-default-trend0", "hepa-default-auto0-channel", "hepa-default-auto0-wd",
-        "hepa-default-auto0-nll", "gbm-hazard"]
+        "hepa-default-rank",
+        "hepa-default-untrained",
+        "hepa-default-regime",
+        "hepa-default-regime0",
+        "hepa-default-trend0",
+        "hepa-default-auto0-channel",
+        "hepa-default-auto0-wd",
+        "hepa-default-auto0-nll",
+        "gbm-hazard",
+    ]
     # the boosting baselines with the targets of release 0.2.0: records kept, no longer run
     assert {m: spec.retired is not None for m, spec in METHODS.items() if spec.family == "former"} == {
-        f"{m}-logtime": True for m in ("gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30")}
+        f"{m}-logtime": True for m in ("gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30")
+    }
     assert {m for m, spec in METHODS.items() if spec.family == "baseline"} == {
-        "mae", "patchtst", "itransformer", "gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30",
-        "patchtst-revin", "itransformer-revin", "chronos2", "moment", "timesfm", "moirai", "minirocket"}
+        "mae",
+        "patchtst",
+        "itransformer",
+        "gbm",
+        "gbm-select",
+        "gbm-regime",
+        "gbm-last30",
+        "gbm-regime-last30",
+        "patchtst-revin",
+        "itransformer-revin",
+        "chronos2",
+        "moment",
+        "timesfm",
+        "moirai",
+        "minirocket",
+    }
     assert METHODS["gbm-last30"].finetune == {"features": "last"} and METHODS["gbm"].finetune == {}
     assert references(list(METHODS)) == ["elapsed", "position"]
     assert {m for m, spec in METHODS.items() if spec.control} == {
-        "hepa-random", "hepa-random-regime", "hepa-random-e2e", "hepa-channel-random"}
+        "hepa-random",
+        "hepa-random-regime",
+        "hepa-random-e2e",
+        "hepa-channel-random",
+    }
     assert PAPER_ABLATIONS == ("hepa-vicreg", "hepa-ema", "hepa-linear", "hepa-e2e", "hepa-nll")
     assert tuned_variants(["gbm", "hepa", "hepa-default", "nope", "hepa-channel"]) == ["hepa", "hepa-channel"]
     listed = ["gbm", "hepa", "hepa-random", "hepa-default", "hepa-default-rank", "elapsed", "mae", "hepa-channel"]
@@ -76,17 +125,24 @@ def windows(n=24, seed=0):
     return np.cumsum(np.random.default_rng(seed).normal(size=(n, 3, 64)), axis=2).astype("float32")
 
 
-@pytest.mark.parametrize("name, param, value", [
-    ("hepa-sigreg-high", "sigreg_weight", 1.0), ("hepa-sigreg-low", "sigreg_weight", 0.01),
-    ("hepa-sigreg-mid", "sigreg_weight", 0.5), ("hepa-lowlr", "lr", 3e-5), ("hepa-revin", "norm", "revin"),
-])
+@pytest.mark.parametrize(
+    "name, param, value",
+    [
+        ("hepa-sigreg-high", "sigreg_weight", 1.0),
+        ("hepa-sigreg-low", "sigreg_weight", 0.01),
+        ("hepa-sigreg-mid", "sigreg_weight", 0.5),
+        ("hepa-lowlr", "lr", 3e-5),
+        ("hepa-revin", "norm", "revin"),
+    ],
+)
 def test_hypothesis_methods_change_one_parameter_of_the_packed_layout(name, param, value, tiny):
     spec = METHODS[name]
     assert spec.family == "hepa" and not spec.regime and spec.finetune == {} and spec.encoder is pretrained_hepa
     assert {k: v for k, v in spec.pretrain.items() if k != param} == METHODS["hepa-packed"].pretrain
     assert spec.encoder_key != METHODS["hepa-packed"].encoder_key
-    pretrainer = BENCHMARKS["FD001"].make_pretrainer(1, device="cpu", seed=0, max_horizon=16, **tiny["encoder"],
-                                                     **spec.pretrain)
+    pretrainer = BENCHMARKS["FD001"].make_pretrainer(
+        1, device="cpu", seed=0, max_horizon=16, **tiny["encoder"], **spec.pretrain
+    )
     assert type(pretrainer) is HEPAPretrainer  # the packed layout is the library's estimator
     assert pretrainer.get_params()[param] == value and pretrainer.max_epochs == 1
     assert (pretrainer.norm, pretrainer.early_stopping) == ("revin" if param == "norm" else "global", False)
@@ -139,7 +195,8 @@ def test_baselines_and_variants_run_through_the_runner(run_small):
 
 
 def test_the_minirocket_baseline_is_fitted_on_the_pretraining_windows_under_the_event_head(
-        run_small, data_home, small_registry):
+    run_small, data_home, small_registry
+):
     pytest.importorskip("aeon", reason="the minirocket method needs the 'minirocket' extra (aeon)")
     method = METHODS["minirocket"]
     assert method.family == "baseline" and method.head is event_head and method.surface is None
@@ -151,8 +208,16 @@ def test_the_minirocket_baseline_is_fitted_on_the_pretraining_windows_under_the_
     np.testing.assert_allclose(E.mean(axis=0), 0, atol=1e-4)
     np.testing.assert_array_equal(E, method.encoder(entry, data, epochs=3, device="cpu", seed=0).transform(data.X_pre))
     # the head is the event predictor with its defaults, as hepa's
-    head = method.head(entry, encoder.transform(data.X_train), data.y_train, encoder.transform(data.X_valid),
-                       data.y_valid, epochs=1, device="cpu", seed=0)
+    head = method.head(
+        entry,
+        encoder.transform(data.X_train),
+        data.y_train,
+        encoder.transform(data.X_valid),
+        data.y_valid,
+        epochs=1,
+        device="cpu",
+        seed=0,
+    )
     defaults = HEPAEventPredictor().get_params()
     assert type(head) is HEPAEventPredictor and (head.hidden, head.lr) == (defaults["hidden"], defaults["lr"])
     records = run_small(methods=["minirocket"], fractions=[1.0, 0.2], methods_table=METHODS)
@@ -180,11 +245,17 @@ def test_supervised_baselines_on_cmapss_train_the_protocols_fixed_epochs(method,
 OLD_DEFAULTS = {"regimes": None, "window_level": False, "max_epochs": 100}
 
 
-@pytest.mark.parametrize("method, changed", [("hepa-default", OLD_DEFAULTS),
-                                             ("hepa-default-rank", {**OLD_DEFAULTS, "early_stopping": "rank"}),
-                                             ("hepa-default-auto0", {})])
+@pytest.mark.parametrize(
+    "method, changed",
+    [
+        ("hepa-default", OLD_DEFAULTS),
+        ("hepa-default-rank", {**OLD_DEFAULTS, "early_stopping": "rank"}),
+        ("hepa-default-auto0", {}),
+    ],
+)
 def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_windows_alone(
-        method, changed, data_home, small_registry, monkeypatch):
+    method, changed, data_home, small_registry, monkeypatch
+):
     from hepa_bench import protocols
 
     fitted = []
@@ -223,12 +294,21 @@ def test_gbm_select_lets_the_validation_windows_choose_the_features_too(data_hom
     last, last_info = gradient_boosting(entry, data, mask, epochs=1, device="cpu", seed=0, features="last")
     assert plain_info["gbm_features"] == "multiscale" and last_info["gbm_features"] == "last"
     assert 0 <= info["gbm_candidate"] < 8 and info["gbm_features"] in ("multiscale", "last")
-    scores = {name: h_auroc(data.y_valid, model.predict_proba(data.X_valid))
-              for name, model in (("select", chosen), ("multiscale", plain), ("last", last))}
+    scores = {
+        name: h_auroc(data.y_valid, model.predict_proba(data.X_valid))
+        for name, model in (("select", chosen), ("multiscale", plain), ("last", last))
+    }
     assert scores["select"] == max(scores.values())  # the best of both searches on the validation windows
     with pytest.raises(ValueError, match="event datasets"):
-        gradient_boosting(BENCHMARKS["FD001"], fd001, np.ones(len(fd001.y_train), bool), epochs=1, device="cpu",
-                          seed=0, choose_features=True)
+        gradient_boosting(
+            BENCHMARKS["FD001"],
+            fd001,
+            np.ones(len(fd001.y_train), bool),
+            epochs=1,
+            device="cpu",
+            seed=0,
+            choose_features=True,
+        )
 
 
 def test_the_trend_level_pretrainer_changes_the_level_alone():
@@ -243,8 +323,9 @@ def test_the_trend_level_pretrainer_changes_the_level_alone():
     assert TrendLevelPretrainer(**small, window_level=False).fit(X).transform(X).shape == (12, 16)
 
 
-def test_the_foundation_baselines_load_their_weights_from_the_model_home(data_home, small_registry, tmp_path,
-                                                                         monkeypatch):
+def test_the_foundation_baselines_load_their_weights_from_the_model_home(
+    data_home, small_registry, tmp_path, monkeypatch
+):
     import pathlib
     import sys
 
@@ -301,7 +382,7 @@ def test_the_frozen_multi_horizon_probe_reads_the_predictor_at_16_horizons(data_
     h = torch.as_tensor(encoder.transform(X[:1]))
     with torch.no_grad():
         at_third = encoder.predictor_(h, torch.tensor([3 * encoder.max_horizon / PROBE_HORIZONS])).numpy()
-    np.testing.assert_allclose(F[0, 2 * 16:3 * 16], at_third[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(F[0, 2 * 16 : 3 * 16], at_third[0], rtol=1e-5, atol=1e-6)
     mask, _ = data.train_mask(1.0)
     model, info = multi_horizon_probe(entry, data, mask, epochs=1, device="cpu", seed=0, encoder=encoder)
     assert model.head.head == "linear" and -1 <= info["cross_horizon_cosine"] <= 1

@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
-
 from hepa_bench.position import AGE_BINS, PositionOnlyPredictor
 from hepa_bench.report_events import render_events
+
 from hepa_sklearn import h_auroc, make_survival_y
 
 
@@ -50,18 +50,34 @@ def test_position_solves_a_fleet_whose_faults_start_at_one_step():
 
 
 def _record(dataset, method, seed, score, fraction=1.0):
-    return {"dataset": dataset, "method": method, "seed": seed, "fraction": fraction, "h_auroc": score,
-            "pretrain_epochs": 100, "finetune_epochs": 50, "f1": 0.5, "pa_f1": 0.8, "event_recall": 0.4}
+    return {
+        "dataset": dataset,
+        "method": method,
+        "seed": seed,
+        "fraction": fraction,
+        "h_auroc": score,
+        "pretrain_epochs": 100,
+        "finetune_epochs": 50,
+        "f1": 0.5,
+        "pa_f1": 0.8,
+        "event_recall": 0.4,
+    }
 
 
 def test_report_marks_a_row_solved_by_position_and_leaves_it_out_of_the_win_counts():
     records = []
     for s in range(5):
         # TEP: position as good as the best method; ETTm1: position far below it
-        records += [_record("TEP", "hepa", s, 0.90 + 0.01 * s), _record("TEP", "gbm", s, 0.55 + 0.01 * (s % 2)),
-                    _record("TEP", "position", s, 0.95 + 0.01 * (s % 3)), _record("TEP", "elapsed", s, 0.9),
-                    _record("ETTm1", "hepa", s, 0.80 + 0.01 * s), _record("ETTm1", "gbm", s, 0.70 + 0.012 * s),
-                    _record("ETTm1", "position", s, 0.50 + 0.003 * s), _record("ETTm1", "elapsed", s, 0.5)]
+        records += [
+            _record("TEP", "hepa", s, 0.90 + 0.01 * s),
+            _record("TEP", "gbm", s, 0.55 + 0.01 * (s % 2)),
+            _record("TEP", "position", s, 0.95 + 0.01 * (s % 3)),
+            _record("TEP", "elapsed", s, 0.9),
+            _record("ETTm1", "hepa", s, 0.80 + 0.01 * s),
+            _record("ETTm1", "gbm", s, 0.70 + 0.012 * s),
+            _record("ETTm1", "position", s, 0.50 + 0.003 * s),
+            _record("ETTm1", "elapsed", s, 0.5),
+        ]
     text = render_events(records)
     guard = text.split("### Reference points")[1].split("###")[0]
     tep = next(line for line in guard.splitlines() if line.startswith("| TEP"))

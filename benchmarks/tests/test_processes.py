@@ -3,7 +3,6 @@
 import sys
 
 import pytest
-
 from hepa_bench.processes import timed_child
 
 

@@ -3,11 +3,10 @@
 import numpy as np
 import pytest
 import torch
-
-from hepa_sklearn import HEPAPretrainer
-
 from hepa_bench import protocols
 from hepa_bench.protocols import LAYOUTS, kept_epoch, protocol_pretrainer, run_protocol, with_state
+
+from hepa_sklearn import HEPAPretrainer
 
 
 def test_the_protocol_pretrainer_in_either_layout_has_the_same_parameters():
@@ -15,7 +14,12 @@ def test_the_protocol_pretrainer_in_either_layout_has_the_same_parameters():
     packed = protocol_pretrainer(50, device="cpu", seed=3, layout="packed", norm="revin")
     assert type(packed) is HEPAPretrainer
     assert (packed.norm, packed.early_stopping, packed.max_epochs, packed.cuts_per_window, packed.random_state) == (
-        "revin", False, 50, 40, 3)
+        "revin",
+        False,
+        50,
+        40,
+        3,
+    )
     assert protocol_pretrainer(2, device="cpu", seed=0, layout="packed").norm == "global"
     padded = protocol_pretrainer(50, device="cpu", seed=3, norm="revin")
     assert type(padded).__name__ == "PaddedHEPAPretrainer" and padded.get_params() == packed.get_params()
@@ -46,8 +50,7 @@ def test_kept_epoch_and_a_copy_with_other_weights(tiny):
     X = np.cumsum(np.random.default_rng(0).normal(size=(24, 3, 64)), axis=2).astype("float32")
     stopped = HEPAPretrainer(**tiny["encoder"], max_horizon=16, max_epochs=2, random_state=0).fit(X)
     assert kept_epoch(stopped) == dict(stopped.net_.callbacks_)["early_stopping"].best_epoch_
-    fixed = HEPAPretrainer(**tiny["encoder"], max_horizon=16, max_epochs=2, early_stopping=False,
-                           random_state=0).fit(X)
+    fixed = HEPAPretrainer(**tiny["encoder"], max_horizon=16, max_epochs=2, early_stopping=False, random_state=0).fit(X)
     assert kept_epoch(fixed) == 2  # no stopping rule: the last epoch
     state = {k: torch.zeros_like(v) for k, v in fixed.net_.module_.state_dict().items()}
     copy = with_state(fixed, state)
@@ -66,9 +69,9 @@ def test_kept_epoch_of_an_untrained_encoder_is_zero():
 def test_the_pinned_defaults_are_complete_and_are_the_librarys_today():
     # hepa-default's records were made with these, the defaults of release 0.1.0 (a default that changes
     # updates this test, not the pins)
-    from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-
     from hepa_bench.protocols import PINNED_PREDICTOR, PINNED_PRETRAINER
+
+    from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 
     run_only = {"random_state", "device", "verbose", "callbacks"}
     assert set(PINNED_PRETRAINER) == set(HEPAPretrainer().get_params()) - run_only
@@ -77,7 +80,14 @@ def test_the_pinned_defaults_are_complete_and_are_the_librarys_today():
     # hepa-default-auto0, the headline line since, sets them as the library does
     today = {k: v for k, v in HEPAPretrainer().get_params().items() if k in PINNED_PRETRAINER}
     assert {k: v for k, v in PINNED_PRETRAINER.items() if today[k] != v} == {
-        "regimes": None, "window_level": False, "max_epochs": 100}
+        "regimes": None,
+        "window_level": False,
+        "max_epochs": 100,
+    }
     assert {k: today[k] for k in ("norm", "regimes", "window_level", "max_epochs")} == {
-        "norm": "revin", "regimes": "auto", "window_level": True, "max_epochs": 0}
+        "norm": "revin",
+        "regimes": "auto",
+        "window_level": True,
+        "max_epochs": 0,
+    }
     assert PINNED_PREDICTOR == {k: v for k, v in HEPAEventPredictor().get_params().items() if k in PINNED_PREDICTOR}

@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from hepa_bench.cli import main
 from hepa_bench.report import render_report
 
@@ -17,7 +16,7 @@ def test_report_from_a_hand_made_results_file(tmp_path, hand_made_records):
     output = tmp_path / "report.md"
     main(["report", "--results", str(results), "--output", str(output)])
     text = output.read_text()
-    table = text[text.index("## h-AUROC, 100% labels"):text.index("## Label efficiency")]
+    table = text[text.index("## h-AUROC, 100% labels") : text.index("## Label efficiency")]
     # FD001: marked, where Welch's test (p = 0.76) would not; FD002 and FD003: raw p < 0.05, Holm's above
     assert "| FD001 | 0.860 ± 0.100 (5) >gbm | 0.840 ± 0.096 (5) |" in table
     assert "| FD002 | 0.863 ± 0.096 (5) | 0.840 ± 0.096 (5) |" in table
@@ -25,7 +24,7 @@ def test_report_from_a_hand_made_results_file(tmp_path, hand_made_records):
     assert "Holm's correction over 3 comparisons (paired t-test, p < 0.05)." in table
     assert "Welch" not in text
     assert "0.0625" in text  # Wilcoxon's floor on 5 seeds is stated
-    pairwise = text[text.index("## Pairwise comparisons"):text.index("## Wall time")]
+    pairwise = text[text.index("## Pairwise comparisons") : text.index("## Wall time")]
     assert "| hepa vs gbm | FD001 | 100% | 5 | +0.020 | 0.00481 | 0.0625 | 0.0144 * |" in pairwise
     assert "| hepa vs gbm | FD002 | 100% | 5 | +0.023 | 0.0452 | 0.0625 | 0.0905 |" in pairwise
     assert "| hepa vs gbm | FD003 | 100% | 5 | -0.020 | 0.0474 | 0.125 | 0.0905 |" in pairwise
@@ -37,9 +36,13 @@ def test_report_regenerates_docs():
     # benchmarks/snapshot_results.jsonl --events benchmarks/event_results.jsonl --simulated
     # benchmarks/simulated_results.jsonl --causes benchmarks/simulated_causes_results.jsonl` writes
     benchmarks = REPOSITORY / "benchmarks"
-    text = render_report(benchmarks / "cmapss_results.jsonl", snapshots=benchmarks / "snapshot_results.jsonl",
-                         events=benchmarks / "event_results.jsonl", simulated=benchmarks / "simulated_results.jsonl",
-                         causes=benchmarks / "simulated_causes_results.jsonl")
+    text = render_report(
+        benchmarks / "cmapss_results.jsonl",
+        snapshots=benchmarks / "snapshot_results.jsonl",
+        events=benchmarks / "event_results.jsonl",
+        simulated=benchmarks / "simulated_results.jsonl",
+        causes=benchmarks / "simulated_causes_results.jsonl",
+    )
     assert text.encode() == (REPOSITORY / "docs" / "benchmarks.md").read_bytes()
 
 
@@ -52,8 +55,11 @@ def test_report_refuses_a_missing_input_and_leaves_the_output_alone(tmp_path, ca
             (tmp_path / "results.jsonl").write_text("")
             argv[2] = str(tmp_path / "results.jsonl")
             argv += [option, str(tmp_path / "nowhere.jsonl")]
-        with pytest.raises(SystemExit, match=rf"hepa-bench report: {option} names .*nowhere.jsonl, which is not a "
-                                             r"file; nothing was written"):
+        with pytest.raises(
+            SystemExit,
+            match=rf"hepa-bench report: {option} names .*nowhere.jsonl, which is not a "
+            r"file; nothing was written",
+        ):
             main(argv)
         assert output.read_text() == "# the committed report\n"
 
@@ -73,18 +79,28 @@ def test_report_never_replaces_its_output_with_a_shorter_one_unless_asked(tmp_pa
     assert sorted(path.name for path in tmp_path.iterdir()) == ["report.md", "results.jsonl"]  # no temporary file
 
 
-@pytest.mark.parametrize("line, why", [
-    ('{"dataset": "FD001"}', r"no field \['method', 'seed'"),
-    ('[1, 2, 3]', "a JSON list, not an object"),
-    ('{"subset": "FD001", "seed": "0", "fraction": 1.0, "method": "hepa", "pretrain_epochs": 50, '
-     '"finetune_epochs": 30, "versions": {}}', r"fields \['seed'\] of another type"),
-    ("not json at all", "not a JSON record"),
-])
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ('{"dataset": "FD001"}', r"no field \['method', 'seed'"),
+        ("[1, 2, 3]", "a JSON list, not an object"),
+        (
+            '{"subset": "FD001", "seed": "0", "fraction": 1.0, "method": "hepa", "pretrain_epochs": 50, '
+            '"finetune_epochs": 30, "versions": {}}',
+            r"fields \['seed'\] of another type",
+        ),
+        ("not json at all", "not a JSON record"),
+    ],
+)
 def test_records_of_another_shape_are_skipped_with_a_warning_naming_the_line(tmp_path, hand_made_records, line, why):
     records = hand_made_records()
     results = tmp_path / "results.jsonl"
-    results.write_text("".join(json.dumps(r) + "\n" for r in records[:3]) + line + "\n"
-                       + "".join(json.dumps(r) + "\n" for r in records[3:]))
+    results.write_text(
+        "".join(json.dumps(r) + "\n" for r in records[:3])
+        + line
+        + "\n"
+        + "".join(json.dumps(r) + "\n" for r in records[3:])
+    )
     with pytest.warns(UserWarning, match=rf"results.jsonl, line 4: skipped, {why}"):
         text = render_report(results)
     reference = tmp_path / "reference.jsonl"

@@ -2,22 +2,48 @@
 
 from hepa_bench.report_cmapss import render
 
-MACHINE = {"pooled_auroc": 0.9, "cell_s": 1.0, "machine": "x86_64, 2 CPU cores", "torch_threads": 2,
-           "device": "cpu", "versions": {"torch": "2"}, "command": "hepa-bench run --datasets FD001"}
+MACHINE = {
+    "pooled_auroc": 0.9,
+    "cell_s": 1.0,
+    "machine": "x86_64, 2 CPU cores",
+    "torch_threads": 2,
+    "device": "cpu",
+    "versions": {"torch": "2"},
+    "command": "hepa-bench run --datasets FD001",
+}
 
 
 def runner_records(scores, fractions=(1.0, 0.1), seeds=(0, 1)):
     """Records as the runner writes them (``dataset``, ``n_label_blocks``); ``scores(method, seed, fraction)``."""
-    return [{"dataset": "FD001", "seed": seed, "fraction": fraction, "method": method, "pretrain_epochs": 2,
-             "finetune_epochs": 1, "h_auroc": score, "n_label_blocks": 60 if fraction == 1.0 else 1,
-             "fit_s": 0.0, "predict_s": 0.0, "pretrain_s": 0.0, **MACHINE}
-            for method in scores for seed in seeds for fraction in fractions
-            if (score := scores[method](seed, fraction)) is not None]
+    return [
+        {
+            "dataset": "FD001",
+            "seed": seed,
+            "fraction": fraction,
+            "method": method,
+            "pretrain_epochs": 2,
+            "finetune_epochs": 1,
+            "h_auroc": score,
+            "n_label_blocks": 60 if fraction == 1.0 else 1,
+            "fit_s": 0.0,
+            "predict_s": 0.0,
+            "pretrain_s": 0.0,
+            **MACHINE,
+        }
+        for method in scores
+        for seed in seeds
+        for fraction in fractions
+        if (score := scores[method](seed, fraction)) is not None
+    ]
 
 
 def test_report_tables_from_runner_records():
-    records = runner_records({"hepa": lambda seed, fraction: 0.5 + fraction / 10,
-                              "gbm": lambda seed, fraction: 0.3 + fraction / 10 - 0.01 * seed})
+    records = runner_records(
+        {
+            "hepa": lambda seed, fraction: 0.5 + fraction / 10,
+            "gbm": lambda seed, fraction: 0.3 + fraction / 10 - 0.01 * seed,
+        }
+    )
     text = render(records, pretrain_epochs=2, finetune_epochs=1)
     # hepa scores 0.600 on both seeds: one run, so no paired test marks it against gbm
     assert "| FD001 | 0.600 ± 0.000 (2) | 0.395 ± 0.007 (2) | 0.918 ± 0.008 (5) | ≥ 0.93 |" in text
@@ -42,14 +68,17 @@ def test_report_pairs_only_the_shared_seeds(hand_made_records, make_record):
 def test_report_compares_ablations_on_their_own_seeds():
     def score(method):
         # seed 1 of hepa is far better than seed 0; the variant ran on seed 0 only
-        return lambda seed, fraction: (None if method == "hepa-e2e" and seed == 1
-                                       else 0.5 + fraction / 10 + (0.1 * seed if method == "hepa" else 0.0))
+        return lambda seed, fraction: (
+            None
+            if method == "hepa-e2e" and seed == 1
+            else 0.5 + fraction / 10 + (0.1 * seed if method == "hepa" else 0.0)
+        )
 
     records = runner_records({m: score(m) for m in ("hepa", "hepa-e2e")})
     for r in records:
         r["valid_h_auroc"] = 0.7 + 0.1 * (r["method"] == "hepa-e2e")
     text = render(records, pretrain_epochs=2, finetune_epochs=1)
-    ablations = text[text.index("## Ablations"):text.index("## All metrics")]
+    ablations = text[text.index("## Ablations") : text.index("## All metrics")]
     assert "the seeds every variant ran (FD001: 0)" in ablations
     # hepa over seed 0 alone (0.600), not its mean over seeds 0 and 1 (0.650)
     assert "| FD001 | 0.600 (1) | 0.600 (1) |" in ablations
@@ -60,10 +89,21 @@ def test_report_compares_ablations_on_their_own_seeds():
 
 def test_report_judges_the_default_pipeline_against_the_best_tuned_variant():
     shift = {"hepa": 0.0, "hepa-random": 0.05, "hepa-default": -0.01, "gbm": 0.3}
-    records = runner_records({m: (lambda seed, fraction, m=m: 0.5 + fraction / 10 + shift[m]
-                                  + (0.04 * seed if m == "hepa-default" else 0.0)) for m in shift})
-    section = render(records, pretrain_epochs=2, finetune_epochs=1).split(
-        "## The default pipeline against the tuned recipe")[1].split("##")[0]
+    records = runner_records(
+        {
+            m: (
+                lambda seed, fraction, m=m: (
+                    0.5 + fraction / 10 + shift[m] + (0.04 * seed if m == "hepa-default" else 0.0)
+                )
+            )
+            for m in shift
+        }
+    )
+    section = (
+        render(records, pretrain_epochs=2, finetune_epochs=1)
+        .split("## The default pipeline against the tuned recipe")[1]
+        .split("##")[0]
+    )
     # 100%: hepa 0.600, hepa-random 0.650 (the best; gbm is no HEPA variant), hepa-default 0.610 ± 0.028
     assert "| FD001 | 100% | 0.610 ± 0.028 (2) | hepa-random (0.650) | -0.040 | no |" in section
     assert "| FD001 | 10% | 0.520 ± 0.028 (2) | hepa-random (0.560) | -0.040 | no |" in section
@@ -72,10 +112,14 @@ def test_report_judges_the_default_pipeline_against_the_best_tuned_variant():
 
 
 def test_reference_points_are_shown_beside_the_methods_and_compared_with_none():
-    records = runner_records({"hepa": lambda seed, fraction: 0.5 + fraction / 10,
-                              "gbm": lambda seed, fraction: 0.3 + fraction / 10 - 0.01 * seed,
-                              "elapsed": lambda seed, fraction: 0.61 + 0.01 * seed,
-                              "position": lambda seed, fraction: 0.55})
+    records = runner_records(
+        {
+            "hepa": lambda seed, fraction: 0.5 + fraction / 10,
+            "gbm": lambda seed, fraction: 0.3 + fraction / 10 - 0.01 * seed,
+            "elapsed": lambda seed, fraction: 0.61 + 0.01 * seed,
+            "position": lambda seed, fraction: 0.55,
+        }
+    )
     text = render(records, pretrain_epochs=2, finetune_epochs=1)
     # after the methods, unmarked, before the authors' figure
     assert "| subset | hepa | gbm | elapsed | position | authors' implementation | target |" in text
@@ -86,16 +130,24 @@ def test_reference_points_are_shown_beside_the_methods_and_compared_with_none():
 
 
 def test_report_guards_every_cmapss_row_with_the_reference_points():
-    records = runner_records({"hepa": lambda seed, fraction: 0.80 + 0.01 * seed,
-                              "elapsed": lambda seed, fraction: 0.60 + 0.01 * seed + 0.003 * (seed % 2),
-                              "position": lambda seed, fraction: 0.85 + 0.01 * seed if fraction < 1 else 0.5},
-                             seeds=(0, 1, 2, 3, 4))
+    records = runner_records(
+        {
+            "hepa": lambda seed, fraction: 0.80 + 0.01 * seed,
+            "elapsed": lambda seed, fraction: 0.60 + 0.01 * seed + 0.003 * (seed % 2),
+            "position": lambda seed, fraction: 0.85 + 0.01 * seed if fraction < 1 else 0.5,
+        },
+        seeds=(0, 1, 2, 3, 4),
+    )
     text = render(records, pretrain_epochs=2, finetune_epochs=1)
-    guard = text[text.index("## Reference points"):text.index("## Label efficiency")]
+    guard = text[text.index("## Reference points") : text.index("## Label efficiency")]
     assert "no row is dropped" in guard
     # 100%: elapsed is the stronger reference and far below hepa; 10%: position leads hepa
     assert "| FD001 | 100% |" in guard and "ruled out |" in guard
     assert "| FD001 | 10% |" in guard and "**solved by position** |" in guard
     assert "+0.050 (position)" in guard
-    assert render([r for r in records if r["method"] == "hepa"], pretrain_epochs=2,
-                  finetune_epochs=1).count("## Reference points") == 0
+    assert (
+        render([r for r in records if r["method"] == "hepa"], pretrain_epochs=2, finetune_epochs=1).count(
+            "## Reference points"
+        )
+        == 0
+    )

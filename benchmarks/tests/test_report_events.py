@@ -6,8 +6,18 @@ from hepa_bench.report_events import render_events
 
 
 def _record(dataset, method, seed, fraction, score):
-    return {"dataset": dataset, "method": method, "seed": seed, "fraction": fraction, "h_auroc": score,
-            "pretrain_epochs": 100, "finetune_epochs": 50, "f1": 0.5, "pa_f1": 0.8, "event_recall": 0.4}
+    return {
+        "dataset": dataset,
+        "method": method,
+        "seed": seed,
+        "fraction": fraction,
+        "h_auroc": score,
+        "pretrain_epochs": 100,
+        "finetune_epochs": 50,
+        "f1": 0.5,
+        "pa_f1": 0.8,
+        "event_recall": 0.4,
+    }
 
 
 def test_events_report_shows_ours_beside_the_quoted_figures():
@@ -27,11 +37,17 @@ def test_events_report_shows_ours_beside_the_quoted_figures():
 def test_events_report_shows_only_the_label_fractions_each_dataset_ran():
     # C-MAPSS runs 5, 2 and 1 % labels as well; the event datasets run 100 and 10 % only
     records = [_record("ETTm1", "hepa", s, f, 0.8) for s in range(2) for f in (1.0, 0.1)]
-    records += [{**_record("FD001", "hepa", s, f, 0.9), "pretrain_epochs": 50, "finetune_epochs": 30}
-                for s in range(2) for f in (1.0, 0.1, 0.05)]
+    records += [
+        {**_record("FD001", "hepa", s, f, 0.9), "pretrain_epochs": 50, "finetune_epochs": 30}
+        for s in range(2)
+        for f in (1.0, 0.1, 0.05)
+    ]
     table = render_events(records).split("### Thresholded")[0]
-    labels = [tuple(cell.strip() for cell in line.strip("|").split("|")[:2])
-              for line in table.splitlines() if line.startswith(("| ETTm1", "| FD001"))]
+    labels = [
+        tuple(cell.strip() for cell in line.strip("|").split("|")[:2])
+        for line in table.splitlines()
+        if line.startswith(("| ETTm1", "| FD001"))
+    ]
     assert labels == [("FD001", "100%"), ("FD001", "10%"), ("FD001", "5%"), ("ETTm1", "100%"), ("ETTm1", "10%")]
 
 
@@ -43,10 +59,17 @@ def test_events_report_judges_our_figures_against_the_papers_spread():
     records += [_record("ETTm1", "gbm", s, 1.0, 0.6) for s in range(2)]  # the paper has no boosting column
     records += [_record("ETTm1", "hepa", 0, 0.1, 0.9)]  # one seed: shown, not judged
     section = render_events(records).split("### Ours beside the paper's figure")[1].split("###")[0]
-    rows = {tuple(cell.strip() for cell in line.strip("|").split("|")[:3]): line
-            for line in section.splitlines() if line.startswith("| ETTm1")}
-    assert set(rows) == {("ETTm1", "100%", "hepa"), ("ETTm1", "100%", "mae"), ("ETTm1", "10%", "mae"),
-                         ("ETTm1", "10%", "hepa")}
+    rows = {
+        tuple(cell.strip() for cell in line.strip("|").split("|")[:3]): line
+        for line in section.splitlines()
+        if line.startswith("| ETTm1")
+    }
+    assert set(rows) == {
+        ("ETTm1", "100%", "hepa"),
+        ("ETTm1", "100%", "mae"),
+        ("ETTm1", "10%", "mae"),
+        ("ETTm1", "10%", "hepa"),
+    }
     assert rows[("ETTm1", "100%", "hepa")].endswith("| +0.012 | above |")
     assert rows[("ETTm1", "100%", "mae")].endswith("| -0.160 | below |")
     assert rows[("ETTm1", "10%", "mae")].endswith("| +0.035 | within spread |")
@@ -81,8 +104,12 @@ def test_events_report_counts_wins_ties_and_losses_against_each_baseline():
 
 def test_events_report_sums_cpu_time_charging_each_encoder_once_per_seed():
     def cell(method, seed, fraction, cpu, pretrain, embed=6.0):
-        return {**_record("TEP", method, seed, fraction, 0.9), "cpu_s": cpu, "pretrain_cpu_s": pretrain,
-                "embed_cpu_s": embed}
+        return {
+            **_record("TEP", method, seed, fraction, 0.9),
+            "cpu_s": cpu,
+            "pretrain_cpu_s": pretrain,
+            "embed_cpu_s": embed,
+        }
 
     records = [cell("hepa", s, f, 30.0, 600.0) for s in range(2) for f in (1.0, 0.1)]  # 60 + 606 per seed
     records += [cell("patchtst", 0, 1.0, 12.0, 300.0), cell("patchtst", 0, 0.1, 6.0, 60.0)]  # per fraction
@@ -118,5 +145,9 @@ def test_events_report_judges_the_default_pipeline_against_the_best_tuned_varian
     assert "| TEP | 100% | 0.975 ± 0.007 (2) | hepa-channel (0.990) | -0.015 | yes |" in section
     assert "| TEP | 10% | 0.730 ± 0.042 (2) | hepa (0.810) | -0.080 | no |" in section
     assert "| ETTm1 | 100% | 0.900 (1) | hepa (0.800) | +0.100 | — |" in section
-    assert "not run" in render_events([_record("TEP", "hepa", s, 1.0, 0.9) for s in range(2)]).split(
-        "### The default pipeline beside")[1]
+    assert (
+        "not run"
+        in render_events([_record("TEP", "hepa", s, 1.0, 0.9) for s in range(2)]).split(
+            "### The default pipeline beside"
+        )[1]
+    )

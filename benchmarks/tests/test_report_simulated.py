@@ -2,23 +2,31 @@
 
 import numpy as np
 import pytest
-
 from hepa_bench.report import render_report
 from hepa_bench.report_simulated import gap_share, render_simulated, simulated_cells
 from hepa_bench.results import append_record
 
 
 def _records():
-    base = {"sim-default": {"oracle": 0.9, "elapsed": 0.7, "gbm": 0.85, "hepa-default-auto0": 0.8},
-            "sim-hard": {"oracle": 0.9, "elapsed": 0.8, "gbm": 0.75}}
+    base = {
+        "sim-default": {"oracle": 0.9, "elapsed": 0.7, "gbm": 0.85, "hepa-default-auto0": 0.8},
+        "sim-hard": {"oracle": 0.9, "elapsed": 0.8, "gbm": 0.75},
+    }
     records = []
     for name, scores in base.items():
         for method, score in scores.items():
             for seed in range(3):
                 for fraction in (1.0, 0.1):
                     drop = 0.1 if fraction < 1 and method not in ("oracle",) else 0.0
-                    records.append({"dataset": name, "method": method, "seed": seed, "fraction": fraction,
-                                    "h_auroc": score - drop + 0.01 * (seed - 1)})
+                    records.append(
+                        {
+                            "dataset": name,
+                            "method": method,
+                            "seed": seed,
+                            "fraction": fraction,
+                            "h_auroc": score - drop + 0.01 * (seed - 1),
+                        }
+                    )
     return records + [{"dataset": "FD001", "method": "gbm", "seed": 0, "fraction": 1.0, "h_auroc": 0.5}]
 
 

@@ -1,16 +1,29 @@
 """The report's summary table: the best HEPA variant, a dash for a method without records, the position mark."""
 
 import pytest
-
 from hepa_bench.report_summary import (
-    CAPTION, END, START, readme_block, render_summary, summary_section, summary_table, with_readme_block,
+    CAPTION,
+    END,
+    START,
+    readme_block,
+    render_summary,
+    summary_section,
+    summary_table,
+    with_readme_block,
 )
 
 
 def _record(dataset, method, seed, score, fraction=1.0):
     epochs = (50, 30) if dataset.startswith("FD") else (100, 50)
-    return {"dataset": dataset, "method": method, "seed": seed, "fraction": fraction, "h_auroc": score,
-            "pretrain_epochs": epochs[0], "finetune_epochs": epochs[1]}
+    return {
+        "dataset": dataset,
+        "method": method,
+        "seed": seed,
+        "fraction": fraction,
+        "h_auroc": score,
+        "pretrain_epochs": epochs[0],
+        "finetune_epochs": epochs[1],
+    }
 
 
 def _cells(dataset, method, scores, fraction=1.0):
@@ -19,8 +32,14 @@ def _cells(dataset, method, scores, fraction=1.0):
 
 def _rows(lines):
     """``{dataset: [cells]}`` of the summary's table."""
-    return {cells[0]: cells[1:] for cells in ([c.strip() for c in line.strip("|").split("|")]
-                                              for line in lines if line.startswith("| ") and "---" not in line)}
+    return {
+        cells[0]: cells[1:]
+        for cells in (
+            [c.strip() for c in line.strip("|").split("|")]
+            for line in lines
+            if line.startswith("| ") and "---" not in line
+        )
+    }
 
 
 def test_best_variant_is_the_highest_mean_of_the_hepa_recipes_on_two_or_more_seeds():
@@ -39,8 +58,10 @@ def test_best_variant_is_the_highest_mean_of_the_hepa_recipes_on_two_or_more_see
 def test_a_method_without_records_shows_a_dash():
     lines = render_summary([], _cells("VIX", "hepa", [0.6, 0.62]))
     assert lines[0] == CAPTION + ":"
-    assert ("| dataset | headline line (`hepa-default-auto0`) | 0.1.0 defaults (`hepa-default`) | `gbm` | `elapsed` "
-            "| best HEPA variant | seeds | solved by position |") in lines
+    assert (
+        "| dataset | headline line (`hepa-default-auto0`) | 0.1.0 defaults (`hepa-default`) | `gbm` | `elapsed` "
+        "| best HEPA variant | seeds | solved by position |"
+    ) in lines
     assert _rows(lines)["VIX"] == ["–", "–", "–", "–", "0.610 (hepa)", "2", "–"]
 
 

@@ -8,15 +8,20 @@ import sys
 
 import pytest
 import torch
-
 from hepa_bench.results import append_record, command_line, environment, noting_interrupts, read_results
 
 
 def test_records_are_appended_and_a_torn_last_line_is_ignored(tmp_path):
     path = tmp_path / "out" / "results.jsonl"
     assert read_results(path) == []  # an absent file has none
-    record = {"dataset": "FD001", "seed": 0, "fraction": 1.0, "method": "hepa", "pretrain_epochs": 1,
-              "finetune_epochs": 1}
+    record = {
+        "dataset": "FD001",
+        "seed": 0,
+        "fraction": 1.0,
+        "method": "hepa",
+        "pretrain_epochs": 1,
+        "finetune_epochs": 1,
+    }
     append_record(path, record)
     with open(path, "a") as handle:
         handle.write('{"dataset": "FD0')
@@ -29,10 +34,22 @@ def test_a_stored_command_names_no_folder_of_the_machine(tmp_path, monkeypatch):
     monkeypatch.chdir(work)
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
     outside = str(tmp_path / "elsewhere" / "data")
-    command = command_line(["run", "--datasets", "TEP", "--data-home", outside,
-                            "--results", str(work / "out" / "r.jsonl"), f"--snapshots={tmp_path / 'c'}"])
-    assert command == ("OMP_NUM_THREADS=1 hepa-bench run --datasets TEP --data-home $HEPA_DATA_HOME "
-                       "--results out/r.jsonl --snapshots=c")
+    command = command_line(
+        [
+            "run",
+            "--datasets",
+            "TEP",
+            "--data-home",
+            outside,
+            "--results",
+            str(work / "out" / "r.jsonl"),
+            f"--snapshots={tmp_path / 'c'}",
+        ]
+    )
+    assert command == (
+        "OMP_NUM_THREADS=1 hepa-bench run --datasets TEP --data-home $HEPA_DATA_HOME "
+        "--results out/r.jsonl --snapshots=c"
+    )
     assert str(tmp_path) not in command
     monkeypatch.delenv("OMP_NUM_THREADS")
     assert command_line(["report", "--output", "docs/b.md"]) == "hepa-bench report --output docs/b.md"

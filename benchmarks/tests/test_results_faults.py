@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from hepa_bench.results import append_record, read_results
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -25,10 +24,19 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs fcntl and
 def child(code, tmp_path, *argv):
     script = tmp_path / "child.py"
     script.write_text(textwrap.dedent(code))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPOSITORY), str(REPOSITORY / "benchmarks")]),
-           "OMP_NUM_THREADS": "1"}
-    return subprocess.Popen([sys.executable, str(script), *map(str, argv)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPOSITORY), str(REPOSITORY / "benchmarks")]),
+        "OMP_NUM_THREADS": "1",
+    }
+    return subprocess.Popen(
+        [sys.executable, str(script), *map(str, argv)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
 
 
 def lines_of(path):

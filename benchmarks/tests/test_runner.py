@@ -8,7 +8,6 @@ import types
 import numpy as np
 import pytest
 import torch
-
 from hepa_bench import runner
 from hepa_bench.cli import build_parser
 from hepa_bench.methods import METHODS, Method
@@ -32,8 +31,20 @@ def test_runner_writes_records_shares_the_encoder_and_resumes(run_small, tmp_pat
     assert len(fits) == 1  # one encoder for both encoder methods and both fractions
     for record in records:
         assert record["dataset"] == "VIX" and record["K"] == 200
-        for key in ("h_auroc", "valid_h_auroc", "f1", "pa_f1", "event_recall", "fit_s", "cpu_s", "cell_s",
-                    "predict_s", "n_label_blocks", "versions", "finished"):
+        for key in (
+            "h_auroc",
+            "valid_h_auroc",
+            "f1",
+            "pa_f1",
+            "event_recall",
+            "fit_s",
+            "cpu_s",
+            "cell_s",
+            "predict_s",
+            "n_label_blocks",
+            "versions",
+            "finished",
+        ):
             assert key in record
         assert record["cpu_capability"] == torch.backends.cpu.get_cpu_capability()
         assert "accelerator" not in record  # ran on the CPU
@@ -81,8 +92,9 @@ def test_an_interrupted_run_resumes_where_it_stopped(run_small, tmp_path, monkey
     assert len(keys) == len(set(keys)) == 6
 
 
-def test_a_cell_whose_fit_swallowed_ctrl_c_is_not_recorded_and_the_run_stops(run_small, tmp_path, monkeypatch,
-                                                                             swallowed_ctrl_c, tiny):
+def test_a_cell_whose_fit_swallowed_ctrl_c_is_not_recorded_and_the_run_stops(
+    run_small, tmp_path, monkeypatch, swallowed_ctrl_c, tiny
+):
     path = tmp_path / "results.jsonl"
     original, calls = runner.run_cell, []
 
@@ -127,45 +139,84 @@ def test_time_limit_lets_a_fitted_encoder_finish_its_label_fractions(run_small, 
     assert run_small(methods=["hepa", "gbm"], max_minutes=0) == []
 
 
-@pytest.mark.parametrize("overrides, match", [
-    ({"datasets": ["Nope"]}, r"unknown datasets \['Nope'\]"),
-    ({"methods": ["hepa", "nope"]}, r"unknown methods \['nope'\]; choose from"),
-    ({"fractions": [0.0]}, "label fractions must lie in"),
-    ({"methods": ["hepa-uniform"], "methods_table": METHODS},
-     r"retired methods cannot run: hepa-uniform \(the estimators no longer have horizons"),
-])
+@pytest.mark.parametrize(
+    "overrides, match",
+    [
+        ({"datasets": ["Nope"]}, r"unknown datasets \['Nope'\]"),
+        ({"methods": ["hepa", "nope"]}, r"unknown methods \['nope'\]; choose from"),
+        ({"fractions": [0.0]}, "label fractions must lie in"),
+        (
+            {"methods": ["hepa-uniform"], "methods_table": METHODS},
+            r"retired methods cannot run: hepa-uniform \(the estimators no longer have horizons",
+        ),
+    ],
+)
 def test_runner_refuses_unknown_names_bad_fractions_and_retired_methods(run_small, overrides, match):
     with pytest.raises(ValueError, match=match):
         run_small(**overrides)
 
 
 def test_retired_methods_keep_their_records_as_data():
-    record = {"subset": "FD001", "seed": 0, "fraction": 1.0, "method": "hepa-ctxreg", "pretrain_epochs": 50,
-              "finetune_epochs": 30}
-    assert cell_key(record) == ("FD001", 0, 1.0, "hepa-ctxreg", 50, 30, "fixed", "test")  # the former sweep's field name
+    record = {
+        "subset": "FD001",
+        "seed": 0,
+        "fraction": 1.0,
+        "method": "hepa-ctxreg",
+        "pretrain_epochs": 50,
+        "finetune_epochs": 30,
+    }
+    assert cell_key(record) == (
+        "FD001",
+        0,
+        1.0,
+        "hepa-ctxreg",
+        50,
+        30,
+        "fixed",
+        "test",
+    )  # the former sweep's field name
     assert cell_key({**record, "dataset": "FD001"}) == cell_key(record)
     assert METHODS["hepa-ctxreg"].retired and METHODS["hepa-ctxreg"].encoder is None
 
 
 def test_the_run_command_parses_and_reports_bad_names(tmp_path):
     args = build_parser().parse_args(
-        ["run", "--datasets", "ETTm1", "VIX", "--seeds", "0", "1", "--label-fractions", "1", "0.1",
-         "--methods", "hepa", "gbm", "--pretrain-epochs", "1", "--max-minutes", "90"])
+        [
+            "run",
+            "--datasets",
+            "ETTm1",
+            "VIX",
+            "--seeds",
+            "0",
+            "1",
+            "--label-fractions",
+            "1",
+            "0.1",
+            "--methods",
+            "hepa",
+            "gbm",
+            "--pretrain-epochs",
+            "1",
+            "--max-minutes",
+            "90",
+        ]
+    )
     assert args.datasets == ["ETTm1", "VIX"] and args.label_fractions == [1.0, 0.1]
     assert args.pretrain_epochs == 1 and args.finetune_epochs is None and args.max_minutes == 90
     args = build_parser().parse_args(["run", "--datasets", "Nope", "--results", str(tmp_path / "r.jsonl")])
     with pytest.raises(SystemExit, match="hepa-bench run: unknown datasets"):
         args.handler(args)
-    args = build_parser().parse_args(["run", "--datasets", "VIX", "--methods", "hepa-constlr",
-                                      "--results", str(tmp_path / "r.jsonl")])
+    args = build_parser().parse_args(
+        ["run", "--datasets", "VIX", "--methods", "hepa-constlr", "--results", str(tmp_path / "r.jsonl")]
+    )
     with pytest.raises(SystemExit, match="retired methods cannot run"):
         args.handler(args)
 
 
 def test_supervised_baselines_are_trained_once_per_label_fraction(run_small):
-    from hepa_sklearn.baselines import ITransformerEncoder, PatchTSTEncoder
-
     from hepa_bench.methods import matched_head, supervised_encoder
+
+    from hepa_sklearn.baselines import ITransformerEncoder, PatchTSTEncoder
 
     seen = []
 
@@ -177,30 +228,58 @@ def test_supervised_baselines_are_trained_once_per_label_fraction(run_small):
         assert encoder.n_features_in_ == data.X_train.shape[1]
         return encoder
 
-    table = {name: Method(name, family="baseline", encoder=functools.partial(recording, estimator),
-                          head=matched_head, supervised=True)
-             for name, estimator in (("patchtst", PatchTSTEncoder), ("itransformer", ITransformerEncoder))}
+    table = {
+        name: Method(
+            name, family="baseline", encoder=functools.partial(recording, estimator), head=matched_head, supervised=True
+        )
+        for name, estimator in (("patchtst", PatchTSTEncoder), ("itransformer", ITransformerEncoder))
+    }
     records = run_small(methods=["patchtst", "itransformer"], methods_table=table, finetune_epochs=2)
     assert {(r["method"], r["fraction"]) for r in records} == {
-        ("itransformer", 0.2), ("itransformer", 1.0), ("patchtst", 0.2), ("patchtst", 1.0)}
+        ("itransformer", 0.2),
+        ("itransformer", 1.0),
+        ("patchtst", 0.2),
+        ("patchtst", 1.0),
+    }
     full, partial = (records[0]["n_train_windows"], records[1]["n_train_windows"])
     assert partial < full
     # one encoder per (method, fraction), each seeing exactly the cell's labelled windows, with the finetuning epochs
-    assert set(seen) == {("ITransformerEncoder", full, 2), ("ITransformerEncoder", partial, 2),
-                         ("PatchTSTEncoder", full, 2), ("PatchTSTEncoder", partial, 2)} and len(seen) == 4
+    assert (
+        set(seen)
+        == {
+            ("ITransformerEncoder", full, 2),
+            ("ITransformerEncoder", partial, 2),
+            ("PatchTSTEncoder", full, 2),
+            ("PatchTSTEncoder", partial, 2),
+        }
+        and len(seen) == 4
+    )
     for record in records:
         assert 0 <= record["h_auroc"] <= 1 and 1 <= record["pretrain_epochs_run"] <= 2
 
 
 # -- C-MAPSS through the same runner --------------------------------------------------------------------------------
 
+
 def test_a_cmapss_cell_adds_calibration_and_the_nasa_test_file(tmp_path, tiny):
     table = {"gbm": tiny["methods"]["gbm"]}
-    records = run_benchmark(datasets=["FD001"], seeds=[0], fractions=[0.1], methods=["gbm"], device="cpu",
-                            results=str(tmp_path / "r.jsonl"), methods_table=table, log=lambda *a, **k: None)
+    records = run_benchmark(
+        datasets=["FD001"],
+        seeds=[0],
+        fractions=[0.1],
+        methods=["gbm"],
+        device="cpu",
+        results=str(tmp_path / "r.jsonl"),
+        methods_table=table,
+        log=lambda *a, **k: None,
+    )
     (record,) = records
     assert (record["dataset"], record["K"], record["pretrain_epochs"], record["finetune_epochs"]) == (
-        "FD001", 150, 50, 30)
+        "FD001",
+        150,
+        50,
+        30,
+    )
     assert record["n_label_blocks"] == 6  # ceil(0.1 * 60) training units
     for key in ("nasa_rmse", "ece_isotonic", "ece_sigmoid", "rul_rmse", "h_auroc", "pooled_auroc", "brier"):
         assert np.isfinite(record[key]), key
@@ -210,8 +289,10 @@ def test_a_cmapss_cell_adds_calibration_and_the_nasa_test_file(tmp_path, tiny):
 def test_a_cell_scores_validation_and_nasa_units_the_same_whatever_the_test_windows_hold(fd001, tiny):
     entry = BENCHMARKS["FD001"]
     noise = np.random.default_rng(1).normal(scale=100.0, size=fd001.X_test.shape).astype(np.float32)
-    cells = [run_cell(entry, data, tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1, device="cpu")
-             for data in (fd001, dataclasses.replace(fd001, X_test=fd001.X_test + noise))]
+    cells = [
+        run_cell(entry, data, tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1, device="cpu")
+        for data in (fd001, dataclasses.replace(fd001, X_test=fd001.X_test + noise))
+    ]
     # fitting, thresholds and calibration read training and validation units only; the test units are only scored
     for key in ("valid_h_auroc", "nasa_rmse", "f1_threshold", "alarm_threshold"):
         assert cells[0][key] == cells[1][key] or (np.isnan(cells[0][key]) and np.isnan(cells[1][key])), key
@@ -222,8 +303,9 @@ def test_a_validation_only_cell_never_predicts_a_test_window(fd001, tiny):
     entry = BENCHMARKS["FD001"]
     # test windows of the wrong width: predicting any of them would raise
     no_test = dataclasses.replace(fd001, X_test=fd001.X_test[:, :, :7])
-    cell = run_cell(entry, no_test, tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1, device="cpu",
-                    validation_only=True)
+    cell = run_cell(
+        entry, no_test, tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1, device="cpu", validation_only=True
+    )
     scored = run_cell(entry, fd001, tiny["methods"]["gbm"], 0.1, seed=0, finetune_epochs=1, device="cpu")
     assert cell["scope"] == "validation" and cell["valid_h_auroc"] == scored["valid_h_auroc"]
     assert not {"h_auroc", "f1", "event_recall", "nasa_rmse", "pooled_auroc"} & set(cell)
@@ -241,16 +323,22 @@ def test_validation_only_and_scored_records_never_share_a_file(run_small, tmp_pa
 
 def test_records_name_the_pretraining_epoch_a_stopping_rule_kept(run_small, data_home, small_registry, tiny):
     rank_stopped = {"early_stopping": "rank", "validation_fraction": 0.2}
-    table = {"rank": Method("rank-stopped", encoder=tiny["encoder_fn"], head=tiny["head_fn"], pretrain=rank_stopped),
-             "fixed": Method("fixed epochs", encoder=tiny["encoder_fn"], head=tiny["head_fn"],
-                             pretrain={"early_stopping": False})}
-    records = {r["method"]: r for r in run_small(methods=["rank", "fixed"], fractions=[1.0], pretrain_epochs=3,
-                                                 methods_table=table)}
+    table = {
+        "rank": Method("rank-stopped", encoder=tiny["encoder_fn"], head=tiny["head_fn"], pretrain=rank_stopped),
+        "fixed": Method(
+            "fixed epochs", encoder=tiny["encoder_fn"], head=tiny["head_fn"], pretrain={"early_stopping": False}
+        ),
+    }
+    records = {
+        r["method"]: r
+        for r in run_small(methods=["rank", "fixed"], fractions=[1.0], pretrain_epochs=3, methods_table=table)
+    }
     assert records["fixed"]["pretrain_epochs_run"] == 3
     assert "pretrain_epoch_kept" not in records["fixed"]  # fixed epochs: nothing was chosen
     entry = small_registry["VIX"]
-    encoder = tiny["encoder_fn"](entry, entry.load(0, data_home=data_home), epochs=3, device="cpu", seed=0,
-                                 **rank_stopped)
+    encoder = tiny["encoder_fn"](
+        entry, entry.load(0, data_home=data_home), epochs=3, device="cpu", seed=0, **rank_stopped
+    )
     ranks = encoder.history_[:, "valid_rank"]
     assert records["rank"]["pretrain_epochs_run"] == encoder.n_epochs_ == len(ranks) <= 3
     kept = records["rank"]["pretrain_epoch_kept"]
@@ -264,11 +352,29 @@ def test_runner_refuses_a_retired_dataset_and_the_report_counts_its_rows_for_nob
 
     assert "position" in BENCHMARKS["TEP"].retired and not BENCHMARKS["VIX"].retired
     with pytest.raises(ValueError, match=r"retired datasets cannot run: TEP \(every faulty run"):
-        run_benchmark(datasets=["TEP"], seeds=[0], fractions=[1.0], methods=["gbm"],
-                      results=str(tmp_path / "r.jsonl"), registry=BENCHMARKS)
-    records = [{"dataset": "TEP", "seed": s, "fraction": 1.0, "method": m, "pretrain_epochs": 100,
-                "finetune_epochs": 50, "h_auroc": score + 0.01 * s, "cpu_s": 1.0, "torch_threads": 1}
-               for s in range(3) for m, score in (("hepa", 0.9), ("gbm", 0.5))]
+        run_benchmark(
+            datasets=["TEP"],
+            seeds=[0],
+            fractions=[1.0],
+            methods=["gbm"],
+            results=str(tmp_path / "r.jsonl"),
+            registry=BENCHMARKS,
+        )
+    records = [
+        {
+            "dataset": "TEP",
+            "seed": s,
+            "fraction": 1.0,
+            "method": m,
+            "pretrain_epochs": 100,
+            "finetune_epochs": 50,
+            "h_auroc": score + 0.01 * s,
+            "cpu_s": 1.0,
+            "torch_threads": 1,
+        }
+        for s in range(3)
+        for m, score in (("hepa", 0.9), ("gbm", 0.5))
+    ]
     text = render_events(records)
     assert "**TEP is retired**: every faulty run switches its fault on at sample 160" in text
     wins = text.split("### HEPA against each baseline")[1].split("### Pairwise")[0]
@@ -290,21 +396,24 @@ def test_rolling_split_records_its_seeds_apart_from_the_fixed_split(run_small, t
         run_small(split="rolling", registry=no_origin)
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--seeds", "-1"], r"--seeds must be integers from 0 to 2\*\*32 - 1, got \[-1\]"),
-    (["--seeds", "4294967296"], r"--seeds must be integers from 0"),
-    (["--pretrain-epochs", "-3"], r"--pretrain-epochs must be integers from 0 .*got \[-3\]"),
-    (["--finetune-epochs", "0"], r"--finetune-epochs must be integers from 1 .*got \[0\]"),
-    (["--threads", "-2"], r"--threads must be integers from 0"),
-    (["--max-cells", "0"], r"--max-cells must be integers from 1"),
-    (["--max-minutes", "-5"], r"--max-minutes must be a positive number, got -5.0"),
-    (["--max-minutes", "nan"], r"--max-minutes must be a positive number, got nan"),
-    (["--label-fractions", "nan"], r"--label-fractions must lie in \(0, 1\], got \[nan\]"),
-    (["--label-fractions", "1.5"], r"--label-fractions must lie in \(0, 1\], got \[1.5\]"),
-    (["--seeds", "1", "1"], r"--seeds names \[1\] more than once"),
-    (["--methods", "hepa", "hepa"], r"--methods names \['hepa'\] more than once"),
-    (["--device", "gpu"], r"--device must be 'auto' or a torch device .*got 'gpu'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--seeds", "-1"], r"--seeds must be integers from 0 to 2\*\*32 - 1, got \[-1\]"),
+        (["--seeds", "4294967296"], r"--seeds must be integers from 0"),
+        (["--pretrain-epochs", "-3"], r"--pretrain-epochs must be integers from 0 .*got \[-3\]"),
+        (["--finetune-epochs", "0"], r"--finetune-epochs must be integers from 1 .*got \[0\]"),
+        (["--threads", "-2"], r"--threads must be integers from 0"),
+        (["--max-cells", "0"], r"--max-cells must be integers from 1"),
+        (["--max-minutes", "-5"], r"--max-minutes must be a positive number, got -5.0"),
+        (["--max-minutes", "nan"], r"--max-minutes must be a positive number, got nan"),
+        (["--label-fractions", "nan"], r"--label-fractions must lie in \(0, 1\], got \[nan\]"),
+        (["--label-fractions", "1.5"], r"--label-fractions must lie in \(0, 1\], got \[1.5\]"),
+        (["--seeds", "1", "1"], r"--seeds names \[1\] more than once"),
+        (["--methods", "hepa", "hepa"], r"--methods names \['hepa'\] more than once"),
+        (["--device", "gpu"], r"--device must be 'auto' or a torch device .*got 'gpu'"),
+    ],
+)
 def test_run_refuses_impossible_options_before_any_work_naming_the_option(tmp_path, monkeypatch, argv, message):
     monkeypatch.setattr(runner, "run_benchmark", lambda **kw: pytest.fail("the run started"))
     results = tmp_path / "r.jsonl"

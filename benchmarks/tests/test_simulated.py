@@ -2,15 +2,24 @@
 
 import numpy as np
 import pytest
-
-from hepa_sklearn import make_windows
-from hepa_sklearn.datasets import make_fleet
-
 from hepa_bench.methods import METHODS
 from hepa_bench.results import read_results
 from hepa_bench.runner import run_benchmark
-from hepa_bench.simulated import (CONTEXT_LENGTH, K, N_UNITS, ORACLES, PARTS, PRESETS, SIMULATED, load_fleet, main,
-                                  oracle_surface)
+from hepa_bench.simulated import (
+    CONTEXT_LENGTH,
+    N_UNITS,
+    ORACLES,
+    PARTS,
+    PRESETS,
+    SIMULATED,
+    K,
+    load_fleet,
+    main,
+    oracle_surface,
+)
+
+from hepa_sklearn import make_windows
+from hepa_sklearn.datasets import make_fleet
 
 
 def test_parts_are_the_windows_make_windows_cuts_from_their_units():
@@ -19,8 +28,16 @@ def test_parts_are_the_windows_make_windows_cuts_from_their_units():
     for part, units in PARTS.items():
         bunch = load_fleet(split=part, stride=4, min_history=5, random_state=3, preset="sim-modes")
         frame = fleet.frame[fleet.frame["unit"].isin(units)]
-        X, y, groups = make_windows(frame, feature_cols=fleet.feature_names, event_col="failure", unit_col="unit",
-                                    time_col="step", context_length=CONTEXT_LENGTH, stride=4, min_history=5)
+        X, y, groups = make_windows(
+            frame,
+            feature_cols=fleet.feature_names,
+            event_col="failure",
+            unit_col="unit",
+            time_col="step",
+            context_length=CONTEXT_LENGTH,
+            stride=4,
+            min_history=5,
+        )
         np.testing.assert_array_equal(bunch.X, X)
         np.testing.assert_array_equal(bunch.y, y)
         np.testing.assert_array_equal(bunch.groups, groups)
@@ -55,8 +72,16 @@ def test_the_oracle_reads_the_fleets_surfaces_and_refuses_other_windows():
 
 def test_the_runner_scores_the_references_on_a_simulated_row(tmp_path):
     results = tmp_path / "simulated.jsonl"
-    records = run_benchmark(datasets=["sim-default"], seeds=[0], fractions=[1.0], methods=["oracle", "elapsed"],
-                            results=results, methods_table={**METHODS, **ORACLES}, registry=SIMULATED, log=lambda *a, **k: None)
+    records = run_benchmark(
+        datasets=["sim-default"],
+        seeds=[0],
+        fractions=[1.0],
+        methods=["oracle", "elapsed"],
+        results=results,
+        methods_table={**METHODS, **ORACLES},
+        registry=SIMULATED,
+        log=lambda *a, **k: None,
+    )
     scores = {r["method"]: r["h_auroc"] for r in records}
     assert scores["oracle"] > scores["elapsed"] > 0.5
     assert len(read_results(results)) == 2
@@ -64,8 +89,20 @@ def test_the_runner_scores_the_references_on_a_simulated_row(tmp_path):
 
 def test_the_command_line_runs_the_simulated_rows(tmp_path, capsys):
     results = tmp_path / "out.jsonl"
-    main(["--datasets", "sim-modes", "--seeds", "1", "--label-fractions", "1.0", "--methods", "age-oracle",
-          "--results", str(results)])
+    main(
+        [
+            "--datasets",
+            "sim-modes",
+            "--seeds",
+            "1",
+            "--label-fractions",
+            "1.0",
+            "--methods",
+            "age-oracle",
+            "--results",
+            str(results),
+        ]
+    )
     (record,) = read_results(results)
     assert (record["dataset"], record["method"], record["K"]) == ("sim-modes", "age-oracle", K)
     assert record["command"].split("--datasets")[0].endswith("python -m hepa_bench.simulated ")

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from hepa_bench.report import render_report
 from hepa_bench.report_causes import cause_rows, render_causes
 from hepa_bench.results import append_record, read_results
@@ -22,22 +21,49 @@ def test_the_parts_carry_each_window_s_cause():
 
 def test_the_references_are_scored_per_cause(tmp_path):
     results = tmp_path / "causes.jsonl"
-    records = run_causes(rows=["sim-modes"], seeds=[0], fractions=[1.0], methods=["oracle", "elapsed"],
-                         results=results, log=lambda message: None)
+    records = run_causes(
+        rows=["sim-modes"],
+        seeds=[0],
+        fractions=[1.0],
+        methods=["oracle", "elapsed"],
+        results=results,
+        log=lambda message: None,
+    )
     scores = {r["method"]: r for r in records}
     assert len(scores["oracle"]["cause_h_auroc"]) == 3 and scores["oracle"]["n_causes"] == 3
     # the oracle's any-event h-AUROC is the simulated row's: the same windows
     assert scores["oracle"]["h_auroc"] > scores["elapsed"]["h_auroc"] > 0.5
     assert np.mean(scores["oracle"]["cause_h_auroc"]) > np.mean(scores["elapsed"]["cause_h_auroc"])
-    assert run_causes(rows=["sim-modes"], seeds=[0], fractions=[1.0], methods=["oracle"], results=results,
-                      log=lambda message: None) == []  # done cells are skipped
+    assert (
+        run_causes(
+            rows=["sim-modes"],
+            seeds=[0],
+            fractions=[1.0],
+            methods=["oracle"],
+            results=results,
+            log=lambda message: None,
+        )
+        == []
+    )  # done cells are skipped
     assert len(read_results(results)) == 2
 
 
 def test_the_command_line_records_its_command(tmp_path):
     results = tmp_path / "out.jsonl"
-    main(["--rows", "sim-modes", "--seeds", "1", "--label-fractions", "1.0", "--methods", "oracle", "--results",
-          str(results)])
+    main(
+        [
+            "--rows",
+            "sim-modes",
+            "--seeds",
+            "1",
+            "--label-fractions",
+            "1.0",
+            "--methods",
+            "oracle",
+            "--results",
+            str(results),
+        ]
+    )
     (record,) = read_results(results)
     assert record["command"].split("--rows")[0].endswith("python -m hepa_bench.simulated_causes ")
 
@@ -47,8 +73,16 @@ def _records():
     per_cause = {"oracle": [0.9, 0.8], "elapsed": [0.7, 0.6], "gbm": [0.8, 0.6], "hepa-default-auto0": [0.85, 0.7]}
     for method, scores in per_cause.items():
         for seed in range(3):
-            records.append({"dataset": "sim-modes", "seed": seed, "fraction": 1.0, "method": method,
-                            "h_auroc": 0.8, "cause_h_auroc": [s + 0.01 * (seed - 1) for s in scores]})
+            records.append(
+                {
+                    "dataset": "sim-modes",
+                    "seed": seed,
+                    "fraction": 1.0,
+                    "method": method,
+                    "h_auroc": 0.8,
+                    "cause_h_auroc": [s + 0.01 * (seed - 1) for s in scores],
+                }
+            )
     return records
 
 
@@ -58,7 +92,9 @@ def test_the_section_gives_each_cause_beside_the_oracle_and_its_share_of_the_gap
     assert rows[("hepa-default-auto0", 2)]["share"] == pytest.approx(0.5)  # (0.7 - 0.6) / (0.8 - 0.6)
     assert ("oracle", 1) not in rows and ("elapsed", 1) not in rows
     text = "\n".join(render_causes(_records()))
-    assert "| sim-modes | 100% | hepa-default-auto0 | 1 | 0.850 ± 0.010 (3) | 0.850 | 0.900 | 0.700 | 0.75 | 3 |" in text
+    assert (
+        "| sim-modes | 100% | hepa-default-auto0 | 1 | 0.850 ± 0.010 (3) | 0.850 | 0.900 | 0.700 | 0.75 | 3 |" in text
+    )
     assert "| sim-modes | 100% | gbm | 2 | 0.600 ± 0.010 (3) | 0.600 | 0.800 | 0.600 | 0.00 | 3 |" in text
     assert render_causes([]) == []
 

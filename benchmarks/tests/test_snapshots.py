@@ -5,7 +5,6 @@ import dataclasses
 import numpy as np
 import pytest
 import torch
-
 from hepa_bench import snapshots
 from hepa_bench.methods import METHODS, Method, pretrained_hepa
 from hepa_bench.protocols import with_state
@@ -27,8 +26,9 @@ def windows(n=24, seed=0):
 
 def test_snapshots_hold_the_weights_of_their_epoch(small):
     X = windows()
-    pretrainer, states = pretrain_with_snapshots(X, epochs=[0, 1], pretrain_epochs=2, device="cpu", seed=0,
-                                                 max_horizon=16, **small)
+    pretrainer, states = pretrain_with_snapshots(
+        X, epochs=[0, 1], pretrain_epochs=2, device="cpu", seed=0, max_horizon=16, **small
+    )
     assert sorted(states) == [0, 1, 2]
     final = pretrainer.net_.module_.state_dict()
     assert all(torch.equal(states[2][k], final[k].cpu()) for k in final)
@@ -41,8 +41,9 @@ def test_snapshots_hold_the_weights_of_their_epoch(small):
 
 def test_pretraining_lowers_the_training_loss_measured_at_fixed_draws(small):
     X = windows(48)
-    pretrainer, states = pretrain_with_snapshots(X, epochs=[0], pretrain_epochs=8, device="cpu", seed=0,
-                                                 max_horizon=16, **small)
+    pretrainer, states = pretrain_with_snapshots(
+        X, epochs=[0], pretrain_epochs=8, device="cpu", seed=0, max_horizon=16, **small
+    )
     untrained = with_state(pretrainer, states[0])
     assert pretrainer.pretraining_loss(X)["loss"] < untrained.pretraining_loss(X)["loss"]
 
@@ -51,8 +52,17 @@ def test_pretraining_lowers_the_training_loss_measured_at_fixed_draws(small):
 def study(tmp_path, monkeypatch, small):
     """Arguments of a one-epoch C-MAPSS study of a tiny ``hepa`` on FD001, seed 0."""
     monkeypatch.setitem(METHODS, "tiny", Method("tiny hepa", encoder=pretrained_hepa, pretrain=small))
-    return dict(subsets=["FD001"], seeds=[0], methods=["tiny"], epochs=[0], pretrain_epochs=1, finetune_epochs=1,
-                device="cpu", results=str(tmp_path / "snap.jsonl"), log=lambda *a, **k: None)
+    return dict(
+        subsets=["FD001"],
+        seeds=[0],
+        methods=["tiny"],
+        epochs=[0],
+        pretrain_epochs=1,
+        finetune_epochs=1,
+        device="cpu",
+        results=str(tmp_path / "snap.jsonl"),
+        log=lambda *a, **k: None,
+    )
 
 
 def test_run_snapshots_writes_resumable_records_and_summarises(study, tmp_path):
@@ -109,8 +119,16 @@ def test_snapshots_cut_short_by_ctrl_c_are_not_recorded_and_the_study_resumes(st
 def event_study(tmp_path, data_home, small_registry):
     """Arguments of a study on the small VIX entry, three pretraining and two finetuning epochs at most."""
     registry = {"VIX": dataclasses.replace(small_registry["VIX"], pretrain_epochs=3, finetune_epochs=2)}
-    return dict(datasets=["VIX"], seeds=[0], epochs=[0, 1], device="cpu", results=str(tmp_path / "snap.jsonl"),
-                data_home=data_home, registry=registry, log=lambda *a, **k: None)
+    return dict(
+        datasets=["VIX"],
+        seeds=[0],
+        epochs=[0, 1],
+        device="cpu",
+        results=str(tmp_path / "snap.jsonl"),
+        data_home=data_home,
+        registry=registry,
+        log=lambda *a, **k: None,
+    )
 
 
 def test_event_snapshot_study_scores_each_copy_and_the_kept_weights_as_the_hepa_cell(event_study, tmp_path):
@@ -122,9 +140,17 @@ def test_event_snapshot_study_scores_each_copy_and_the_kept_weights_as_the_hepa_
         assert r["subset"] == "VIX" and r["method"] == "hepa" and np.isfinite(r["eps_valid"])
         assert 0 <= r["h_auroc"] <= 1 and 0 <= r["valid_h_auroc"] <= 1 and r["rank_valid"] > 0
     # the kept weights are the encoder of the benchmark's hepa cell with all labels: the same score
-    cell = run_benchmark(datasets=["VIX"], seeds=[0], fractions=[1.0], methods=["hepa"], device="cpu",
-                         results=str(tmp_path / "events.jsonl"), data_home=event_study["data_home"],
-                         registry=event_study["registry"], log=lambda *a, **k: None)[0]
+    cell = run_benchmark(
+        datasets=["VIX"],
+        seeds=[0],
+        fractions=[1.0],
+        methods=["hepa"],
+        device="cpu",
+        results=str(tmp_path / "events.jsonl"),
+        data_home=event_study["data_home"],
+        registry=event_study["registry"],
+        log=lambda *a, **k: None,
+    )[0]
     assert kept[0]["h_auroc"] == pytest.approx(cell["h_auroc"], abs=1e-12)
     assert kept[0]["valid_h_auroc"] == pytest.approx(cell["valid_h_auroc"], abs=1e-12)
     # epoch 0 is the untrained encoder: its held-out loss is not below the kept weights' on the same draws
@@ -135,8 +161,9 @@ def test_event_snapshot_study_scores_each_copy_and_the_kept_weights_as_the_hepa_
         run_event_snapshots(**{**event_study, "datasets": ["FD001"]})
 
 
-def test_event_snapshot_study_records_nothing_from_a_pretraining_cut_short_by_ctrl_c(event_study, monkeypatch,
-                                                                                       swallowed_ctrl_c):
+def test_event_snapshot_study_records_nothing_from_a_pretraining_cut_short_by_ctrl_c(
+    event_study, monkeypatch, swallowed_ctrl_c
+):
     class CutShort(snapshots.EncoderSnapshots):
         def on_epoch_end(self, net, **kwargs):
             super().on_epoch_end(net, **kwargs)

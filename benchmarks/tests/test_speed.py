@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from hepa_bench import speed
 from hepa_bench.speed import _throughput, scaling, scaling_table, stage_flops
 
@@ -11,9 +10,17 @@ from hepa_bench.speed import _throughput, scaling, scaling_table, stage_flops
 def test_stage_flops_counts_every_stage_and_orders_like_the_throughput():
     flops = stage_flops(n_channels=3, context_length=64, history=48, K=10, batch=8)
     result = {
-        "pretrain_epochs": 2, "cuts_per_window": 4, "n_pretrain_windows": 5, "pretrain_s": 1.0,
-        "finetune_epochs": 3, "n_finetune_windows": 10, "finetune_s": 2.0,
-        "n_embedded_windows": 30, "embed_s": 3.0, "n_test_windows": 8, "predict_s": 4.0,
+        "pretrain_epochs": 2,
+        "cuts_per_window": 4,
+        "n_pretrain_windows": 5,
+        "pretrain_s": 1.0,
+        "finetune_epochs": 3,
+        "n_finetune_windows": 10,
+        "finetune_s": 2.0,
+        "n_embedded_windows": 30,
+        "embed_s": 3.0,
+        "n_test_windows": 8,
+        "predict_s": 4.0,
     }
     throughput = _throughput(result)
     assert [name.split()[0] for name in flops] == [name.split()[0] for name in throughput]
@@ -29,8 +36,10 @@ def test_stage_flops_counts_every_stage_and_orders_like_the_throughput():
 
 
 def test_scaling_table_lists_every_stage():
-    rows = [("windows", 256, 512, {"pretrain epoch": 1.0, "finetune epoch": 0.5}),
-            ("context", 1024, 128, {"pretrain epoch": 2.25, "finetune epoch": 0.125})]
+    rows = [
+        ("windows", 256, 512, {"pretrain epoch": 1.0, "finetune epoch": 0.5}),
+        ("context", 1024, 128, {"pretrain epoch": 2.25, "finetune epoch": 0.125}),
+    ]
     lines = scaling_table(rows)
     assert lines[3] == "| series | windows | context length | pretrain epoch | finetune epoch |"
     assert lines[5] == "| windows | 256 | 512 | 1.00 | 0.50 |"
@@ -68,8 +77,9 @@ def test_a_child_run_prints_the_protocol_run_of_its_layout(layout, monkeypatch, 
         return {"h_auroc": 0.5, "batch_layout": kwargs["layout"]}
 
     monkeypatch.setattr(speed, "run_protocol", run_protocol)
-    speed.main(["--one-run", "--seed", "2", "--pretrain-epochs", "3", "--finetune-epochs", "1",
-                "--batch-layout", layout])
+    speed.main(
+        ["--one-run", "--seed", "2", "--pretrain-epochs", "3", "--finetune-epochs", "1", "--batch-layout", layout]
+    )
     printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert printed["batch_layout"] == layout and printed["torch_threads"] >= 1
     assert (given["subset"], given["seed"], given["pretrain_epochs"], given["finetune_epochs"]) == ("FD001", 2, 3, 1)

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from hepa_bench import speed, speed_reference
 from hepa_bench.speed_reference import (
     REFERENCE_COMMIT,
@@ -27,6 +26,7 @@ from hepa_bench.speed_reference import (
 )
 
 # --- side by side with the authors' implementation, against a stand-in checkout ---
+
 
 def _meet(me, other):
     """Stand-in code that, with FAKE_MEET set, waits for the other side's run of the same number.
@@ -47,7 +47,8 @@ if meet:
 
 # Stand-in for the reference's scripts/train.py: the same command line and
 # metrics file, a little CPU work, and a JSON line saying what it was given.
-FAKE_TRAIN = '''
+FAKE_TRAIN = (
+    """
 import argparse, json, os, sys, time
 from pathlib import Path
 
@@ -58,7 +59,9 @@ for flag in ("--seed", "--pre-epochs", "--ft-epochs"):
     parser.add_argument(flag, type=int, required=True)
 args = parser.parse_args()
 start = time.time()
-''' + _meet("reference", "ours") + '''if os.environ.get("FAKE_REFERENCE") == "fail":
+"""
+    + _meet("reference", "ours")
+    + """if os.environ.get("FAKE_REFERENCE") == "fail":
     sys.stderr.write("Traceback (most recent call last):\\nFileNotFoundError: stand-in failure\\n")
     sys.exit(3)
 data = Path(os.environ["HEPA_DATA_DIR"]) / "CMAPSS"
@@ -75,14 +78,18 @@ with open(os.environ["FAKE_LOG"], "a") as log:
     log.write(json.dumps({"reference": seen}) + "\\n")
 if os.environ.get("FAKE_REFERENCE") != "no metrics":
     Path(args.out, f"{args.dataset}_s{args.seed}_metrics.json").write_text(json.dumps({"h_auroc": 0.75}))
-'''
+"""
+)
 
 # Stand-in for this package's child run: CPU work, then the JSON result line.
-FAKE_OURS = '''
+FAKE_OURS = (
+    """
 import json, os, sys, time
 from pathlib import Path
 start = time.time()
-''' + _meet("ours", "reference") + '''end = time.process_time() + 0.3
+"""
+    + _meet("ours", "reference")
+    + """end = time.process_time() + 0.3
 while time.process_time() < end:
     pass
 seen = {"argv": sys.argv[1:], "cores": sorted(os.sched_getaffinity(0)), "start": start, "end": time.time(),
@@ -91,12 +98,17 @@ with open(os.environ["FAKE_LOG"], "a") as log:
     log.write(json.dumps({"hepa_sklearn": seen}) + "\\n")
 print("progress")
 print(json.dumps({"h_auroc": 0.5}))
-'''
+"""
+)
 
 
 def _git(path, *args):
-    return subprocess.run(["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
 
 
 @pytest.fixture
@@ -133,7 +145,10 @@ def test_check_reference_refuses_another_commit_or_no_checkout(fake_reference, t
     with pytest.raises(ValueError, match="commit-check off"):
         speed.main(["--reference", str(path), "--repeats", "1"])
     assert check_reference(path, None) == {
-        "path": str(path.resolve()), "commit": commit, "modified": False, "expected_commit": None,
+        "path": str(path.resolve()),
+        "commit": commit,
+        "modified": False,
+        "expected_commit": None,
     }
     assert check_reference(path, commit)["commit"] == commit
     copy = tmp_path / "copy"
@@ -177,13 +192,17 @@ def test_core_plan_gives_disjoint_cores_side_by_side_and_shared_cores_in_turn():
 
 def test_summarize_pairs_takes_ratios_within_each_measured_pair():
     def pair(ours, reference):
-        sides = {side: {"wall_s": w, "cpu_s": c, "peak_rss_mb": m, "h_auroc": h}
-                 for side, (w, c, m, h) in (("hepa_sklearn", ours), ("reference", reference))}
+        sides = {
+            side: {"wall_s": w, "cpu_s": c, "peak_rss_mb": m, "h_auroc": h}
+            for side, (w, c, m, h) in (("hepa_sklearn", ours), ("reference", reference))
+        }
         return {**sides, "ratios": _pair_ratios(sides["hepa_sklearn"], sides["reference"])}
 
-    runs = [pair((10, 10, 100, 0.9), (20, 20, 50, 0.8)),
-            pair((20, 10, 100, 0.9), (20, 40, 50, 0.8)),
-            pair((40, 20, 100, 0.9), (20, 20, 50, 0.8))]
+    runs = [
+        pair((10, 10, 100, 0.9), (20, 20, 50, 0.8)),
+        pair((20, 10, 100, 0.9), (20, 40, 50, 0.8)),
+        pair((40, 20, 100, 0.9), (20, 20, 50, 0.8)),
+    ]
     assert runs[1]["ratios"] == {"wall_s": 1.0, "cpu_s": 4.0, "peak_rss_mb": 0.5}
     medians, ratios = summarize_pairs(runs)
     assert medians["hepa_sklearn"] == {"wall_s": 20, "cpu_s": 10, "peak_rss_mb": 100, "h_auroc": 0.9}
@@ -193,26 +212,52 @@ def test_summarize_pairs_takes_ratios_within_each_measured_pair():
 
 
 def test_compare_with_reference_runs_both_side_by_side_pinned_with_the_same_threads(
-        fake_reference, fake_ours, tmp_path, monkeypatch):
+    fake_reference, fake_ours, tmp_path, monkeypatch
+):
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("side by side needs two usable cores")
     path, commit = fake_reference
     (tmp_path / "meet").mkdir()
     monkeypatch.setenv("FAKE_MEET", str(tmp_path / "meet"))
     messages = []
-    results = compare_with_reference(path, fake_ours, seed=3, pretrain_epochs=2, finetune_epochs=1, threads=1,
-                                     repeats=2, side_by_side=True, expected_commit=commit, log=messages.append)
+    results = compare_with_reference(
+        path,
+        fake_ours,
+        seed=3,
+        pretrain_epochs=2,
+        finetune_epochs=1,
+        threads=1,
+        repeats=2,
+        side_by_side=True,
+        expected_commit=commit,
+        log=messages.append,
+    )
     seen = _seen(tmp_path)
     ours = [entry["hepa_sklearn"] for entry in seen if "hepa_sklearn" in entry]
     theirs = [entry["reference"] for entry in seen if "reference" in entry]
     assert len(ours) == len(theirs) == 2 and len(messages) == 2
     for i, (mine, reference, run) in enumerate(zip(ours, theirs, results["runs"])):
         out = reference["argv"][-1]
-        assert reference["argv"] == ["--dataset", "FD001", "--seed", "3", "--pre-epochs", "2", "--ft-epochs", "1",
-                                     "--out", out]
+        assert reference["argv"] == [
+            "--dataset",
+            "FD001",
+            "--seed",
+            "3",
+            "--pre-epochs",
+            "2",
+            "--ft-epochs",
+            "1",
+            "--out",
+            out,
+        ]
         assert Path(out).name == f"reference_run{i + 1}" and reference["cwd"] == out
-        assert reference["env"] == {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONPATH": str(path),
-                                    "PYTHONDONTWRITEBYTECODE": "1", "CUDA_VISIBLE_DEVICES": ""}
+        assert reference["env"] == {
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+            "PYTHONPATH": str(path),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "CUDA_VISIBLE_DEVICES": "",
+        }
         assert mine["env"] == {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         assert reference["data"] == ["RUL_FD001.txt", "test_FD001.txt", "train_FD001.txt"]
         # each on its own core, both running at once
@@ -222,8 +267,9 @@ def test_compare_with_reference_runs_both_side_by_side_pinned_with_the_same_thre
         assert run["hepa_sklearn"]["h_auroc"] == 0.5 and run["reference"]["h_auroc"] == 0.75
         for side in ("hepa_sklearn", "reference"):
             assert run[side]["cpu_s"] >= 0.3 and run[side]["wall_s"] >= 0.3 and run[side]["peak_rss_mb"] > 1
-        assert run["ratios"] == {key: run["reference"][key] / run["hepa_sklearn"][key]
-                                 for key in ("wall_s", "cpu_s", "peak_rss_mb")}
+        assert run["ratios"] == {
+            key: run["reference"][key] / run["hepa_sklearn"][key] for key in ("wall_s", "cpu_s", "peak_rss_mb")
+        }
     # the core sets swap between repeats
     assert ours[0]["cores"] == theirs[1]["cores"] and ours[1]["cores"] == theirs[0]["cores"]
     assert results["ratio"] == summarize_pairs(results["runs"])[1]
@@ -244,29 +290,32 @@ def test_compare_with_reference_runs_both_side_by_side_pinned_with_the_same_thre
 
 def test_compare_with_reference_in_turn_shares_the_cores(fake_reference, fake_ours, tmp_path):
     path, commit = fake_reference
-    results = compare_with_reference(path, fake_ours, repeats=1, side_by_side=False, expected_commit=commit,
-                                     log=lambda message: None)
+    results = compare_with_reference(
+        path, fake_ours, repeats=1, side_by_side=False, expected_commit=commit, log=lambda message: None
+    )
     mine, reference = (entry[side] for entry, side in zip(_seen(tmp_path), ("hepa_sklearn", "reference")))
     assert mine["cores"] == reference["cores"] == [min(os.sched_getaffinity(0))]
     assert mine["end"] <= reference["start"]
     assert results["mode"] == "sequential"
 
 
-@pytest.mark.parametrize("mode, message", [
-    ("fail", r"reference implementation failed with exit code 3: .*train\.py[^\n]*\n.*stand-in failure"),
-    ("no metrics", r"exited normally but its metrics file .*FD001_s0_metrics\.json has no readable h_auroc"),
-])
-def test_compare_with_reference_reports_a_failed_reference_run(fake_reference, fake_ours, monkeypatch, mode,
-                                                                message):
+@pytest.mark.parametrize(
+    "mode, message",
+    [
+        ("fail", r"reference implementation failed with exit code 3: .*train\.py[^\n]*\n.*stand-in failure"),
+        ("no metrics", r"exited normally but its metrics file .*FD001_s0_metrics\.json has no readable h_auroc"),
+    ],
+)
+def test_compare_with_reference_reports_a_failed_reference_run(fake_reference, fake_ours, monkeypatch, mode, message):
     path, commit = fake_reference
     monkeypatch.setenv("FAKE_REFERENCE", mode)
     with pytest.raises(RuntimeError, match=re.compile(message, re.S)):
-        compare_with_reference(path, fake_ours, repeats=1, side_by_side=False, expected_commit=commit,
-                               log=lambda message: None)
+        compare_with_reference(
+            path, fake_ours, repeats=1, side_by_side=False, expected_commit=commit, log=lambda message: None
+        )
 
 
-def test_benchmark_speed_reference_command_writes_the_results(fake_reference, fake_ours, tmp_path, monkeypatch,
-                                                               capsys):
+def test_benchmark_speed_reference_command_writes_the_results(fake_reference, fake_ours, tmp_path, monkeypatch, capsys):
     path, _ = fake_reference
     given = {}
 
@@ -276,16 +325,52 @@ def test_benchmark_speed_reference_command_writes_the_results(fake_reference, fa
 
     monkeypatch.setattr(speed_reference, "compare_with_reference", with_fake_ours)
     output = tmp_path / "results.json"
-    speed.main(["--reference", str(path), "--reference-commit-check", "off", "--sequential", "--repeats", "1",
-                "--seed", "2", "--pretrain-epochs", "1", "--finetune-epochs", "1", "--output", str(output)])
+    speed.main(
+        [
+            "--reference",
+            str(path),
+            "--reference-commit-check",
+            "off",
+            "--sequential",
+            "--repeats",
+            "1",
+            "--seed",
+            "2",
+            "--pretrain-epochs",
+            "1",
+            "--finetune-epochs",
+            "1",
+            "--output",
+            str(output),
+        ]
+    )
     assert given["our_argv"][1:4] == ["-m", "hepa_bench.speed", "--one-run"]
     assert given["our_argv"][-2:] == ["--threads", "1"]
     assert given["expected_commit"] is None and given["side_by_side"] is False and given["seed"] == 2
     results = json.loads(output.read_text())
-    assert {"command", "python", "machine", "torch", "threads", "mode", "pinning", "hepa_sklearn", "reference",
-            "environment", "runs", "median", "ratio", "note"} <= set(results)
-    assert results["protocol"] == {"dataset": "FD001", "seed": 2, "pretrain_epochs": 1, "finetune_epochs": 1,
-                                   "repeats": 1}
+    assert {
+        "command",
+        "python",
+        "machine",
+        "torch",
+        "threads",
+        "mode",
+        "pinning",
+        "hepa_sklearn",
+        "reference",
+        "environment",
+        "runs",
+        "median",
+        "ratio",
+        "note",
+    } <= set(results)
+    assert results["protocol"] == {
+        "dataset": "FD001",
+        "seed": 2,
+        "pretrain_epochs": 1,
+        "finetune_epochs": 1,
+        "repeats": 1,
+    }
     printed = capsys.readouterr().out
     assert "| reference / hepa_sklearn |" in printed and str(output) in printed
     # no path of this machine: the checkout is named as given, the interpreter and the work folder generically
@@ -306,15 +391,23 @@ def test_portable_paths_keeps_a_relative_reference_as_given(tmp_path):
     checkout = tmp_path / "refs" / "HEPA"
     checkout.mkdir(parents=True)
     work = Path(tempfile.gettempdir()) / "hepa-reference-abc_12"
-    results = {"reference": {"path": str(checkout)}, "python": sys.executable,
-               "runs": [{"argv": [sys.executable, str(checkout / "scripts" / "train.py"), "--out",
-                                  str(work / "reference_run1")]}],
-               "count": 3, "other": str(checkout) + "-copy"}
+    results = {
+        "reference": {"path": str(checkout)},
+        "python": sys.executable,
+        "runs": [
+            {"argv": [sys.executable, str(checkout / "scripts" / "train.py"), "--out", str(work / "reference_run1")]}
+        ],
+        "count": 3,
+        "other": str(checkout) + "-copy",
+    }
     given = portable_paths(results, "refs/HEPA", cwd=tmp_path)
-    assert given == {"reference": {"path": "refs/HEPA"}, "python": "python",
-                     "runs": [{"argv": ["python", "refs/HEPA/scripts/train.py", "--out",
-                                        "TMPDIR/hepa-reference/reference_run1"]}],
-                     "count": 3, "other": str(checkout) + "-copy"}
+    assert given == {
+        "reference": {"path": "refs/HEPA"},
+        "python": "python",
+        "runs": [{"argv": ["python", "refs/HEPA/scripts/train.py", "--out", "TMPDIR/hepa-reference/reference_run1"]}],
+        "count": 3,
+        "other": str(checkout) + "-copy",
+    }
     assert results["python"] == sys.executable  # the input is left alone
     # outside the working folder only the checkout's own name is kept
     assert portable_paths(results, checkout, cwd=tmp_path / "elsewhere")["reference"]["path"] == "HEPA"
@@ -329,8 +422,18 @@ def test_reference_pretraining_pairs_the_seeds_and_tests_the_difference():
     spec = importlib.util.spec_from_file_location("reference_pretraining", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    runs = [{"seed": s, "pretrain_epochs": e, "h_auroc": h} for s, e, h in
-            ((0, 0, 0.90), (0, 50, 0.92), (1, 0, 0.91), (1, 50, 0.90), (2, 0, 0.93), (2, 50, 0.95), (3, 50, 0.99))]
+    runs = [
+        {"seed": s, "pretrain_epochs": e, "h_auroc": h}
+        for s, e, h in (
+            (0, 0, 0.90),
+            (0, 50, 0.92),
+            (1, 0, 0.91),
+            (1, 50, 0.90),
+            (2, 0, 0.93),
+            (2, 50, 0.95),
+            (3, 50, 0.99),
+        )
+    ]
     lines = module.summarize({"runs": runs})
     assert "| 0 | 0.9000 | 0.9200 | +0.0200 |" in lines
     assert "| mean | 0.9133 | 0.9233 | +0.0100 |" in lines  # seed 3 has no untrained run: left out

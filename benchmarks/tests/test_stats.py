@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from hepa_bench.stats import beaten_by, cells_by, compare, family_note, holm, mean_std, paired_by_seed, paired_tests
 
 BASE = np.array([0.80, 0.90, 0.70, 0.85, 0.95])
@@ -16,10 +15,19 @@ def test_mean_std():
 
 
 def test_pairs_by_seed_and_drops_unpaired_or_missing_seeds():
-    a = [{"seed": 3, "h_auroc": 0.9}, {"seed": 0, "h_auroc": 0.8}, {"seed": 1, "h_auroc": 0.7},
-         {"seed": 4, "h_auroc": None}]
-    b = [{"seed": 1, "h_auroc": 0.6}, {"seed": 0, "h_auroc": 0.5}, {"seed": 2, "h_auroc": 0.4},
-         {"seed": 4, "h_auroc": 0.3}, {"seed": 3, "h_auroc": float("nan")}]
+    a = [
+        {"seed": 3, "h_auroc": 0.9},
+        {"seed": 0, "h_auroc": 0.8},
+        {"seed": 1, "h_auroc": 0.7},
+        {"seed": 4, "h_auroc": None},
+    ]
+    b = [
+        {"seed": 1, "h_auroc": 0.6},
+        {"seed": 0, "h_auroc": 0.5},
+        {"seed": 2, "h_auroc": 0.4},
+        {"seed": 4, "h_auroc": 0.3},
+        {"seed": 3, "h_auroc": float("nan")},
+    ]
     seeds, score_a, score_b = paired_by_seed(a, b)
     assert seeds == [0, 1]  # 2: only b; 3: b is NaN; 4: a is missing
     np.testing.assert_array_equal(score_a, [0.8, 0.7])
@@ -55,7 +63,10 @@ def test_comparisons_are_holm_adjusted_over_the_table(hand_made_records):
     cells = cells_by(hand_made_records())
     comparisons = compare(cells, [(s, 1.0, ["hepa", "gbm"]) for s in ("FD001", "FD002", "FD003")])
     assert [(c.a, c.b, c.subset, c.n_seeds) for c in comparisons] == [
-        ("hepa", "gbm", "FD001", 5), ("hepa", "gbm", "FD002", 5), ("hepa", "gbm", "FD003", 5)]
+        ("hepa", "gbm", "FD001", 5),
+        ("hepa", "gbm", "FD002", 5),
+        ("hepa", "gbm", "FD003", 5),
+    ]
     np.testing.assert_allclose([c.t_p for c in comparisons], [0.004813, 0.045240, 0.047421], atol=1e-6)
     np.testing.assert_allclose([c.holm_p for c in comparisons], [0.014438, 0.090480, 0.090480], atol=1e-6)
     np.testing.assert_allclose([c.mean_difference for c in comparisons], [0.02, 0.023, -0.02])
@@ -64,13 +75,18 @@ def test_comparisons_are_holm_adjusted_over_the_table(hand_made_records):
 
 def test_a_method_with_one_score_on_every_seed_is_one_run_and_not_tested():
     def records(method, scores):
-        return [{"subset": "FD001", "seed": s, "fraction": 1.0, "method": method, "h_auroc": v}
-                for s, v in enumerate(scores)]
+        return [
+            {"subset": "FD001", "seed": s, "fraction": 1.0, "method": method, "h_auroc": v}
+            for s, v in enumerate(scores)
+        ]
 
     # hepa varies over the seeds, gbm scores 0.8 on each (a deterministic fit of a fixed split),
     # mae varies too: only hepa against mae is a paired test
-    cells = cells_by(records("hepa", [0.90, 0.91, 0.92, 0.93, 0.94]) + records("gbm", [0.8] * 5)
-                     + records("mae", [0.85, 0.87, 0.86, 0.88, 0.84]))
+    cells = cells_by(
+        records("hepa", [0.90, 0.91, 0.92, 0.93, 0.94])
+        + records("gbm", [0.8] * 5)
+        + records("mae", [0.85, 0.87, 0.86, 0.88, 0.84])
+    )
     comparisons = compare(cells, [("FD001", 1.0, ["hepa", "gbm", "mae"])])
     tested = {(c.a, c.b): (c.one_run, np.isfinite(c.t_p)) for c in comparisons}
     assert tested == {("hepa", "gbm"): (True, False), ("hepa", "mae"): (False, True), ("gbm", "mae"): (True, False)}

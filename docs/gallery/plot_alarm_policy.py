@@ -62,8 +62,7 @@ from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, SurfaceCalibrator, 
 
 pipe = make_pipeline(
     HEPAPretrainer(
-        d_model=16, n_heads=2, n_layers=1,
-        patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0,
+        d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0
     ),
     HEPAEventPredictor(K=K, hidden=16, lr=3e-3, max_epochs=10, random_state=0),
 ).fit(X_fit, y_fit)
@@ -194,7 +193,11 @@ engine = test_engines[0]
 rows = groups_test == engine
 end_cycle = scored.frame.groupby("unit")["cycle"].max().loc[groups_test].to_numpy() - y_test["time"]
 display = EventSurfaceDisplay.from_predictions(
-    y_test, Q_test, groups=groups_test, unit=engine, times=end_cycle,
+    y_test,
+    Q_test,
+    groups=groups_test,
+    unit=engine,
+    times=end_cycle,
     name=f"engine {engine}: calibrated P(failure within Δt)",
 )
 display.ax_.axhline(HORIZON, color="white", linestyle=":")
@@ -203,7 +206,9 @@ display.ax_.set_ylabel("horizon Δt (cycles)")
 alarm_rows = np.flatnonzero(rows & (Q_test[:, HORIZON - 1] >= tau))
 if alarm_rows.size:
     display.ax_.axvline(end_cycle[alarm_rows[0]], color="black", linewidth=2)
-    print(f"engine {engine}: alarm at cycle {end_cycle[alarm_rows[0]]:.0f}, "
-          f"{y_test['time'][alarm_rows[0]]:.0f} cycles before its failure")
+    print(
+        f"engine {engine}: alarm at cycle {end_cycle[alarm_rows[0]]:.0f}, "
+        f"{y_test['time'][alarm_rows[0]]:.0f} cycles before its failure"
+    )
 else:
     print(f"engine {engine}: no alarm")

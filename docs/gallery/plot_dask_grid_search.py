@@ -39,8 +39,7 @@ X_dev, y_dev, groups_dev = data.X[dev], data.y[dev], data.groups[dev]
 print(f"{dev.sum()} development windows from 75 engines, {test.sum()} test windows from 25 engines")
 
 pretrainer = HEPAPretrainer(
-    d_model=16, n_heads=2, n_layers=1,
-    patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0,
+    d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0
 ).fit(X_dev)
 
 # %%
@@ -55,14 +54,8 @@ from sklearn.pipeline import make_pipeline
 from hepa_sklearn import h_auroc_scorer
 
 search = GridSearchCV(
-    make_pipeline(
-        FrozenEstimator(pretrainer),
-        HEPAEventPredictor(K=K, hidden=16, max_epochs=4, random_state=0),
-    ),
-    param_grid={
-        "hepaeventpredictor__hidden": [16, 32],
-        "hepaeventpredictor__lr": [1e-3, 3e-3],
-    },
+    make_pipeline(FrozenEstimator(pretrainer), HEPAEventPredictor(K=K, hidden=16, max_epochs=4, random_state=0)),
+    param_grid={"hepaeventpredictor__hidden": [16, 32], "hepaeventpredictor__lr": [1e-3, 3e-3]},
     cv=GroupKFold(n_splits=3),
     scoring=h_auroc_scorer,
 )
@@ -96,18 +89,15 @@ else:
         # silent for longer than Dask's default of 30 s; this keeps it in the cluster
         dask.config.set({"distributed.comm.timeouts.tcp": "300s"}),
         LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=logging.ERROR,
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
         ) as cluster,
         Client(cluster) as client,
     ):
         workers = client.scheduler_info()["workers"]
-        print(f"Dask cluster: {len(workers)} workers, "
-              f"{sum(w['nthreads'] for w in workers.values())} threads in all")
+        print(f"Dask cluster: {len(workers)} workers, {sum(w['nthreads'] for w in workers.values())} threads in all")
         with joblib.parallel_backend("dask"):
             search.fit(X_dev, y_dev, groups=groups_dev)
-print(f"search done: {len(search.cv_results_['params'])} settings x 3 folds, "
-      "then one refit of the best setting")
+print(f"search done: {len(search.cv_results_['params'])} settings x 3 folds, then one refit of the best setting")
 
 # %%
 # Results
@@ -115,22 +105,24 @@ print(f"search done: {len(search.cv_results_['params'])} settings x 3 folds, "
 import pandas as pd
 
 results = pd.DataFrame(search.cv_results_)[
-    ["param_hepaeventpredictor__hidden", "param_hepaeventpredictor__lr",
-     "mean_test_score", "std_test_score", "rank_test_score"]
+    [
+        "param_hepaeventpredictor__hidden",
+        "param_hepaeventpredictor__lr",
+        "mean_test_score",
+        "std_test_score",
+        "rank_test_score",
+    ]
 ]
 print(results.to_string(index=False))
 print("best:", search.best_params_)
-print(f"h-AUROC of the refitted best pipeline on the 25 test engines: "
-      f"{search.score(data.X[test], data.y[test]):.3f}")
+print(f"h-AUROC of the refitted best pipeline on the 25 test engines: {search.score(data.X[test], data.y[test]):.3f}")
 
 # %%
 # The mean h-AUROC over the folds, setting by setting.
 import matplotlib.pyplot as plt
 
 scores = results.pivot(
-    index="param_hepaeventpredictor__hidden",
-    columns="param_hepaeventpredictor__lr",
-    values="mean_test_score",
+    index="param_hepaeventpredictor__hidden", columns="param_hepaeventpredictor__lr", values="mean_test_score"
 )
 fig, ax = plt.subplots(figsize=(5, 4))
 image = ax.imshow(scores.to_numpy(dtype=float), cmap="viridis")

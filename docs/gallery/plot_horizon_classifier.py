@@ -48,9 +48,7 @@ from sklearn.preprocessing import FunctionTransformer
 
 from hepa_sklearn import summary_features
 
-forest = make_pipeline(
-    FunctionTransformer(summary_features), RandomForestClassifier(n_estimators=100, random_state=0)
-)
+forest = make_pipeline(FunctionTransformer(summary_features), RandomForestClassifier(n_estimators=100, random_state=0))
 scores = cross_val_score(forest, X[dev], y[dev], groups=groups[dev], cv=GroupKFold(3), scoring="roc_auc")
 print(f"random forest: ROC AUC {scores.mean():.3f} over 3 folds of engines")
 
@@ -66,11 +64,9 @@ from sklearn.frozen import FrozenEstimator
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, HorizonClassifier
 
 pretrainer = HEPAPretrainer(
-    d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0,
+    d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0
 ).fit(X[dev])
-surface = make_pipeline(
-    FrozenEstimator(pretrainer), HEPAEventPredictor(K=60, hidden=32, max_epochs=20, random_state=0)
-)
+surface = make_pipeline(FrozenEstimator(pretrainer), HEPAEventPredictor(K=60, hidden=32, max_epochs=20, random_state=0))
 hepa = HorizonClassifier(surface, horizon=H)
 scores = cross_val_score(hepa, X[dev], y[dev], groups=groups[dev], cv=GroupKFold(3), scoring="roc_auc")
 print(f"HEPA at H={H}, binary labels: ROC AUC {scores.mean():.3f}")
@@ -88,7 +84,11 @@ import sklearn
 sklearn.set_config(enable_metadata_routing=True)
 hepa_full = HorizonClassifier(surface, horizon=H).set_fit_request(survival_y=True)
 scores = cross_val_score(
-    hepa_full, X[dev], y[dev], cv=GroupKFold(3), scoring="roc_auc",
+    hepa_full,
+    X[dev],
+    y[dev],
+    cv=GroupKFold(3),
+    scoring="roc_auc",
     params={"groups": groups[dev], "survival_y": y_full[dev]},
 )
 print(f"HEPA at H={H}, full labels: ROC AUC {scores.mean():.3f}")
@@ -105,8 +105,11 @@ from sklearn.model_selection import TunedThresholdClassifierCV
 from hepa_sklearn.metrics import make_alarm_budget_scorer, make_alarm_cost_scorer
 
 by_cost = TunedThresholdClassifierCV(
-    hepa_full, scoring=make_alarm_cost_scorer(missed_failure_cost=10, false_alarm_cost=1),
-    cv=GroupKFold(3), thresholds=100, store_cv_results=True,
+    hepa_full,
+    scoring=make_alarm_cost_scorer(missed_failure_cost=10, false_alarm_cost=1),
+    cv=GroupKFold(3),
+    thresholds=100,
+    store_cv_results=True,
 ).fit(X[dev], y[dev], groups=groups[dev], survival_y=y_full[dev])
 print(f"least-cost threshold: {by_cost.best_threshold_:.3f}")
 
@@ -118,8 +121,10 @@ print(f"least-cost threshold: {by_cost.best_threshold_:.3f}")
 # :func:`~hepa_sklearn.metrics.make_alarm_budget_scorer` is the share of
 # failure windows caught while the alarms keep to the budget.
 by_budget = TunedThresholdClassifierCV(
-    hepa_full, scoring=make_alarm_budget_scorer(alarms=3, per_steps=100, steps_per_window=4),
-    cv=GroupKFold(3), thresholds=100,
+    hepa_full,
+    scoring=make_alarm_budget_scorer(alarms=3, per_steps=100, steps_per_window=4),
+    cv=GroupKFold(3),
+    thresholds=100,
 ).fit(X[dev], y[dev], groups=groups[dev], survival_y=y_full[dev])
 print(f"threshold within the budget: {by_budget.best_threshold_:.3f}")
 

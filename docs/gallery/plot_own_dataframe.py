@@ -49,8 +49,7 @@ for pump in range(16):
                 "pump": f"P{pump:02d}",
                 "hour": hour,
                 "vibration": 1.0 + 3.0 * wear**2 + rng.normal(0.0, 0.15),
-                "temperature": 60.0 + 6.0 * wear + 2.0 * np.sin(2 * np.pi * hour / 24)
-                + rng.normal(0.0, 0.5),
+                "temperature": 60.0 + 6.0 * wear + 2.0 * np.sin(2 * np.pi * hour / 24) + rng.normal(0.0, 0.5),
                 "pressure": 3.0 - 0.1 * wear + rng.normal(0.0, 0.05),
                 "failure": failure,
             }
@@ -80,8 +79,7 @@ train_log = log[log["pump"].isin(pumps[:12])]
 test_log = log[log["pump"].isin(pumps[12:])]
 
 window = dict(
-    feature_cols=features, event_col="failure", unit_col="pump", time_col="hour",
-    context_length=64, min_history=16,
+    feature_cols=features, event_col="failure", unit_col="pump", time_col="hour", context_length=64, min_history=16
 )
 X_train, y_train, groups_train = make_windows(train_log, stride=4, **window)
 X_test, y_test, groups_test = make_windows(test_log, stride=1, **window)
@@ -102,8 +100,7 @@ from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 K = 48
 pipe = make_pipeline(
     HEPAPretrainer(
-        d_model=16, n_heads=2, n_layers=1,
-        patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0,
+        d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0
     ),
     HEPAEventPredictor(K=K, hidden=16, lr=3e-3, max_epochs=10, random_state=0),
 )
@@ -124,12 +121,11 @@ import matplotlib.pyplot as plt
 from hepa_sklearn.plotting import EventSurfaceDisplay
 
 window_end = np.concatenate(
-    [part["hour"].to_numpy()[window["min_history"] - 1:] for _, part in test_log.groupby("pump", sort=False)]
+    [part["hour"].to_numpy()[window["min_history"] - 1 :] for _, part in test_log.groupby("pump", sort=False)]
 )
 pump = pumps[12]
 display = EventSurfaceDisplay.from_predictions(
-    y_test, surface, groups=groups_test, unit=pump, times=window_end,
-    name=f"pump {pump}: P(failure within Δt hours)",
+    y_test, surface, groups=groups_test, unit=pump, times=window_end, name=f"pump {pump}: P(failure within Δt hours)"
 )
 display.ax_.set_xlabel("hour")
 display.ax_.set_ylabel("horizon Δt (hours)")

@@ -81,8 +81,15 @@ steps = fleet.index["step"].to_numpy()[test][rows]
 failure = fleet.units.loc[unit, "failure_step"]
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.5), sharey=True, layout="constrained")
 for ax, surface, title in ((axes[0], P[rows], "headline line"), (axes[1], fleet.oracle[test][rows], "oracle")):
-    image = ax.imshow(surface.T, origin="lower", aspect="auto", vmin=0, vmax=1, cmap="viridis",
-                      extent=(steps[0], steps[-1], 0.5, K + 0.5))
+    image = ax.imshow(
+        surface.T,
+        origin="lower",
+        aspect="auto",
+        vmin=0,
+        vmax=1,
+        cmap="viridis",
+        extent=(steps[0], steps[-1], 0.5, K + 0.5),
+    )
     ax.plot(steps, np.clip(failure - steps, 0, K), color="white", lw=1, ls="--", label="steps to the failure")
     ax.set(title=title, xlabel="step (window end)")
 axes[0].set_ylabel("horizon k")

@@ -3,14 +3,7 @@
 from .callbacks import COLLAPSE_SPREAD, GRADIENT_CLIP, CollapseMonitor, TargetEMA
 from .criteria import JEPACriterion, ReconstructionLoss, SurfaceLoss, prediction_spread
 from .net import HEPANet, JEPANet, TrainingConfig, TrainingDivergedError, make_net
-from .runtime import (
-    PRECISIONS,
-    autocast_dtype,
-    check_finite_output,
-    infer_in_chunks,
-    resolve_device,
-    seeded_torch,
-)
+from .runtime import PRECISIONS, autocast_dtype, check_finite_output, infer_in_chunks, resolve_device, seeded_torch
 from .sampling import CutSampler, PatchMaskSampler, TailSplit, WindowDataset
 from .statistics import check_pretrainable, global_statistics, window_attributes
 

@@ -67,7 +67,9 @@ class CollapseMonitor(Callback):
         if collapsed:
             logger.warning(
                 "epoch %d: representation collapse, the predictions' spread is %.3g (below %s)",
-                len(net.history), spread, self.threshold,
+                len(net.history),
+                spread,
+                self.threshold,
             )
         if collapsed and not getattr(self, "warned_", False):
             self.warned_ = True
@@ -127,8 +129,11 @@ class PatientEarlyStopping(EarlyStopping):
         except KeyboardInterrupt:
             net.stopped_early_ = True
             logger.info(
-                "early stopping at epoch %d: %s has not improved for %d epochs; the weights of epoch %d "
-                "are kept", len(net.history), self.monitor, self.patience, self.best_epoch_,
+                "early stopping at epoch %d: %s has not improved for %d epochs; the weights of epoch %d are kept",
+                len(net.history),
+                self.monitor,
+                self.patience,
+                self.best_epoch_,
             )
             raise
 
@@ -167,8 +172,12 @@ class HeldOutRank(Callback):
         training = module.training
         module.eval()
         with torch.no_grad():
-            embedded = torch.cat([module.embed(windows.X[part].to(device)).float().cpu()
-                                  for part in np.array_split(rows, max(1, len(rows) // 256))])
+            embedded = torch.cat(
+                [
+                    module.embed(windows.X[part].to(device)).float().cpu()
+                    for part in np.array_split(rows, max(1, len(rows) // 256))
+                ]
+            )
         module.train(training)
         net.history.record("valid_rank", effective_rank(embedded.numpy()))
 
@@ -227,8 +236,16 @@ class TrainingProgress(Callback):
         return state
 
 
-def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=0, extra_scores=(),
-                       scoring=(), monitor=("valid_loss", True)):
+def training_callbacks(
+    *,
+    max_epochs,
+    early_stopping,
+    n_iter_no_change,
+    verbose=0,
+    extra_scores=(),
+    scoring=(),
+    monitor=("valid_loss", True),
+):
     """Cosine LR schedule, gradient clipping, logging, a progress bar at ``verbose=1``, optional early stopping.
 
     The learning rate anneals to 0 over ``max_epochs`` (the paper's
@@ -253,7 +270,11 @@ def training_callbacks(*, max_epochs, early_stopping, n_iter_no_change, verbose=
         callbacks.append(("training_progress", TrainingProgress()))
     if early_stopping:
         callbacks.append(
-            ("early_stopping", PatientEarlyStopping(monitor=monitor[0], lower_is_better=monitor[1],
-                                                    patience=n_iter_no_change, load_best=True))
+            (
+                "early_stopping",
+                PatientEarlyStopping(
+                    monitor=monitor[0], lower_is_better=monitor[1], patience=n_iter_no_change, load_best=True
+                ),
+            )
         )
     return callbacks

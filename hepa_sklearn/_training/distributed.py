@@ -17,6 +17,7 @@ import torch
 import torch.distributed as dist
 from skorch.callbacks import Callback
 
+
 @dataclass(frozen=True)
 class ProcessWorld:
     """The processes that train one model together, seen from one of them.
@@ -208,11 +209,13 @@ class ScoresAcrossRanks(Callback):
         world = net.world_
         row = net.history[-1]
         names = sorted(
-            name for name, value in row.items()
+            name
+            for name, value in row.items()
             if name not in ("epoch", "dur") and isinstance(value, (float, np.floating)) and not isinstance(value, bool)
         )
-        values = torch.tensor([float(row[name]) for name in names], dtype=torch.float64,
-                              device=world.communication_device(net.device))
+        values = torch.tensor(
+            [float(row[name]) for name in names], dtype=torch.float64, device=world.communication_device(net.device)
+        )
         dist.all_reduce(values)
         for name, value in zip(names, (values / world.size).tolist()):
             net.history.record(name, value)

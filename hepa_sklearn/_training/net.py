@@ -17,7 +17,6 @@ from .distributed import gather_rows, shard_rows
 from .runtime import as_fp32, autocast, autocast_dtype, seeded_torch
 from .sampling import BlockBatches, TailSplit, window_ids
 
-
 # optimiser kernels that do the AdamW update of every parameter in one pass, on these devices
 FUSED_ADAMW_DEVICES = ("cpu", "cuda")
 
@@ -176,7 +175,7 @@ class HEPANet(NeuralNet):
             # set past skorch's __setattr__, which would register a module as part of the net
             # (saved, moved between devices); the wrapper only lives while fit_loop runs
             vars(self)["ddp_module_"] = torch.nn.parallel.DistributedDataParallel(
-                self.module_, device_ids=[device.index] if device.type == "cuda" else None,
+                self.module_, device_ids=[device.index] if device.type == "cuda" else None
             )
         try:
             with flushed_denormals(), retained_heap():
@@ -248,8 +247,20 @@ class TrainingConfig:
     verbose: int  # 0 silent, 1 progress bar, 2 or more skorch's per-epoch table
 
 
-def make_net(net_class, module, criterion, *, training, params, device, collate=None, extra_scores=(),
-             callbacks=(), scoring=(), monitor=("valid_loss", True)):
+def make_net(
+    net_class,
+    module,
+    criterion,
+    *,
+    training,
+    params,
+    device,
+    collate=None,
+    extra_scores=(),
+    callbacks=(),
+    scoring=(),
+    monitor=("valid_loss", True),
+):
     """An uninitialised skorch net with the package's optimiser, callbacks and split.
 
     Parameters
@@ -290,7 +301,8 @@ def make_net(net_class, module, criterion, *, training, params, device, collate=
             extra_scores=extra_scores,
             scoring=scoring,
             monitor=monitor,
-        ) + list(callbacks),
+        )
+        + list(callbacks),
         device=device,
         autocast_dtype=autocast_dtype(training.precision, device),
         # skorch prints its per-epoch table when verbose; verbose=1 shows a progress bar instead

@@ -79,7 +79,7 @@ class BlockBatches:
         starts = np.flatnonzero(np.r_[True, windows[order][1:] != windows[order][:-1]])
         self.blocks = []
         for start, stop in zip(starts, np.r_[starts[1:], len(order)]):
-            self.blocks += [order[i:min(i + block, stop)] for i in range(start, stop, block)]
+            self.blocks += [order[i : min(i + block, stop)] for i in range(start, stop, block)]
         self.n_items = len(order)
 
     def __len__(self):
@@ -89,7 +89,7 @@ class BlockBatches:
         permutation = torch.randperm(len(self.blocks), generator=self.generator).tolist()
         items = np.concatenate([self.blocks[i] for i in permutation]) if self.blocks else np.empty(0, int)
         for start in range(0, len(items), self.batch_size):
-            yield items[start:start + self.batch_size].tolist()
+            yield items[start : start + self.batch_size].tolist()
 
 
 class CutSampler:
@@ -192,9 +192,7 @@ class TailSplit:
         if self.groups is None:
             n_valid = max(1, int(round(self.fraction * n)))
             if n_valid >= n:
-                raise ValueError(
-                    f"validation_fraction={self.fraction} leaves no training sample out of {n}."
-                )
+                raise ValueError(f"validation_fraction={self.fraction} leaves no training sample out of {n}.")
             return Subset(dataset, np.arange(n - n_valid)), Subset(dataset, np.arange(n - n_valid, n))
         if len(self.groups) != n:
             raise ValueError(f"groups has {len(self.groups)} labels for {n} samples; they must match.")

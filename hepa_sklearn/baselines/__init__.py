@@ -13,9 +13,9 @@ a random feature map (MiniRocket's convolutions, with each channel's level) for
 embeddings for the same head.
 """
 
+from ..windows import window_age
 from ._boosting import GradientBoostingEventPredictor
 from ._chronos import ChronosEmbedder
-from ..windows import window_age
 from ._elapsed import ElapsedTimeEventPredictor
 from ._features import multiscale_feature_names, multiscale_features, summary_feature_names, summary_features
 from ._mae import MAEPretrainer

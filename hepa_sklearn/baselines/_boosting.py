@@ -8,7 +8,13 @@ from sklearn.utils.validation import check_is_fitted
 from .._docs import fill_doc
 from .._incidence import IncidenceMixin
 from .._validation import (
-    NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, Count, StrOptions, WindowSurfaceTags, check_windows,
+    NON_NEGATIVE_REAL,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    Count,
+    StrOptions,
+    WindowSurfaceTags,
+    check_windows,
 )
 from ..metrics import SurfaceScoreMixin, h_auroc
 from ..surface import check_survival_y, make_survival_y
@@ -58,7 +64,9 @@ def auto_leaf_size(n_rows):
 
 
 @fill_doc
-class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
+class GradientBoostingEventPredictor(
+    IncidenceMixin, WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator
+):
     """Log-normal event surface from gradient boosting on summary features.
 
     The baseline a scikit-learn user would try first: summarise each window
@@ -230,10 +238,18 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
     def __init__(
         self,
         *,
-        K=150, features="multiscale", n_last=30,
+        K=150,
+        features="multiscale",
+        n_last=30,
         # passed to HistGradientBoostingRegressor
-        max_iter=200, learning_rate=0.1, max_leaf_nodes=31, min_samples_leaf="auto", l2_regularization=0.0,
-        search="auto", n_causes=None, random_state=None,
+        max_iter=200,
+        learning_rate=0.1,
+        max_leaf_nodes=31,
+        min_samples_leaf="auto",
+        l2_regularization=0.0,
+        search="auto",
+        n_causes=None,
+        random_state=None,
     ):
         self.K = K
         self.features = features
@@ -289,8 +305,7 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
         predicted = np.empty((len(candidates), target.shape[0]))  # out of fold, per candidate
         for train, test in folds:
             for i, params in enumerate(candidates):
-                predicted[i, test] = self._fit_regressor(features[train], target[train], params).predict(
-                    features[test])
+                predicted[i, test] = self._fit_regressor(features[train], target[train], params).predict(features[test])
         if folds:
             y_kept = make_survival_y(event[keep], time[keep])
             for i in range(len(candidates)):
@@ -350,10 +365,7 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
         # ignores whatever that column holds later
         features[:, np.isnan(features).all(axis=0)] = 0.0
         regressor = HistGradientBoostingRegressor(
-            **params,
-            l2_regularization=self.l2_regularization,
-            early_stopping=False,
-            random_state=self.random_state,
+            **params, l2_regularization=self.l2_regularization, early_stopping=False, random_state=self.random_state
         ).fit(features, target)
         if params["min_samples_leaf"] > 1 and np.ptp(target) > 0 and np.ptp(regressor.predict(features)) == 0:
             regressor.set_params(min_samples_leaf=1).fit(features, target)

@@ -60,8 +60,7 @@ def _classifier(X, target, params, boosting):
     if np.unique(target).size < 2:
         return DummyClassifier(strategy="prior").fit(X, target)
     return HistGradientBoostingClassifier(
-        **params, l2_regularization=boosting.l2_regularization, early_stopping=False,
-        random_state=boosting.random_state,
+        **params, l2_regularization=boosting.l2_regularization, early_stopping=False, random_state=boosting.random_state
     ).fit(X, target)
 
 
@@ -93,7 +92,15 @@ def fit_cause_classifier(boosting, y, features, keep, leaf_size, folds):
         if train.size and test.size:
             fold = ShrunkCauseClassifier(_classifier(X[train], target[train], params, boosting), prior, 0.0)
             predicted[test], scored[test] = fold.shares(X[test]), True
-    losses = [log_loss(target[scored], np.clip((1 - a) * predicted[scored] + a * prior, 1e-12, 1),
-                       labels=np.arange(1, n_causes + 1)) if scored.any() else 0.0 for a in SHRINKAGE]
+    losses = [
+        log_loss(
+            target[scored],
+            np.clip((1 - a) * predicted[scored] + a * prior, 1e-12, 1),
+            labels=np.arange(1, n_causes + 1),
+        )
+        if scored.any()
+        else 0.0
+        for a in SHRINKAGE
+    ]
     shrinkage = SHRINKAGE[int(np.argmin(losses))] if scored.any() else 1.0
     return n_causes, ShrunkCauseClassifier(_classifier(X, target, params, boosting), prior, shrinkage)

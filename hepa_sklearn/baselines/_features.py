@@ -4,7 +4,8 @@ from numbers import Integral
 
 import numpy as np
 
-from .._stats import nan_mean_std, observed_slope as _slope
+from .._stats import nan_mean_std
+from .._stats import observed_slope as _slope
 from .._validation import POSITIVE_INT, as_three_d, refuse_frame_as_windows, row_chunks, validate_params
 from ..windows import window_age
 
@@ -13,6 +14,7 @@ __all__ = ["multiscale_feature_names", "multiscale_features", "summary_features"
 # Span of the short-term level, next to the n_last-step level: a fixed choice
 # of this baseline, not tuned.
 SHORT_SPAN = 10
+
 
 @validate_params({"n_last": [POSITIVE_INT]}, prefer_skip_nested_validation=True)
 def summary_features(X, *, n_last=30):
@@ -98,8 +100,7 @@ def summary_feature_names(channels):
     """
     channels = _channel_names(channels)
     return np.asarray(
-        [f"{kind}_{name}" for kind in ("last", "mean10", "mean", "slope") for name in channels],
-        dtype=object,
+        [f"{kind}_{name}" for kind in ("last", "mean10", "mean", "slope") for name in channels], dtype=object
     )
 
 

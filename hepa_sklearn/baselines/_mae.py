@@ -5,8 +5,8 @@ from numbers import Real
 from .._docs import fill_doc
 from .._training import HEPANet, PatchMaskSampler, ReconstructionLoss, make_net
 from .._validation import Interval
-from ..nn.baselines import MaskedAutoencoder
 from .._window_pretrainer import WindowPretrainer
+from ..nn.baselines import MaskedAutoencoder
 
 __all__ = ["MAEPretrainer"]
 
@@ -96,10 +96,26 @@ class MAEPretrainer(WindowPretrainer):
         self,
         *,
         # the encoder (paper §3.1, shared with HEPAPretrainer) and the masked-reconstruction objective
-        d_model=256, n_layers=2, n_heads=4, patch_size=16, dropout=0.1, mask_ratio=0.4, norm="revin",
+        d_model=256,
+        n_layers=2,
+        n_heads=4,
+        patch_size=16,
+        dropout=0.1,
+        mask_ratio=0.4,
+        norm="revin",
         # training, as every torch-backed estimator (see TorchEstimator)
-        max_epochs=100, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
-        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+        max_epochs=100,
+        batch_size=64,
+        lr=3e-4,
+        weight_decay=1e-2,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        device="auto",
+        precision="auto",
+        random_state=None,
+        verbose=0,
+        callbacks=None,
     ):
         self.d_model = d_model
         self.n_layers = n_layers
@@ -134,6 +150,8 @@ class MAEPretrainer(WindowPretrainer):
                 "module__channel_scale": fitted["channel_scale_"],
             },
             device=device,
-            collate=(PatchMaskSampler(self.patch_size, self.mask_ratio, seed),
-                     PatchMaskSampler(self.patch_size, self.mask_ratio, seed, fixed=True)),
+            collate=(
+                PatchMaskSampler(self.patch_size, self.mask_ratio, seed),
+                PatchMaskSampler(self.patch_size, self.mask_ratio, seed, fixed=True),
+            ),
         )

@@ -138,10 +138,24 @@ class MatchedHeadPredictor(MatchedHeadMixin, EmbeddingSurfaceEstimator):
         self,
         *,
         # the head and its loss (paper, App. "Baseline protocol")
-        K=150, hidden=256, horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto",
+        K=150,
+        hidden=256,
+        horizon_rows=PAPER_HORIZON_ROWS,
+        loss="bce",
+        pos_weight="auto",
         # training, as every torch-backed estimator (see TorchEstimator)
-        max_epochs=50, batch_size=64, lr=1e-3, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
-        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+        max_epochs=50,
+        batch_size=64,
+        lr=1e-3,
+        weight_decay=1e-2,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        device="auto",
+        precision="auto",
+        random_state=None,
+        verbose=0,
+        callbacks=None,
     ):
         self.K = K
         self.hidden = hidden

@@ -231,10 +231,15 @@ class MiniRocketEncoder(WindowTransformerTags, TransformerMixin, BaseEstimator):
             "n_timepoints_in_": X.shape[2],
         }
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-        minirocket = minirocket_class(n_kernels=self.n_kernels, max_dilations_per_kernel=self.max_dilations_per_kernel,
-                                      n_jobs=self.n_jobs, random_state=seed)
-        kernel_input = self._kernel_input(X, fitted["channel_loc_"], fitted["channel_scale_"],
-                                          max(X.shape[2], MIN_TIMEPOINTS))
+        minirocket = minirocket_class(
+            n_kernels=self.n_kernels,
+            max_dilations_per_kernel=self.max_dilations_per_kernel,
+            n_jobs=self.n_jobs,
+            random_state=seed,
+        )
+        kernel_input = self._kernel_input(
+            X, fitted["channel_loc_"], fitted["channel_scale_"], max(X.shape[2], MIN_TIMEPOINTS)
+        )
         global_state = np.random.get_state()
         try:  # aeon's fit seeds NumPy's global generator; the caller's stream is put back
             minirocket.fit(kernel_input)
@@ -287,7 +292,8 @@ class MiniRocketEncoder(WindowTransformerTags, TransformerMixin, BaseEstimator):
         check_is_fitted(self, "minirocket_")
         channels = [f"x{c}" for c in range(self.n_features_in_)]
         per_channel = (["mean", f"mean{RECENT_STEPS}"] if self.window_level else []) + (
-            ["observed"] if self.observed_fraction else [])
+            ["observed"] if self.observed_fraction else []
+        )
         n_kernel_features = self.feature_loc_.shape[0] - len(per_channel) * len(channels)
         names = [f"minirocket{i}" for i in range(n_kernel_features)]
         names += [f"{kind}_{channel}" for kind in per_channel for channel in channels]

@@ -43,8 +43,9 @@ class MoiraiEncoder(nn.Module):
         self.n_heads = self.d_model // 64
         self.n_layers = 1 + max(int(match[1]) for match in map(_LAYER.match, tensors) if match)
         kept = {name: tensor for name, tensor in tensors.items() if name.startswith(("in_proj.", "encoder."))}
-        self.weights = nn.ParameterDict({name.replace(".", "__"): nn.Parameter(t, requires_grad=False)
-                                         for name, t in kept.items()})
+        self.weights = nn.ParameterDict(
+            {name.replace(".", "__"): nn.Parameter(t, requires_grad=False) for name, t in kept.items()}
+        )
         rotated = (self.d_model // self.n_heads) // 2
         self.register_buffer("theta", 1.0 / 10000 ** (torch.arange(0, rotated, 2, dtype=torch.float32) / rotated))
 
@@ -81,8 +82,10 @@ class MoiraiEncoder(nn.Module):
         for i in range(self.n_layers):
             p = f"encoder.layers.{i}."
             h = _rms(x, self._w(p + "norm1.weight"))
-            q, k, v = (F.linear(h, self._w(p + f"self_attn.{name}_proj.weight")).view(b, n, heads, head_dim)
-                       .transpose(1, 2) for name in "qkv")
+            q, k, v = (
+                F.linear(h, self._w(p + f"self_attn.{name}_proj.weight")).view(b, n, heads, head_dim).transpose(1, 2)
+                for name in "qkv"
+            )
             q = self._rotate(_rms(q, self._w(p + "self_attn.q_norm.weight")), time_id)
             k = self._rotate(_rms(k, self._w(p + "self_attn.k_norm.weight")), time_id)
             # one variate per series: every pair of tokens gets the "same variate" bias
@@ -157,7 +160,8 @@ class MoiraiEmbedder(FoundationEmbedder):
 
     def _check_config(self, config, folder):
         if not {"d_model", "num_layers", "patch_sizes", "max_seq_len"} <= set(config) or (
-                PATCH_LEN not in config["patch_sizes"]):
+            PATCH_LEN not in config["patch_sizes"]
+        ):
             raise ValueError(
                 f"model_path={str(folder)!r} holds no Moirai model (config.json with d_model, num_layers, "
                 f"patch_sizes holding {PATCH_LEN} and max_seq_len); MoiraiEmbedder reads the layout of "
@@ -172,11 +176,17 @@ class MoiraiEmbedder(FoundationEmbedder):
 
         model = MoiraiEncoder(load_file(str(folder / "model.safetensors")), config["patch_sizes"], PATCH_LEN)
         if model.n_layers != config["num_layers"] or model.d_model != config["d_model"]:
-            raise ValueError(f"{folder}: model.safetensors holds {model.n_layers} layers of width {model.d_model}, "
-                             f"config.json says {config['num_layers']} of {config['d_model']}.")
+            raise ValueError(
+                f"{folder}: model.safetensors holds {model.n_layers} layers of width {model.d_model}, "
+                f"config.json says {config['num_layers']} of {config['d_model']}."
+            )
         model.to(device=device, dtype=torch.float32).eval()
-        return {"model_": model, "embedding_dim_": model.d_model, "patch_len_": PATCH_LEN,
-                "context_length_": PATCH_LEN * int(config["max_seq_len"])}
+        return {
+            "model_": model,
+            "embedding_dim_": model.d_model,
+            "patch_len_": PATCH_LEN,
+            "context_length_": PATCH_LEN * int(config["max_seq_len"]),
+        }
 
     def _model_input(self, series):
         return last_steps_in_patches(series, self.context_length_, self.patch_len_)

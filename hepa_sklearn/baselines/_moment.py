@@ -33,7 +33,7 @@ def moment_position_table(n_positions, d_model):
 
 def _with_prefix(weights, prefix):
     """The tensors of ``weights`` whose names start with ``prefix``, with the prefix removed."""
-    return {name[len(prefix):]: tensor for name, tensor in weights.items() if name.startswith(prefix)}
+    return {name[len(prefix) :]: tensor for name, tensor in weights.items() if name.startswith(prefix)}
 
 
 class _MomentEncoder(torch.nn.Module):
@@ -183,8 +183,7 @@ class MomentEmbedder(FoundationEmbedder):
 
     def _patch_requirement(self):
         return (
-            f"each needs at least one fully observed patch of {self.patch_len_} steps within its last "
-            f"{self.seq_len_}"
+            f"each needs at least one fully observed patch of {self.patch_len_} steps within its last {self.seq_len_}"
         )
 
     def _load(self, folder, config, device):

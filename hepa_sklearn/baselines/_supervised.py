@@ -13,8 +13,9 @@ from ._matched_head import PAPER_HORIZON_ROWS, MatchedHeadMixin
 __all__ = ["ITransformerEncoder", "PatchTSTEncoder"]
 
 
-class SupervisedWindowEncoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin, MatchedHeadMixin, WindowEncoderMixin,
-                              WindowSurfaceEstimator):
+class SupervisedWindowEncoder(
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, MatchedHeadMixin, WindowEncoderMixin, WindowSurfaceEstimator
+):
     """What PatchTST and iTransformer share: a per-channel encoder, channel pooling, the matched head, trained end to end.
 
     A subclass declares its constructor, its constraints and
@@ -40,8 +41,15 @@ class SupervisedWindowEncoder(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         """The untrained net: the subclass's backbone, channel pooling and the matched head."""
         backbone, config, backbone_params = self._backbone(fitted)
         return self._surface_net(
-            SupervisedSurfaceModel, fitted, device, backbone=backbone, config=config, backbone_params=backbone_params,
-            channel_loc=fitted["channel_loc_"], channel_scale=fitted["channel_scale_"], pooling=self.channel_pooling,
+            SupervisedSurfaceModel,
+            fitted,
+            device,
+            backbone=backbone,
+            config=config,
+            backbone_params=backbone_params,
+            channel_loc=fitted["channel_loc_"],
+            channel_scale=fitted["channel_scale_"],
+            pooling=self.channel_pooling,
             **self._head_params(),
         )
 
@@ -140,12 +148,32 @@ class PatchTSTEncoder(SupervisedWindowEncoder):
         self,
         *,
         # the encoder (Nie et al. 2023, at HEPA's width)
-        d_model=256, n_layers=2, n_heads=4, patch_size=16, patch_stride=8, dropout=0.1, channel_pooling="mean",
+        d_model=256,
+        n_layers=2,
+        n_heads=4,
+        patch_size=16,
+        patch_stride=8,
+        dropout=0.1,
+        channel_pooling="mean",
         norm="revin",
         # the end-to-end training head and its loss, then training as every torch-backed estimator
-        K=150, hidden=256, horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto", max_epochs=50,
-        batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1, n_iter_no_change=10,
-        device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+        K=150,
+        hidden=256,
+        horizon_rows=PAPER_HORIZON_ROWS,
+        loss="bce",
+        pos_weight="auto",
+        max_epochs=50,
+        batch_size=64,
+        lr=3e-4,
+        weight_decay=1e-2,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        device="auto",
+        precision="auto",
+        random_state=None,
+        verbose=0,
+        callbacks=None,
     ):
         self.d_model = d_model
         self.n_layers = n_layers
@@ -247,7 +275,8 @@ class ITransformerEncoder(SupervisedWindowEncoder):
 
     # no patches: each variate's whole window is one token
     _parameter_constraints = {
-        name: constraint for name, constraint in SupervisedWindowEncoder._parameter_constraints.items()
+        name: constraint
+        for name, constraint in SupervisedWindowEncoder._parameter_constraints.items()
         if name != "patch_size"
     }
 
@@ -255,11 +284,30 @@ class ITransformerEncoder(SupervisedWindowEncoder):
         self,
         *,
         # the encoder (Liu et al. 2024, at HEPA's width), the end-to-end training head and its loss
-        d_model=256, n_layers=2, n_heads=4, dropout=0.1, channel_pooling="mean", norm="revin", K=150, hidden=256,
-        horizon_rows=PAPER_HORIZON_ROWS, loss="bce", pos_weight="auto",
+        d_model=256,
+        n_layers=2,
+        n_heads=4,
+        dropout=0.1,
+        channel_pooling="mean",
+        norm="revin",
+        K=150,
+        hidden=256,
+        horizon_rows=PAPER_HORIZON_ROWS,
+        loss="bce",
+        pos_weight="auto",
         # training, as every torch-backed estimator (see TorchEstimator)
-        max_epochs=50, batch_size=64, lr=3e-4, weight_decay=1e-2, early_stopping=True, validation_fraction=0.1,
-        n_iter_no_change=10, device="auto", precision="auto", random_state=None, verbose=0, callbacks=None,
+        max_epochs=50,
+        batch_size=64,
+        lr=3e-4,
+        weight_decay=1e-2,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=10,
+        device="auto",
+        precision="auto",
+        random_state=None,
+        verbose=0,
+        callbacks=None,
     ):
         self.d_model = d_model
         self.n_layers = n_layers

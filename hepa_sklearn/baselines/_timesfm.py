@@ -28,13 +28,19 @@ def _definition(tensors):
 
     def block(config, prefix):
         hidden, inputs = tensors[f"{prefix}.hidden_layer.weight"].shape
-        return dataclasses.replace(config, input_dims=inputs, hidden_dims=hidden,
-                                   output_dims=tensors[f"{prefix}.output_layer.weight"].shape[0])
+        return dataclasses.replace(
+            config, input_dims=inputs, hidden_dims=hidden, output_dims=tensors[f"{prefix}.output_layer.weight"].shape[0]
+        )
 
-    layer = dataclasses.replace(stack.transformer, model_dims=d_model, num_heads=d_model // head_dim,
-                                hidden_dims=tensors["stacked_xf.0.ff0.weight"].shape[0])
+    layer = dataclasses.replace(
+        stack.transformer,
+        model_dims=d_model,
+        num_heads=d_model // head_dim,
+        hidden_dims=tensors["stacked_xf.0.ff0.weight"].shape[0],
+    )
     return dataclasses.replace(
-        base, input_patch_len=tensors["tokenizer.hidden_layer.weight"].shape[1] // 2,
+        base,
+        input_patch_len=tensors["tokenizer.hidden_layer.weight"].shape[1] // 2,
         tokenizer=block(base.tokenizer, "tokenizer"),
         stacked_transformers=dataclasses.replace(stack, num_layers=n_layers, transformer=layer),
         output_projection_point=block(base.output_projection_point, "output_projection_point"),

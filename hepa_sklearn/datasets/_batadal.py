@@ -20,12 +20,49 @@ NORMAL_ROWS = 8761
 ATT_FLAGS = (1, 0, -999)
 
 FEATURES = (
-    "L_T1", "L_T2", "L_T3", "L_T4", "L_T5", "L_T6", "L_T7",
-    "F_PU1", "S_PU1", "F_PU2", "S_PU2", "F_PU3", "S_PU3", "F_PU4", "S_PU4",
-    "F_PU5", "S_PU5", "F_PU6", "S_PU6", "F_PU7", "S_PU7", "F_PU8", "S_PU8",
-    "F_PU9", "S_PU9", "F_PU10", "S_PU10", "F_PU11", "S_PU11", "F_V2", "S_V2",
-    "P_J280", "P_J269", "P_J300", "P_J256", "P_J289", "P_J415", "P_J302",
-    "P_J306", "P_J307", "P_J317", "P_J14", "P_J422",
+    "L_T1",
+    "L_T2",
+    "L_T3",
+    "L_T4",
+    "L_T5",
+    "L_T6",
+    "L_T7",
+    "F_PU1",
+    "S_PU1",
+    "F_PU2",
+    "S_PU2",
+    "F_PU3",
+    "S_PU3",
+    "F_PU4",
+    "S_PU4",
+    "F_PU5",
+    "S_PU5",
+    "F_PU6",
+    "S_PU6",
+    "F_PU7",
+    "S_PU7",
+    "F_PU8",
+    "S_PU8",
+    "F_PU9",
+    "S_PU9",
+    "F_PU10",
+    "S_PU10",
+    "F_PU11",
+    "S_PU11",
+    "F_V2",
+    "S_V2",
+    "P_J280",
+    "P_J269",
+    "P_J300",
+    "P_J256",
+    "P_J289",
+    "P_J415",
+    "P_J302",
+    "P_J306",
+    "P_J307",
+    "P_J317",
+    "P_J14",
+    "P_J422",
 )
 DIRECTORY = "BATADAL"
 NORMAL_FILE = "training_dataset_1.csv.gz"
@@ -86,7 +123,9 @@ def _unit_frame(data_home, name, unit, n_rows=None):
     raw = read_cached(_read, path)
     check_columns(raw, ("DATETIME", *FEATURES, "ATT_FLAG"), path, "a BATADAL csv")
     raw = raw.iloc[:n_rows]
-    frame = unit_frame(unit, raw[list(FEATURES)], source=path, date=parsed_dates(raw["DATETIME"], path, "DATETIME", "%d/%m/%y %H"))
+    frame = unit_frame(
+        unit, raw[list(FEATURES)], source=path, date=parsed_dates(raw["DATETIME"], path, "DATETIME", "%d/%m/%y %H")
+    )
     flag = raw["ATT_FLAG"].to_numpy()
     unknown = ~pd.Series(flag).isin(ATT_FLAGS).to_numpy()
     if unknown.any():
@@ -106,13 +145,23 @@ def _frame(data_home):
     return pd.concat([normal, _unit_frame(data_home, EVENT_FILE, EVENT_UNIT)], ignore_index=True)
 
 
-SPEC = EventDataset("batadal", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="hour", event="attack onset",
-                    normal=lambda unit: unit == NORMAL_UNIT)
+SPEC = EventDataset(
+    "batadal",
+    DIRECTORY,
+    _frame,
+    FEATURES,
+    SPLIT,
+    DESCR,
+    step="hour",
+    event="attack onset",
+    normal=lambda unit: unit == NORMAL_UNIT,
+)
 
 
 @dataset_doc(SPEC)
-def load_batadal(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-                 min_history=MIN_HISTORY, normalize=True):
+def load_batadal(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load BATADAL with cyber-attacks as events, as a frame and as windows.
 
     Reads ``BATADAL/training_dataset_1.csv.gz`` (for the attack-free year)

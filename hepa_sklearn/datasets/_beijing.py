@@ -24,13 +24,22 @@ PM25_THRESHOLD = 250.0  # µg/m³: an hour above it is a PM2.5 episode (the pape
 
 #: The twelve monitoring stations, each one unit.
 BEIJING_STATIONS = (
-    "Aotizhongxin", "Changping", "Dingling", "Dongsi", "Guanyuan", "Gucheng",
-    "Huairou", "Nongzhanguan", "Shunyi", "Tiantan", "Wanliu", "Wanshouxigong",
+    "Aotizhongxin",
+    "Changping",
+    "Dingling",
+    "Dongsi",
+    "Guanyuan",
+    "Gucheng",
+    "Huairou",
+    "Nongzhanguan",
+    "Shunyi",
+    "Tiantan",
+    "Wanliu",
+    "Wanshouxigong",
 )
 # The 16 compass points of the ``wd`` column, clockwise from north in steps
 # of 22.5 degrees.
-COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
-           "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
+COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 DIRECTORY = "BeijingAirQuality"
 # Public copies of the files, at the commit read for the project's data,
 # with the SHA-256 of each (uncompressed) csv.
@@ -114,8 +123,9 @@ SPEC = EventDataset("beijing", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="
 
 
 @dataset_doc(SPEC)
-def load_beijing(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-                 min_history=MIN_HISTORY, normalize=True):
+def load_beijing(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load the Beijing air-quality stations with PM2.5 episodes as events.
 
     Reads the twelve ``BeijingAirQuality/PRSA_Data_<station>_20130301-20170228.csv.gz``

@@ -24,8 +24,24 @@ SPLIT_FRACTIONS = (0.6, 0.1, 0.3)
 # recording of the published database holds (the files' other channels differ
 # between patients and recordings).
 FEATURES = (
-    "FP1-F7", "F7-T7", "T7-P7", "P7-O1", "FP1-F3", "F3-C3", "C3-P3", "P3-O1", "FP2-F4", "F4-C4", "C4-P4",
-    "P4-O2", "FP2-F8", "F8-T8", "T8-P8", "P8-O2", "FZ-CZ", "CZ-PZ",
+    "FP1-F7",
+    "F7-T7",
+    "T7-P7",
+    "P7-O1",
+    "FP1-F3",
+    "F3-C3",
+    "C3-P3",
+    "P3-O1",
+    "FP2-F4",
+    "F4-C4",
+    "C4-P4",
+    "P4-O2",
+    "FP2-F8",
+    "F8-T8",
+    "T8-P8",
+    "P8-O2",
+    "FZ-CZ",
+    "CZ-PZ",
 )
 DIRECTORY = "CHBMIT"
 _BASE_URL = "https://physionet.org/files/chbmit/1.0.0/"
@@ -80,8 +96,11 @@ def _header_number(path, text, field, kind=int, *, low=None):
         value = None
     if value is None or not np.isfinite(value) or (low is not None and value < low):
         wanted = "an integer" if kind is int else "a number"
-        raise ValueError(f"{path}: the EDF header field {field} holds {text!r}, not {wanted}"
-                         + ("" if low is None else f" of at least {low}") + "; is the file damaged, or not EDF?")
+        raise ValueError(
+            f"{path}: the EDF header field {field} holds {text!r}, not {wanted}"
+            + ("" if low is None else f" of at least {low}")
+            + "; is the file damaged, or not EDF?"
+        )
     return value
 
 
@@ -99,9 +118,11 @@ def _edf_header(path, channels):
         n_records = _header_number(path, head[236:244], "'number of data records'", low=-1)
         duration = _header_number(path, head[244:252], "'duration of a data record'", float, low=0)
         if n_header != 256 * (n_signals + 1) or n_records == 0 or duration == 0:
-            raise ValueError(f"{path}: the EDF header announces {n_header} header bytes for {n_signals} signals "
-                             f"(256 x {n_signals + 1} expected), {n_records} data records of {duration:g} s; "
-                             "is the file damaged, or not EDF?")
+            raise ValueError(
+                f"{path}: the EDF header announces {n_header} header bytes for {n_signals} signals "
+                f"(256 x {n_signals + 1} expected), {n_records} data records of {duration:g} s; "
+                "is the file damaged, or not EDF?"
+            )
         block = handle.read(256 * n_signals)
     if len(block) < 256 * n_signals:
         raise ValueError(f"{path}: the EDF header of {n_signals} signals is cut short; the file is damaged.")
@@ -111,16 +132,29 @@ def _edf_header(path, channels):
         raise ValueError(f"{path} lacks the channel(s) {missing}; it holds {labels}.")
     picks = [labels.index(name.upper()) for name in channels]
     names = ("physical minimum", "physical maximum", "digital minimum", "digital maximum")
-    numbers = [np.array([_header_number(path, text, f"'{name}' of signal {labels[i]}", float) if i in picks else np.nan
-                         for i, text in enumerate(_field(block, _SIGNAL_WIDTHS, 3 + k, n_signals))])
-               for k, name in enumerate(names)]
-    samples = np.array([_header_number(path, text, f"'number of samples in each data record' of signal {labels[i]}",
-                                       low=0) for i, text in enumerate(_field(block, _SIGNAL_WIDTHS, 8, n_signals))])
-    flat = [labels[i] for i in picks if numbers[0][i] == numbers[1][i] or numbers[2][i] == numbers[3][i]
-            or samples[i] == 0]
+    numbers = [
+        np.array(
+            [
+                _header_number(path, text, f"'{name}' of signal {labels[i]}", float) if i in picks else np.nan
+                for i, text in enumerate(_field(block, _SIGNAL_WIDTHS, 3 + k, n_signals))
+            ]
+        )
+        for k, name in enumerate(names)
+    ]
+    samples = np.array(
+        [
+            _header_number(path, text, f"'number of samples in each data record' of signal {labels[i]}", low=0)
+            for i, text in enumerate(_field(block, _SIGNAL_WIDTHS, 8, n_signals))
+        ]
+    )
+    flat = [
+        labels[i] for i in picks if numbers[0][i] == numbers[1][i] or numbers[2][i] == numbers[3][i] or samples[i] == 0
+    ]
     if flat:
-        raise ValueError(f"{path}: the EDF header gives the signal(s) {flat} an empty physical or digital range "
-                         "(minimum = maximum) or no sample per record, so they cannot be read; is the file damaged?")
+        raise ValueError(
+            f"{path}: the EDF header gives the signal(s) {flat} an empty physical or digital range "
+            "(minimum = maximum) or no sample per record, so they cannot be read; is the file damaged?"
+        )
     rates = set(samples[picks] / duration)
     if len(rates) != 1:
         raise ValueError(f"{path}: the channels {list(channels)} are sampled at different rates {sorted(rates)}.")
@@ -140,8 +174,10 @@ def read_edf(path, channels, factor):
     if n_records < 0:  # -1: unknown when the file was written
         n_records = data.size // samples.sum()
     if data.size < n_records * samples.sum():
-        raise ValueError(f"{path} holds {data.size} samples, its header announces {n_records * samples.sum()}: "
-                         "the file is cut short.")
+        raise ValueError(
+            f"{path} holds {data.size} samples, its header announces {n_records * samples.sum()}: "
+            "the file is cut short."
+        )
     records = data[: n_records * samples.sum()].reshape(n_records, samples.sum())
     offsets = np.concatenate([[0], np.cumsum(samples)])
     p_min, p_max, d_min, d_max = (values[picks] for values in numbers)
@@ -174,12 +210,18 @@ def read_summary(path):
 
 
 def _patient_frames(data_home, patient, sampling_rate):
-    summary = dataset_file(data_home, f"{DIRECTORY}/{patient}", f"{patient}-summary.txt",
-                           url=f"{_BASE_URL}{patient}/{patient}-summary.txt", fetch_name="fetch_chbmit")
+    summary = dataset_file(
+        data_home,
+        f"{DIRECTORY}/{patient}",
+        f"{patient}-summary.txt",
+        url=f"{_BASE_URL}{patient}/{patient}-summary.txt",
+        fetch_name="fetch_chbmit",
+    )
     frames = []
     for name, seizures in read_cached(read_summary, summary).items():
-        path = dataset_file(data_home, f"{DIRECTORY}/{patient}", name, url=f"{_BASE_URL}{patient}/{name}",
-                            fetch_name="fetch_chbmit")
+        path = dataset_file(
+            data_home, f"{DIRECTORY}/{patient}", name, url=f"{_BASE_URL}{patient}/{name}", fetch_name="fetch_chbmit"
+        )
         rate = _edf_header(path, FEATURES)[4]
         if rate % sampling_rate:
             raise ValueError(f"sampling_rate={sampling_rate} does not divide {path}'s {rate:g} Hz; choose a divisor.")
@@ -221,7 +263,9 @@ def _check_patients(patients):
     patients = (patients,) if isinstance(patients, str) else tuple(patients)
     bad = [p for p in patients if not re.fullmatch(r"chb\d\d", str(p))]
     if not patients or bad:
-        raise ValueError(f"patients must name CHB-MIT patient folders such as 'chb01', got {list(patients) or patients}.")
+        raise ValueError(
+            f"patients must name CHB-MIT patient folders such as 'chb01', got {list(patients) or patients}."
+        )
     return patients
 
 
@@ -244,9 +288,18 @@ SPEC = _spec(("chb01",), SAMPLING_RATE)
 
 
 @dataset_doc(SPEC)
-def load_chbmit(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-                min_history=MIN_HISTORY, normalize=True, patients=("chb01",), sampling_rate=SAMPLING_RATE,
-                random_state=0):
+def load_chbmit(
+    *,
+    data_home=None,
+    split=None,
+    context_length=CONTEXT_LENGTH,
+    stride=STRIDE,
+    min_history=MIN_HISTORY,
+    normalize=True,
+    patients=("chb01",),
+    sampling_rate=SAMPLING_RATE,
+    random_state=0,
+):
     """Load CHB-MIT scalp EEG with seizure onsets as events (the paper's negative control).
 
     Reads ``CHBMIT/<patient>/<patient>-summary.txt`` and the EDF files it
@@ -292,8 +345,16 @@ def load_chbmit(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, st
     patients = _check_patients(patients)
     if not isinstance(sampling_rate, (int, np.integer)) or sampling_rate < 1:
         raise ValueError(f"sampling_rate must be a positive integer (Hz), got {sampling_rate!r}.")
-    return load_dataset(_spec(patients, int(sampling_rate)), data_home, split, context_length, stride, min_history,
-                        normalize, random_state=random_state)
+    return load_dataset(
+        _spec(patients, int(sampling_rate)),
+        data_home,
+        split,
+        context_length,
+        stride,
+        min_history,
+        normalize,
+        random_state=random_state,
+    )
 
 
 def fetch_chbmit(*, data_home=None, patients=("chb01",), download_if_missing=True, **load_params):
@@ -341,6 +402,10 @@ def fetch_chbmit(*, data_home=None, patients=("chb01",), download_if_missing=Tru
             raise ValueError(f"{sums} lists no {summary}: no such patient in the release.")
         fetch_file(_BASE_URL + summary, folder / summary, digests[summary], download_if_missing=download_if_missing)
         for name in read_summary(folder / summary):
-            fetch_file(_BASE_URL + f"{patient}/{name}", folder / patient / name, digests[f"{patient}/{name}"],
-                       download_if_missing=download_if_missing)
+            fetch_file(
+                _BASE_URL + f"{patient}/{name}",
+                folder / patient / name,
+                digests[f"{patient}/{name}"],
+                download_if_missing=download_if_missing,
+            )
     return load_chbmit(data_home=data_home, patients=patients, **load_params)

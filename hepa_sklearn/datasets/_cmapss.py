@@ -1,6 +1,6 @@
 """Loader for the C-MAPSS turbofan engine degradation data shipped with the package."""
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import numpy as np
@@ -14,22 +14,7 @@ __all__ = ["load_cmapss", "CMAPSS_SENSORS"]
 
 #: The 14 sensors that vary over an engine's life; the other seven are
 #: constant (or nearly so) within an operating condition and carry no signal.
-CMAPSS_SENSORS = (
-    "s2",
-    "s3",
-    "s4",
-    "s7",
-    "s8",
-    "s9",
-    "s11",
-    "s12",
-    "s13",
-    "s14",
-    "s15",
-    "s17",
-    "s20",
-    "s21",
-)
+CMAPSS_SENSORS = ("s2", "s3", "s4", "s7", "s8", "s9", "s11", "s12", "s13", "s14", "s15", "s17", "s20", "s21")
 
 SUBSETS = ("FD001", "FD002", "FD003", "FD004")
 SETTINGS = ("setting1", "setting2", "setting3")
@@ -107,13 +92,11 @@ def _data_file(name):
     return resources.files("hepa_sklearn.datasets") / "data" / name
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_trajectories(subset, split):
     """Parse ``{split}_{subset}.txt.gz`` into the long DataFrame (cached)."""
     with _data_file(f"{split}_{subset}.txt.gz").open("rb") as handle:
-        frame = pd.read_csv(
-            handle, sep=r"\s+", header=None, names=_COLUMNS, compression="gzip"
-        )
+        frame = pd.read_csv(handle, sep=r"\s+", header=None, names=_COLUMNS, compression="gzip")
     frame = frame.astype({"unit": np.int64, "cycle": np.int64})
     float_cols = [*SETTINGS, *_ALL_SENSORS]
     frame[float_cols] = frame[float_cols].astype(np.float64)
@@ -121,7 +104,7 @@ def _read_trajectories(subset, split):
     return frame
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_rul(subset):
     """Read ``RUL_{subset}.txt``: one remaining useful life per test unit (cached)."""
     with _data_file(f"RUL_{subset}.txt").open("rb") as handle:
@@ -158,8 +141,7 @@ def cmapss_windows(frame, *, context_length, stride, min_history, feature_cols=C
     return X, y, np.asarray(groups, dtype=np.int64)
 
 
-def load_cmapss(subset="FD001", *, split="train", context_length=CONTEXT_LENGTH, stride=TRAIN_STRIDE,
-                min_history=None):
+def load_cmapss(subset="FD001", *, split="train", context_length=CONTEXT_LENGTH, stride=TRAIN_STRIDE, min_history=None):
     """Load a C-MAPSS subset as a long frame and as labelled windows.
 
     The data files ship with the package; nothing is downloaded. Training
@@ -240,16 +222,13 @@ def load_cmapss(subset="FD001", *, split="train", context_length=CONTEXT_LENGTH,
         unit_ids = np.unique(units)
         if unit_ids.shape[0] != rul.shape[0]:
             raise ValueError(
-                f"RUL_{subset}.txt has {rul.shape[0]} values but test_{subset} has "
-                f"{unit_ids.shape[0]} units."
+                f"RUL_{subset}.txt has {rul.shape[0]} values but test_{subset} has {unit_ids.shape[0]} units."
             )
         rul_of_unit = pd.Series(rul, index=unit_ids)
         unit_rul = rul_of_unit.loc[units].to_numpy()
         frame["rul"] = (unit_rul + (last_cycle - frame["cycle"].to_numpy())).astype(np.int64)
 
-    X, y, groups = cmapss_windows(
-        frame, context_length=context_length, stride=stride, min_history=min_history
-    )
+    X, y, groups = cmapss_windows(frame, context_length=context_length, stride=stride, min_history=min_history)
     if split == "test":
         # Without a failure in the file, each window is censored at the unit's
         # last cycle; the RUL file gives the cycles from there to failure.

@@ -69,8 +69,9 @@ SPEC = EventDataset("ettm1", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="st
 
 
 @dataset_doc(SPEC)
-def load_ettm1(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-               min_history=MIN_HISTORY, normalize=True):
+def load_ettm1(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load ETTm1 with oil-temperature spikes as events, as a frame and as windows.
 
     Reads ``ETTm1/ETTm1.csv.gz`` (or ``ETTm1.csv``) from the data home; use

@@ -9,14 +9,12 @@ done once here and in :mod:`._protocol`.
 
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional, Union
 
 from .._docs import fill_doc
 from ._home import fetch_files
-from ._protocol import (
-    NORMAL, PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets,
-)
+from ._protocol import NORMAL, PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
 
 __all__ = ["ChronologicalSplit", "EventDataset", "dataset_doc", "fetch_dataset", "load_dataset"]
 
@@ -94,12 +92,12 @@ class EventDataset:
     name: str
     directory: str
     read: Callable
-    features: Union[tuple, Callable]
+    features: tuple | Callable
     split: Callable
     description: str
     step: str
     event: str
-    normal: Optional[Callable] = None
+    normal: Callable | None = None
     events: Callable = unit_onsets
     scaling: str = "zscore"
 
@@ -142,9 +140,8 @@ def load_dataset(spec, data_home, split, context_length, stride, min_history, no
         normalize=normalize,
         scaling_part=spec.scaling_part,
         scaling_kind=spec.scaling,
-        description=spec.description + _WINDOWS_AND_SCALING.format(
-            statistics=_STATISTICS[spec.scaling], part=spec.scaling_part
-        ),
+        description=spec.description
+        + _WINDOWS_AND_SCALING.format(statistics=_STATISTICS[spec.scaling], part=spec.scaling_part),
     )
 
 

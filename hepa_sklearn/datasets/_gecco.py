@@ -75,8 +75,9 @@ SPEC = EventDataset("gecco", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="mi
 
 
 @dataset_doc(SPEC)
-def load_gecco(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-               min_history=MIN_HISTORY, normalize=True):
+def load_gecco(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load the GECCO 2018 water-quality series with contamination onsets as events.
 
     The data are not downloaded: put ``1_gecco2018_water_quality.csv``

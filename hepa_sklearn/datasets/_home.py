@@ -50,8 +50,11 @@ def get_data_home(data_home=None):
     ...     os.path.isdir(home)
     True
     """
-    given = "data_home" if data_home is not None else (
-        f"the environment variable {DATA_HOME_ENV}" if DATA_HOME_ENV in os.environ else "the default data home")
+    given = (
+        "data_home"
+        if data_home is not None
+        else (f"the environment variable {DATA_HOME_ENV}" if DATA_HOME_ENV in os.environ else "the default data home")
+    )
     if data_home is None:
         data_home = os.environ.get(DATA_HOME_ENV, os.path.join("~", "hepa_sklearn_data"))
     if isinstance(data_home, str) and not data_home.strip():
@@ -65,8 +68,10 @@ def get_data_home(data_home=None):
     try:
         os.makedirs(data_home, exist_ok=True)
     except OSError as exc:
-        raise ValueError(f"{given} names {data_home}, which cannot be created as a folder ({exc.strerror or exc}); "
-                         "name a folder you can write to.") from exc
+        raise ValueError(
+            f"{given} names {data_home}, which cannot be created as a folder ({exc.strerror or exc}); "
+            "name a folder you can write to."
+        ) from exc
     if not os.access(data_home, os.R_OK | os.X_OK):
         raise ValueError(f"{given} names {data_home}, a folder this process cannot read; name one it can.")
     return data_home
@@ -98,9 +103,7 @@ def dataset_file(data_home, directory, name, *, url=None, fetch_name=None):
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    raise FileNotFoundError(
-        _missing_file_message(folder / name, url, fetch_name, plain_too=name.endswith(".gz"))
-    )
+    raise FileNotFoundError(_missing_file_message(folder / name, url, fetch_name, plain_too=name.endswith(".gz")))
 
 
 def check_columns(table, columns, path, what):
@@ -124,9 +127,7 @@ def _download(url, temporary, *, gzip_output, path):
     # URLError and HTTPError are OSErrors, as are timeouts and a broken gzip
     # stream; a connection cut mid-body raises an HTTPException.
     except (OSError, HTTPException) as exc:
-        raise OSError(
-            f"Downloading {url} failed ({exc}). " + _missing_file_message(path, url)
-        ) from exc
+        raise OSError(f"Downloading {url} failed ({exc}). " + _missing_file_message(path, url)) from exc
     return digest.hexdigest()
 
 
@@ -175,9 +176,7 @@ def fetch_file(url, path, sha256, *, download_if_missing=True):
     if path.is_file():
         return path
     if not download_if_missing:
-        raise FileNotFoundError(
-            _missing_file_message(path, url) + " Downloading is off (download_if_missing=False)."
-        )
+        raise FileNotFoundError(_missing_file_message(path, url) + " Downloading is off (download_if_missing=False).")
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     os.close(handle)

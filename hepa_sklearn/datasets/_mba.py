@@ -27,19 +27,10 @@ UNIT = "MBA"
 # Public copies of the files, at the commit read for the project's data,
 # with the SHA-256 of each file. train.xlsx is byte-identical to test.xlsx
 # (as published), so only test.xlsx is read.
-_BASE_URL = (
-    "https://raw.githubusercontent.com/imperial-qore/TranAD/"
-    "7ffb98d0c18189cc3d9ab732b4cb0278200a0af0/data/MBA/"
-)
+_BASE_URL = "https://raw.githubusercontent.com/imperial-qore/TranAD/7ffb98d0c18189cc3d9ab732b4cb0278200a0af0/data/MBA/"
 FILES = {
-    SIGNAL_FILE: (
-        f"{_BASE_URL}test.xlsx",
-        "bf2de57b5736ba59c2844a0725c7cc7b631cd8ef527571226c908260defed00d",
-    ),
-    LABEL_FILE: (
-        f"{_BASE_URL}labels.xlsx",
-        "59a92961c16a05aa83fd146c77d7ce7a8f773ad8657834454e6467326fa4191c",
-    ),
+    SIGNAL_FILE: (f"{_BASE_URL}test.xlsx", "bf2de57b5736ba59c2844a0725c7cc7b631cd8ef527571226c908260defed00d"),
+    LABEL_FILE: (f"{_BASE_URL}labels.xlsx", "59a92961c16a05aa83fd146c77d7ce7a8f773ad8657834454e6467326fa4191c"),
 }
 
 DESCR = """\
@@ -84,10 +75,8 @@ def _read_labels(path):
 
 
 def _frame(data_home):
-    signal_path = dataset_file(data_home, DIRECTORY, SIGNAL_FILE, url=FILES[SIGNAL_FILE][0],
-                               fetch_name="fetch_mba")
-    label_path = dataset_file(data_home, DIRECTORY, LABEL_FILE, url=FILES[LABEL_FILE][0],
-                              fetch_name="fetch_mba")
+    signal_path = dataset_file(data_home, DIRECTORY, SIGNAL_FILE, url=FILES[SIGNAL_FILE][0], fetch_name="fetch_mba")
+    label_path = dataset_file(data_home, DIRECTORY, LABEL_FILE, url=FILES[LABEL_FILE][0], fetch_name="fetch_mba")
     _require_openpyxl()
     signal = read_cached(_read_signal, signal_path)
     annotations = read_cached(_read_labels, label_path)
@@ -125,8 +114,9 @@ SPEC = EventDataset(
 
 
 @dataset_doc(SPEC)
-def load_mba(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-             min_history=MIN_HISTORY, normalize=True):
+def load_mba(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load the MBA ECG record with annotated beats as events.
 
     Reads ``MBA/test.xlsx`` and ``MBA/labels.xlsx`` from the data home (use

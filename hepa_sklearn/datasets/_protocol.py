@@ -254,17 +254,28 @@ def load_events(
         stride=stride,
         min_history=min_history,
     )
-    descr = description + "\n" + _describe(
-        table,
-        split=split,
-        context_length=context_length,
-        stride=stride,
-        min_history=min_history,
-        normalize=normalize,
-        n_rows=len(frame),
-        n_windows=X.shape[0],
+    descr = (
+        description
+        + "\n"
+        + _describe(
+            table,
+            split=split,
+            context_length=context_length,
+            stride=stride,
+            min_history=min_history,
+            normalize=normalize,
+            n_rows=len(frame),
+            n_windows=X.shape[0],
+        )
     )
     return Bunch(
-        frame=frame, X=X, y=y, groups=groups, feature_names=list(feature_names),
-        splits=table, offset=offset, scale=scale, DESCR=descr,
+        frame=frame,
+        X=X,
+        y=y,
+        groups=groups,
+        feature_names=list(feature_names),
+        splits=table,
+        offset=offset,
+        scale=scale,
+        DESCR=descr,
     )

@@ -3,7 +3,6 @@
 import pandas as pd
 
 from .._validation import check_event_indicator
-
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, load_dataset
 from ._home import dataset_file, read_cached
 from ._protocol import unit_frame
@@ -72,10 +71,7 @@ def _unit_frame(path, unit, features=None):
 
 
 def _frame(data_home):
-    paths = {
-        name: dataset_file(data_home, DIRECTORY, name, url=SOURCE)
-        for name in (TRAIN_FILE, TEST_FILE, LABEL_FILE)
-    }
+    paths = {name: dataset_file(data_home, DIRECTORY, name, url=SOURCE) for name in (TRAIN_FILE, TEST_FILE, LABEL_FILE)}
     normal = _unit_frame(paths[TRAIN_FILE], NORMAL_UNIT)
     labelled = _unit_frame(paths[TEST_FILE], EVENT_UNIT, _features(normal))
     labels = read_cached(_read, paths[LABEL_FILE])
@@ -96,13 +92,23 @@ def _features(frame):
     return [column for column in frame.columns if column not in ("unit", "step", TIME_COLUMN, "label", "event")]
 
 
-SPEC = EventDataset("psm", DIRECTORY, _frame, _features, SPLIT, DESCR, step="step", event="anomaly onset",
-                    normal=lambda unit: unit == NORMAL_UNIT)
+SPEC = EventDataset(
+    "psm",
+    DIRECTORY,
+    _frame,
+    _features,
+    SPLIT,
+    DESCR,
+    step="step",
+    event="anomaly onset",
+    normal=lambda unit: unit == NORMAL_UNIT,
+)
 
 
 @dataset_doc(SPEC)
-def load_psm(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-             min_history=MIN_HISTORY, normalize=True):
+def load_psm(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load PSM (published csv layout) with anomaly onsets as events.
 
     The data are not downloaded: put ``train.csv``, ``test.csv`` and

@@ -7,7 +7,13 @@ import pandas as pd
 from sklearn.utils import Bunch, check_random_state
 
 from .._validation import (
-    NON_NEGATIVE_INT, NON_NEGATIVE_REAL, POSITIVE_INT, POSITIVE_REAL, UNIT, Interval, validate_params,
+    NON_NEGATIVE_INT,
+    NON_NEGATIVE_REAL,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    UNIT,
+    Interval,
+    validate_params,
 )
 from ..windows import make_windows
 from ._fleet_hazard import age_surface, draw_failure, oracle_surfaces
@@ -261,7 +267,9 @@ def make_fleet(
     names = [f"s{i + 1}" for i in range(n_sensors)]
     base = generator.standard_normal(n_sensors)
     gain = generator.choice([-1.0, 1.0], n_sensors) * generator.uniform(0.5, 1.5, n_sensors)
-    shift = regime_shift * generator.standard_normal((n_regimes, n_sensors)) if n_regimes > 1 else np.zeros((1, n_sensors))
+    shift = (
+        regime_shift * generator.standard_normal((n_regimes, n_sensors)) if n_regimes > 1 else np.zeros((1, n_sensors))
+    )
     wear, rate = _draw_units(generator, n_units, n_modes, degradation_rate, rate_spread, initial_wear)
 
     columns, unit_rows = [], []  # per unit: (unit, step, regime, readings, failure, mode, damage)
@@ -282,25 +290,44 @@ def make_fleet(
         columns.append((np.full(steps.size, unit), steps, regime, readings, failed, np.where(failed, mode, -1), damage))
         unit_rows.append((failure, mode, censor, event))
     unit_col, step, regime, readings, failed, mode, damage = (np.concatenate(c) for c in zip(*columns))
-    frame = pd.DataFrame({"unit": unit_col, "step": step, "regime": regime,
-                          **dict(zip(names, readings.T)), "failure": failed, "mode": mode,
-                          **{f"damage{m}": damage[:, m] for m in range(n_modes)}})
+    frame = pd.DataFrame(
+        {
+            "unit": unit_col,
+            "step": step,
+            "regime": regime,
+            **dict(zip(names, readings.T)),
+            "failure": failed,
+            "mode": mode,
+            **{f"damage{m}": damage[:, m] for m in range(n_modes)},
+        }
+    )
 
     # each unit's readings with its failure column last, in time order: the layout make_windows reads fastest
     series = [np.column_stack([part[3], part[4]]) for part in columns]
     X, y, groups, index = make_windows(
-        series, feature_cols=list(range(n_sensors)), event_col=n_sensors, context_length=context_length,
-        stride=stride, min_history=min_history, layout="time-first-list", return_index=True,
+        series,
+        feature_cols=list(range(n_sensors)),
+        event_col=n_sensors,
+        context_length=context_length,
+        stride=stride,
+        min_history=min_history,
+        layout="time-first-list",
+        return_index=True,
     )
     index = index[["unit", "step"]]
     oracle = np.empty((len(index), K))
     by_mode = np.empty((len(index), n_modes, K))
     for unit, rows in index.groupby("unit", sort=False).indices.items():
-        oracle[rows], by_mode[rows] = oracle_surfaces(wear[unit], rate[unit], index["step"].to_numpy()[rows], K,
-                                                      **hazard)
+        oracle[rows], by_mode[rows] = oracle_surfaces(
+            wear[unit], rate[unit], index["step"].to_numpy()[rows], K, **hazard
+        )
     prior = np.random.default_rng(generator.integers(2**31))  # its own stream: the fleet does not depend on it
-    age = age_surface(*_draw_units(prior, AGE_DRAWS, n_modes, degradation_rate, rate_spread, initial_wear),
-                      index["step"].to_numpy(), K, **hazard)
+    age = age_surface(
+        *_draw_units(prior, AGE_DRAWS, n_modes, degradation_rate, rate_spread, initial_wear),
+        index["step"].to_numpy(),
+        K,
+        **hazard,
+    )
 
     units = pd.DataFrame(unit_rows, columns=["failure_step", "failure_mode", "censor_step", "event"])
     cause = np.where(y["event"], units["failure_mode"].to_numpy()[np.asarray(groups, dtype=np.int64)] + 1, 0)
@@ -309,14 +336,33 @@ def make_fleet(
         units.insert(2 * m + 1, f"rate{m}", rate[:, m])
     units.index.name = "unit"
     descr = _DESCR.format(
-        n_units=n_units, n_modes=n_modes, n_rows=len(frame), n_windows=len(X), n_failed=int(units["event"].sum()),
-        n_censored=int((~units["event"]).sum()), hazard_scale=hazard_scale, hazard_growth=hazard_growth,
-        n_informative=n_informative, shapes=", ".join(dict.fromkeys(shapes[:n_informative])),
-        n_uninformative=n_uninformative, n_regimes=n_regimes, regime_shift=regime_shift, noise=noise,
+        n_units=n_units,
+        n_modes=n_modes,
+        n_rows=len(frame),
+        n_windows=len(X),
+        n_failed=int(units["event"].sum()),
+        n_censored=int((~units["event"]).sum()),
+        hazard_scale=hazard_scale,
+        hazard_growth=hazard_growth,
+        n_informative=n_informative,
+        shapes=", ".join(dict.fromkeys(shapes[:n_informative])),
+        n_uninformative=n_uninformative,
+        n_regimes=n_regimes,
+        regime_shift=regime_shift,
+        noise=noise,
     )
     return Bunch(
-        X=X, y=y, groups=np.asarray(groups, dtype=np.int64), cause=cause, index=index, oracle=oracle,
+        X=X,
+        y=y,
+        groups=np.asarray(groups, dtype=np.int64),
+        cause=cause,
+        index=index,
+        oracle=oracle,
         oracle_by_mode=by_mode,
-        age_oracle=age, frame=frame, units=units, feature_names=names,
-        sensors=pd.DataFrame({"mode": sensor_mode, "shape": shapes}, index=names), DESCR=descr,
+        age_oracle=age,
+        frame=frame,
+        units=units,
+        feature_names=names,
+        sensors=pd.DataFrame({"mode": sensor_mode, "shape": shapes}, index=names),
+        DESCR=descr,
     )

@@ -79,9 +79,7 @@ def _series_frame(path, chan, unit, sequences=()):
     label = np.zeros(len(frame), dtype=bool)
     for start, end in sequences:
         if not 0 <= start <= end < len(frame):
-            raise ValueError(
-                f"anomaly sequence [{start}, {end}] of {unit} lies outside its {len(frame)} test rows."
-            )
+            raise ValueError(f"anomaly sequence [{start}, {end}] of {unit} lies outside its {len(frame)} test rows.")
         label[start : end + 1] = True
     frame["label"] = label
     return frame
@@ -107,8 +105,7 @@ def _sequences(text, chan, path):
 def _frame(data_home):
     label_path = dataset_file(data_home, DIRECTORY, LABEL_FILE, url=SOURCE)
     catalogue = read_cached(_read_labels, label_path)
-    check_columns(catalogue, ("chan_id", "spacecraft", "anomaly_sequences"), label_path,
-                  f"telemanom's {LABEL_FILE}")
+    check_columns(catalogue, ("chan_id", "spacecraft", "anomaly_sequences"), label_path, f"telemanom's {LABEL_FILE}")
     catalogue = catalogue[catalogue["spacecraft"] == SPACECRAFT]
     if catalogue.empty:
         raise ValueError(f"{label_path} lists no channel whose spacecraft is {SPACECRAFT!r}.")
@@ -124,14 +121,22 @@ def _frame(data_home):
 
 # Each channel's training series, ``<chan>/train``, is its normal unit.
 SPEC = EventDataset(
-    "smap", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="step", event="anomaly onset",
+    "smap",
+    DIRECTORY,
+    _frame,
+    FEATURES,
+    SPLIT,
+    DESCR,
+    step="step",
+    event="anomaly onset",
     normal=lambda unit: unit.endswith("/train"),
 )
 
 
 @dataset_doc(SPEC)
-def load_smap(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-              min_history=MIN_HISTORY, normalize=True):
+def load_smap(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load the SMAP telemetry channels (telemanom layout) with anomaly onsets as events.
 
     The data are not downloaded: put ``labeled_anomalies.csv``, ``train/``

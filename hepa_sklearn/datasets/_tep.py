@@ -30,8 +30,7 @@ TEST_RUNS = tuple(f"d{fault:02d}_te" for fault in range(N_FAULTS + 1))
 # Public copies of the files, at the commit read for the project's data,
 # with the SHA-256 of each .dat file.
 _BASE_URL = (
-    "https://raw.githubusercontent.com/camaramm/tennessee-eastman-profBraatz/"
-    "0643318858ce7c87292bd59820b459e12a13d009/"
+    "https://raw.githubusercontent.com/camaramm/tennessee-eastman-profBraatz/0643318858ce7c87292bd59820b459e12a13d009/"
 )
 _SHA256 = {
     "d00": "4c3c0b11eefacf93e5d2529e2866d7a625e37aa9153d0f95fae17a6c9e560deb",
@@ -105,8 +104,7 @@ def _run_frame(data_home, run):
     values = read_cached(_read, path)
     if values.shape[1] != len(FEATURES):
         raise ValueError(
-            f"{path} has {values.shape[1]} columns per sample; TEP runs have {len(FEATURES)} "
-            "(XMEAS 1-41, XMV 1-11)."
+            f"{path} has {values.shape[1]} columns per sample; TEP runs have {len(FEATURES)} (XMEAS 1-41, XMV 1-11)."
         )
     # the published runs have no header: the columns are XMEAS 1-41, then XMV 1-11
     frame = unit_frame(run, values.set_axis(list(FEATURES), axis=1), source=path, fault=int(run[1:3]))
@@ -135,14 +133,30 @@ def _split_runs(lengths, random_state=0):
 
 
 SPEC = EventDataset(
-    "tep", DIRECTORY, _frame, FEATURES, _split_runs, DESCR, step="sample", event="fault onset",
-    normal=lambda unit: unit == NORMAL_RUN, events=_fault_onsets,
+    "tep",
+    DIRECTORY,
+    _frame,
+    FEATURES,
+    _split_runs,
+    DESCR,
+    step="sample",
+    event="fault onset",
+    normal=lambda unit: unit == NORMAL_RUN,
+    events=_fault_onsets,
 )
 
 
 @dataset_doc(SPEC)
-def load_tep(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-             min_history=MIN_HISTORY, normalize=True, random_state=0):
+def load_tep(
+    *,
+    data_home=None,
+    split=None,
+    context_length=CONTEXT_LENGTH,
+    stride=STRIDE,
+    min_history=MIN_HISTORY,
+    normalize=True,
+    random_state=0,
+):
     """Load the Tennessee Eastman runs with fault onsets as events.
 
     Reads ``TEP/d00.dat.gz`` and ``TEP/d00_te.dat.gz`` ... ``TEP/d21_te.dat.gz``

@@ -66,8 +66,9 @@ SPEC = EventDataset("vix", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="day"
 
 
 @dataset_doc(SPEC)
-def load_vix(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-             min_history=MIN_HISTORY, normalize=True):
+def load_vix(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load the daily VIX with crossings of 25 from below as events.
 
     Reads ``VIX/VIX_History.csv.gz`` (or ``VIX_History.csv``) from the data

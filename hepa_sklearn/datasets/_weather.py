@@ -20,13 +20,33 @@ MIN_HISTORY = CONTEXT_LENGTH
 # station's own files. Columns are read by name: RESTORED_NAMES maps the
 # file's names of those three columns, without their non-ASCII characters,
 # to the restored ones.
-RESTORED_NAMES = {"SWDR (W/m)": "SWDR (W/m2)", "PAR (mol/m/s)": "PAR (umol/m2/s)",
-                  "max. PAR (mol/m/s)": "max. PAR (umol/m2/s)"}
+RESTORED_NAMES = {
+    "SWDR (W/m)": "SWDR (W/m2)",
+    "PAR (mol/m/s)": "PAR (umol/m2/s)",
+    "max. PAR (mol/m/s)": "max. PAR (umol/m2/s)",
+}
 FEATURES = (
-    "p (mbar)", "T (degC)", "Tpot (K)", "Tdew (degC)", "rh (%)", "VPmax (mbar)",
-    "VPact (mbar)", "VPdef (mbar)", "sh (g/kg)", "H2OC (mmol/mol)", "rho (g/m**3)",
-    "wv (m/s)", "max. wv (m/s)", "wd (deg)", "rain (mm)", "raining (s)", "SWDR (W/m2)",
-    "PAR (umol/m2/s)", "max. PAR (umol/m2/s)", "Tlog (degC)", "OT",
+    "p (mbar)",
+    "T (degC)",
+    "Tpot (K)",
+    "Tdew (degC)",
+    "rh (%)",
+    "VPmax (mbar)",
+    "VPact (mbar)",
+    "VPdef (mbar)",
+    "sh (g/kg)",
+    "H2OC (mmol/mol)",
+    "rho (g/m**3)",
+    "wv (m/s)",
+    "max. wv (m/s)",
+    "wd (deg)",
+    "rain (mm)",
+    "raining (s)",
+    "SWDR (W/m2)",
+    "PAR (umol/m2/s)",
+    "max. PAR (umol/m2/s)",
+    "Tlog (degC)",
+    "OT",
 )
 # 70/15/15 chronological, 200 rows left out before the valid and the test
 # part (the paper's benchmark protocol).
@@ -91,8 +111,10 @@ def _frame(data_home):
     raw = raw.set_axis([_column_name(str(name)) for name in raw.columns], axis=1)
     check_columns(raw, ("date", *FEATURES), path, "the Weather csv")
     if raw.columns.duplicated().any():
-        raise ValueError(f"{path} names the column(s) {sorted(set(raw.columns[raw.columns.duplicated()]))} twice; "
-                         "which one holds the channel is ambiguous. Is it the published Weather csv?")
+        raise ValueError(
+            f"{path} names the column(s) {sorted(set(raw.columns[raw.columns.duplicated()]))} twice; "
+            "which one holds the channel is ambiguous. Is it the published Weather csv?"
+        )
     frame = unit_frame(UNIT, raw[list(FEATURES)], source=path, date=parsed_dates(raw["date"], path, "date"))
     frame[list(FEATURES)] = frame[list(FEATURES)].mask(frame[list(FEATURES)] == MISSING_CODE)
     return SPIKE.label(frame)
@@ -102,8 +124,9 @@ SPEC = EventDataset("weather", DIRECTORY, _frame, FEATURES, SPLIT, DESCR, step="
 
 
 @dataset_doc(SPEC)
-def load_weather(*, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE,
-                 min_history=MIN_HISTORY, normalize=True):
+def load_weather(
+    *, data_home=None, split=None, context_length=CONTEXT_LENGTH, stride=STRIDE, min_history=MIN_HISTORY, normalize=True
+):
     """Load the Jena weather series with heat spikes as events, as a frame and as windows.
 
     Reads ``Weather/weather.csv.gz`` (or ``weather.csv``) from the data home;

@@ -3,14 +3,7 @@
 from ._alarms import alarm_budget_score, alarm_cost, make_alarm_budget_scorer, make_alarm_cost_scorer
 from ._calibration import brier_decomposition, expected_calibration_error
 from ._causes import cause_calibration_error, cause_h_auroc
-from ._ranking import (
-    SurfaceScoreMixin,
-    h_auroc,
-    h_auroc_scorer,
-    per_horizon_auroc,
-    pooled_auprc,
-    pooled_auroc,
-)
+from ._ranking import SurfaceScoreMixin, h_auroc, h_auroc_scorer, per_horizon_auroc, pooled_auprc, pooled_auroc
 from ._sksurv import (
     concordance_ipcw_scorer,
     cumulative_dynamic_auc_scorer,
@@ -18,13 +11,7 @@ from ._sksurv import (
     neg_integrated_brier_scorer,
 )
 from ._summary import monotonicity_violation_rate, rul_rmse, surface_metrics
-from ._thresholds import (
-    best_f1_threshold,
-    event_recall,
-    f1_at_threshold,
-    false_alarm_threshold,
-    point_adjust,
-)
+from ._thresholds import best_f1_threshold, event_recall, f1_at_threshold, false_alarm_threshold, point_adjust
 
 __all__ = [
     "per_horizon_auroc",

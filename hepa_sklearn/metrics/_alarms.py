@@ -141,8 +141,11 @@ def make_alarm_cost_scorer(*, missed_failure_cost, false_alarm_cost):
     -0.5
     """
     return make_scorer(
-        alarm_cost, greater_is_better=False, response_method="predict",
-        missed_failure_cost=missed_failure_cost, false_alarm_cost=false_alarm_cost,
+        alarm_cost,
+        greater_is_better=False,
+        response_method="predict",
+        missed_failure_cost=missed_failure_cost,
+        false_alarm_cost=false_alarm_cost,
     )
 
 
@@ -172,6 +175,9 @@ def make_alarm_budget_scorer(*, alarms, per_steps, steps_per_window=1):
     -0.5
     """
     return make_scorer(
-        alarm_budget_score, response_method="predict",
-        alarms=alarms, per_steps=per_steps, steps_per_window=steps_per_window,
+        alarm_budget_score,
+        response_method="predict",
+        alarms=alarms,
+        per_steps=per_steps,
+        steps_per_window=steps_per_window,
     )

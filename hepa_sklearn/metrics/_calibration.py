@@ -2,12 +2,13 @@
 
 import numpy as np
 
-from .._validation import POSITIVE_INT, validate_params
 from .._docs import fill_doc
+from .._validation import POSITIVE_INT, validate_params
 from ._ranking import known_cells
 
 # Paper App. "Calibration": ECE and the Murphy decomposition use 10 equal-width bins.
 CALIBRATION_BINS = 10
+
 
 def binned_forecasts(labels, scores, n_bins):
     """Cell count, forecast sum and outcome sum of each equal-width bin on [0, 1].

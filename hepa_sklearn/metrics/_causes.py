@@ -92,5 +92,6 @@ def cause_calibration_error(y_true, incidence, *, n_bins=CALIBRATION_BINS):
     [0.375, 0.375]
     """
     incidence, per_cause = _cause_labels(y_true, incidence)
-    return np.array([expected_calibration_error(y_c, incidence[:, c], n_bins=n_bins)
-                     for c, y_c in enumerate(per_cause)])
+    return np.array(
+        [expected_calibration_error(y_c, incidence[:, c], n_bins=n_bins) for c, y_c in enumerate(per_cause)]
+    )

@@ -2,12 +2,13 @@
 
 import numpy as np
 
+from .._docs import fill_doc
 from .._validation import NON_NEGATIVE_REAL, POSITIVE_REAL, real_numbers, validate_params
 from ..datasets._cmapss import RUL_CAP
-from .._docs import fill_doc
 from ..surface import check_surface, check_survival_y, expected_time_to_event
 from ._calibration import brier_decomposition, expected_calibration_error
 from ._ranking import mean_of_valid, per_horizon_auroc, pooled_auprc, pooled_auroc
+
 
 @validate_params({"tol": [NON_NEGATIVE_REAL]}, prefer_skip_nested_validation=True)
 def monotonicity_violation_rate(proba, *, tol=0.0):
@@ -75,21 +76,17 @@ def rul_rmse(y_true, predicted_time, *, cap=RUL_CAP):
     event, time = check_survival_y(y_true)
     predicted_time = real_numbers(predicted_time, "predicted_time")
     if predicted_time.ndim != 1:
-        raise ValueError(
-            f"predicted_time must be 1-D (n_samples,), got shape {predicted_time.shape}."
-        )
+        raise ValueError(f"predicted_time must be 1-D (n_samples,), got shape {predicted_time.shape}.")
     if predicted_time.shape[0] != time.shape[0]:
         raise ValueError(
-            f"predicted_time has {predicted_time.shape[0]} values but y has {time.shape[0]} "
-            "samples; they must match."
+            f"predicted_time has {predicted_time.shape[0]} values but y has {time.shape[0]} samples; they must match."
         )
     if not np.all(np.isfinite(predicted_time)):
         raise ValueError("predicted_time contains NaN or infinite values.")
     known = event | (time >= cap)
     if not known.any():
         raise ValueError(
-            f"no window has a known time to event up to cap={cap}: every window is censored "
-            "before the cap."
+            f"no window has a known time to event up to cap={cap}: every window is censored before the cap."
         )
     error = np.minimum(predicted_time[known], cap) - np.minimum(time[known], cap)
     return float(np.sqrt(np.mean(error**2)))

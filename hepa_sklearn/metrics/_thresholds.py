@@ -21,13 +21,7 @@ import numpy as np
 from .._validation import POSITIVE_INT, Interval, check_event_indicator, real_numbers, validate_params
 from ..surface import check_survival_y
 
-__all__ = [
-    "best_f1_threshold",
-    "event_recall",
-    "f1_at_threshold",
-    "false_alarm_threshold",
-    "point_adjust",
-]
+__all__ = ["best_f1_threshold", "event_recall", "f1_at_threshold", "false_alarm_threshold", "point_adjust"]
 
 
 # the parameters every thresholded metric checks alike

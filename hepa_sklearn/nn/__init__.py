@@ -3,7 +3,7 @@
 from .baselines import MaskedAutoencoder, MatchedHead, PatchTSTBackbone, VariateTransformer
 from .channel import ChannelPatchEncoder, make_encoder
 from .encoder import EncoderConfig, PatchEncoder, last_valid_state, pool_in_groups
-from .jepa import AttentionPooling, JEPA
+from .jepa import JEPA, AttentionPooling
 from .losses import jepa_loss, surface_bce
 from .predictor import EventModel, HazardHead, HorizonPredictor, event_surface, log_survival
 from .sigreg import EppsPulley, SIGReg

@@ -225,8 +225,18 @@ class SupervisedSurfaceModel(nn.Module):
     pooled embedding that the frozen encoder exposes.
     """
 
-    def __init__(self, backbone, config, backbone_params, pooling, K, hidden, horizon_rows=None,
-                 channel_loc=None, channel_scale=None):
+    def __init__(
+        self,
+        backbone,
+        config,
+        backbone_params,
+        pooling,
+        K,
+        hidden,
+        horizon_rows=None,
+        channel_loc=None,
+        channel_scale=None,
+    ):
         super().__init__()
         if backbone not in BACKBONES:
             raise ValueError(f"backbone must be one of {sorted(BACKBONES)}, got {backbone!r}.")

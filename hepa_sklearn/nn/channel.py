@@ -4,9 +4,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .encoder import (
-    TOKEN_MODES, PatchEncoder, attention_mask, future_intervals, pool_in_groups, sinusoidal_positions,
-)
+from .encoder import TOKEN_MODES, PatchEncoder, attention_mask, future_intervals, pool_in_groups, sinusoidal_positions
 
 
 class ChannelPatchEncoder(PatchEncoder):

@@ -285,7 +285,8 @@ def future_intervals(x, cut, dt, length):
 def pool_packed(states, layout, pooling):
     """Each sequence's pooled vector (B, d) and whether it holds an observation (B,), from packed ``states``."""
     observed = torch.zeros(layout.n_sequences, dtype=torch.bool, device=states.device).index_put_(
-        (layout.sequence,), layout.key_valid, accumulate=True)
+        (layout.sequence,), layout.key_valid, accumulate=True
+    )
     return pooling.forward_packed(states, layout), observed
 
 

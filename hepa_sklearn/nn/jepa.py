@@ -42,11 +42,13 @@ class AttentionPooling(nn.Module):
         sequence, B = layout.sequence, layout.n_sequences
         # sequences with no valid token attend to all of their tokens, as in forward
         has_valid = torch.zeros(B, dtype=torch.bool, device=states.device).index_put_(
-            (sequence,), layout.key_valid, accumulate=True)
+            (sequence,), layout.key_valid, accumulate=True
+        )
         keep = layout.key_valid | ~has_valid[sequence]
         scores = scores.masked_fill(~keep[:, None], float("-inf"))
         top = scores.new_full((B, heads), float("-inf")).scatter_reduce_(
-            0, sequence[:, None].expand(-1, heads), scores.detach(), reduce="amax")
+            0, sequence[:, None].expand(-1, heads), scores.detach(), reduce="amax"
+        )
         weights = torch.exp(scores - top[sequence]).masked_fill(~keep[:, None], 0.0)
         total = weights.new_zeros(B, heads).index_add_(0, sequence, weights)
         weights = weights / total[sequence]
@@ -201,4 +203,3 @@ class JEPA(nn.Module):
         predicted = self.predictor(h, dt)
         weight = usable * has_target * has_context
         return predicted, target, weight.to(predicted.dtype)
-

@@ -71,7 +71,6 @@ class SIGReg(nn.Module):
         return self.statistic(z @ directions).mean()
 
 
-
 class VarianceCovariance(nn.Module):
     """VICReg-style variance and covariance terms on a batch (N, d), the reference code's regulariser.
 

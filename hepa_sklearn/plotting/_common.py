@@ -43,9 +43,7 @@ def check_horizons(horizons, K):
         raise ValueError(f"horizons must be integers, got {horizons.tolist()}.")
     horizons = horizons.astype(int)
     if horizons.min() < 1 or horizons.max() > K:
-        raise ValueError(
-            f"horizons must lie in 1..K = 1..{K} (the surface's columns), got {horizons.tolist()}."
-        )
+        raise ValueError(f"horizons must lie in 1..K = 1..{K} (the surface's columns), got {horizons.tolist()}.")
     return horizons
 
 

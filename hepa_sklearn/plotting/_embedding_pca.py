@@ -20,8 +20,12 @@ def unit_spearman(pc1, time, event, groups):
     groups = np.asarray(groups)
     if groups.shape != (pc1.shape[0],):
         raise ValueError(f"groups must give one unit per window ({pc1.shape[0]}), got shape {groups.shape}.")
-    return np.array([_spearman(pc1[(groups == unit) & event], time[(groups == unit) & event])
-                     for unit in dict.fromkeys(groups.tolist())])
+    return np.array(
+        [
+            _spearman(pc1[(groups == unit) & event], time[(groups == unit) & event])
+            for unit in dict.fromkeys(groups.tolist())
+        ]
+    )
 
 
 def embedding_pca(E, y):
@@ -101,8 +105,9 @@ class EmbeddingPCADisplay(TitledDisplay):
     (1.0, True)
     """
 
-    def __init__(self, *, components, time, event, explained_variance_ratio, spearman_rho, unit_spearman_rho=None,
-                 name=None):
+    def __init__(
+        self, *, components, time, event, explained_variance_ratio, spearman_rho, unit_spearman_rho=None, name=None
+    ):
         self.components = components
         self.time = time
         self.event = event
@@ -119,7 +124,10 @@ class EmbeddingPCADisplay(TitledDisplay):
         if (~observed).any():
             self.censored_ = ax.scatter(*self.components[~observed].T, s=6, color="0.75", label="censored")
         self.scatter_ = ax.scatter(
-            *self.components[observed].T, c=self.time[observed], s=8, cmap="viridis",
+            *self.components[observed].T,
+            c=self.time[observed],
+            s=8,
+            cmap="viridis",
             label=f"PC1 {self.explained_variance_ratio[0]:.0%} of variance, ρ(PC1, time) = {self.spearman_rho:.2f}",
         )
         self.colorbar_ = ax.figure.colorbar(self.scatter_, ax=ax, label="time to event")
@@ -152,8 +160,15 @@ class EmbeddingPCADisplay(TitledDisplay):
         event, time = check_survival_y(y)
         time, event = np.asarray(time, dtype=float), event.astype(bool)
         per_unit = None if groups is None else unit_spearman(components[:, 0], time, event, groups)
-        display = cls(components=components, time=time, event=event, explained_variance_ratio=share,
-                      spearman_rho=rho, unit_spearman_rho=per_unit, name=name)
+        display = cls(
+            components=components,
+            time=time,
+            event=event,
+            explained_variance_ratio=share,
+            spearman_rho=rho,
+            unit_spearman_rho=per_unit,
+            name=name,
+        )
         return display.plot(ax=ax)
 
     @classmethod

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ..surface import check_survival_y
 from .._docs import fill_doc
+from ..surface import check_survival_y
 from ._common import axes_and_figure, check_labelled_surface, predict_surface
 
 
@@ -11,15 +11,11 @@ def _unit_rows(groups, unit, n_samples):
     """Boolean mask of ``unit``'s rows, or None to keep every row."""
     if groups is None:
         if unit is not None:
-            raise ValueError(
-                f"unit={unit!r} is given but groups is not; pass the unit of each row as groups."
-            )
+            raise ValueError(f"unit={unit!r} is given but groups is not; pass the unit of each row as groups.")
         return None
     groups = np.asarray(groups).ravel()
     if groups.shape[0] != n_samples:
-        raise ValueError(
-            f"groups has {groups.shape[0]} entries but there are {n_samples} rows; they must match."
-        )
+        raise ValueError(f"groups has {groups.shape[0]} entries but there are {n_samples} rows; they must match.")
     units = np.unique(groups)
     if unit is None:
         if units.size > 1:
@@ -39,8 +35,7 @@ def _rows_of(values, what, rows, n_samples):
     values = np.asarray(values)
     if values.ndim == 0 or values.shape[0] != n_samples:
         raise ValueError(
-            f"{what} has shape {values.shape} but y has {n_samples} windows; {what} needs one "
-            "row per window."
+            f"{what} has shape {values.shape} but y has {n_samples} windows; {what} needs one row per window."
         )
     return values if rows is None else values[rows]
 
@@ -53,15 +48,11 @@ def _check_times(times, n_samples):
     """``times`` as floats after checking: one finite entry per window, strictly increasing."""
     times = np.asarray(times, dtype=float)
     if times.shape != (n_samples,):
-        raise ValueError(
-            f"times must be 1-D with one entry per window ({n_samples}), got shape {times.shape}."
-        )
+        raise ValueError(f"times must be 1-D with one entry per window ({n_samples}), got shape {times.shape}.")
     if not np.all(np.isfinite(times)):
         raise ValueError("times contains NaN or infinite values.")
     if np.any(np.diff(times) <= 0):
-        raise ValueError(
-            "times must be strictly increasing: the display draws one unit's windows in time order."
-        )
+        raise ValueError("times must be strictly increasing: the display draws one unit's windows in time order.")
     return times
 
 
@@ -169,29 +160,38 @@ class EventSurfaceDisplay:
         ax, figure = axes_and_figure(ax)
 
         # horizons on the vertical axis, so each column of cells is one window's surface
-        self.mesh_ = ax.pcolormesh(
-            _cell_edges(x), np.arange(K + 1) + 0.5, proba.T, cmap=cmap, vmin=0.0, vmax=1.0
-        )
+        self.mesh_ = ax.pcolormesh(_cell_edges(x), np.arange(K + 1) + 0.5, proba.T, cmap=cmap, vmin=0.0, vmax=1.0)
         hit = event & (time <= K)
         self.event_markers_ = None
         if hit.any():
             (self.event_markers_,) = ax.plot(
-                x[hit], time[hit], linestyle="none", marker="o", markersize=4,
-                markerfacecolor="white", markeredgecolor="black", label="time to event",
+                x[hit],
+                time[hit],
+                linestyle="none",
+                marker="o",
+                markersize=4,
+                markerfacecolor="white",
+                markeredgecolor="black",
+                label="time to event",
             )
         # a window censored at 0 (its observation ends with it) has no known cell and no point to draw
         cut = ~event & (time >= 1) & (time < K)
         self.censor_markers_ = None
         if cut.any():
             (self.censor_markers_,) = ax.plot(
-                x[cut], time[cut], linestyle="none", marker="v", markersize=4,
-                markerfacecolor="lightgrey", markeredgecolor="black", label="end of observation",
+                x[cut],
+                time[cut],
+                linestyle="none",
+                marker="v",
+                markersize=4,
+                markerfacecolor="lightgrey",
+                markeredgecolor="black",
+                label="end of observation",
             )
         self.event_lines_ = None
         if self.times is not None and event.any():
             self.event_lines_ = ax.vlines(
-                np.unique(x[event] + time[event]), 0.5, K + 0.5,
-                colors="tab:red", linestyles="dashed", label="event",
+                np.unique(x[event] + time[event]), 0.5, K + 0.5, colors="tab:red", linestyles="dashed", label="event"
             )
         self.colorbar_ = None
         if colorbar:
@@ -209,8 +209,7 @@ class EventSurfaceDisplay:
 
     @classmethod
     def from_predictions(
-        cls, y, proba, *, groups=None, unit=None, times=None, name=None, ax=None,
-        cmap="viridis", colorbar=True,
+        cls, y, proba, *, groups=None, unit=None, times=None, name=None, ax=None, cmap="viridis", colorbar=True
     ):
         """Draw the surface of one unit from predicted probabilities.
 
@@ -249,8 +248,7 @@ class EventSurfaceDisplay:
 
     @classmethod
     def from_estimator(
-        cls, estimator, X, y, *, groups=None, unit=None, times=None, name=None, ax=None,
-        cmap="viridis", colorbar=True,
+        cls, estimator, X, y, *, groups=None, unit=None, times=None, name=None, ax=None, cmap="viridis", colorbar=True
     ):
         """Draw the surface that a fitted estimator predicts for one unit's windows.
 

@@ -104,24 +104,18 @@ class HorizonAUROCDisplay:
         for name, scores in self.auroc.items():
             scores = np.asarray(scores, dtype=float)
             mean = np.nan if np.all(np.isnan(scores)) else np.nanmean(scores)
-            (self.lines_[name],) = ax.plot(
-                self.horizons, scores, label=f"{name} (h-AUROC {mean:.3f})"
-            )
+            (self.lines_[name],) = ax.plot(self.horizons, scores, label=f"{name} (h-AUROC {mean:.3f})")
         ax.set_xlabel("horizon Δt (steps)")
         ax.set_ylabel("AUROC")
         ax.set_ylim(0.0, 1.0)
         self.ax2_ = ax.twinx()
         (self.prevalence_line_,) = self.ax2_.plot(
-            self.horizons, self.prevalence, color="grey", linestyle="--",
-            label="event prevalence (known cells)",
+            self.horizons, self.prevalence, color="grey", linestyle="--", label="event prevalence (known cells)"
         )
         self.ax2_.set_ylabel("event prevalence")
         self.ax2_.set_ylim(0.0, 1.0)
         # on the twin, which is drawn last, so that no curve hides the legend
-        self.ax2_.legend(
-            handles=[*self.lines_.values(), self.prevalence_line_], loc="lower right",
-            fontsize="small",
-        )
+        self.ax2_.legend(handles=[*self.lines_.values(), self.prevalence_line_], loc="lower right", fontsize="small")
         self.ax_, self.figure_ = ax, figure
         return self
 
@@ -148,17 +142,12 @@ class HorizonAUROCDisplay:
         surfaces = {name: check_labelled_surface(y, surface)[2] for name, surface in named.items()}
         widths = {name: p.shape[1] for name, p in surfaces.items()}
         if len(set(widths.values())) > 1:
-            raise ValueError(
-                f"all surfaces must have the same number of horizons K, got {widths}."
-            )
+            raise ValueError(f"all surfaces must have the same number of horizons K, got {widths}.")
         K = next(iter(widths.values()))
         horizons = np.arange(1, K + 1) if horizons is None else check_horizons(horizons, K)
         display = cls(
             horizons=horizons,
-            auroc={
-                name: per_horizon_auroc(y, surface, horizons=horizons)
-                for name, surface in surfaces.items()
-            },
+            auroc={name: per_horizon_auroc(y, surface, horizons=horizons) for name, surface in surfaces.items()},
             prevalence=known_prevalence(y, K)[horizons - 1],
         )
         return display.plot(ax=ax)

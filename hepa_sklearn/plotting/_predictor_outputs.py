@@ -33,11 +33,14 @@ def _checked(estimator, E, horizons):
     from ..event_predictor import HEPAEventPredictor
 
     if not isinstance(estimator, HEPAEventPredictor):
-        raise TypeError(f"expected a fitted HEPAEventPredictor (or a pipeline ending in one), "
-                        f"got {type(estimator).__name__}.")
+        raise TypeError(
+            f"expected a fitted HEPAEventPredictor (or a pipeline ending in one), got {type(estimator).__name__}."
+        )
     if estimator.head != "mlp":
-        raise ValueError(f"the predictor's outputs exist only with head='mlp'; this estimator has "
-                         f"head={estimator.head!r}, a linear probe without a horizon predictor.")
+        raise ValueError(
+            f"the predictor's outputs exist only with head='mlp'; this estimator has "
+            f"head={estimator.head!r}, a linear probe without a horizon predictor."
+        )
     return estimator._validated_input(E), check_horizons(horizons, estimator.K)
 
 
@@ -150,8 +153,9 @@ class PredictorOutputsDisplay(TitledDisplay):
         ax.set_ylabel(f"{axis}2")
 
     @classmethod
-    def from_estimator(cls, estimator, X, *, horizons=(10, 50, 100), method="pca", random_state=None, name=None,
-                       ax=None):
+    def from_estimator(
+        cls, estimator, X, *, horizons=(10, 50, 100), method="pca", random_state=None, name=None, ax=None
+    ):
         """Draw the predictor's outputs of a fitted event predictor, or of a pipeline ending in one.
 
         Parameters
@@ -183,8 +187,9 @@ class PredictorOutputsDisplay(TitledDisplay):
             X = estimator[:-1].transform(X)
             estimator = estimator[-1]
         E, horizons = _checked(estimator, X, horizons)
-        return cls.from_outputs(E, _outputs(estimator, E, horizons), horizons, method=method,
-                                random_state=random_state, name=name, ax=ax)
+        return cls.from_outputs(
+            E, _outputs(estimator, E, horizons), horizons, method=method, random_state=random_state, name=name, ax=ax
+        )
 
     @classmethod
     def from_outputs(cls, E, outputs, horizons, *, method="pca", random_state=None, name=None, ax=None):
@@ -203,12 +208,20 @@ class PredictorOutputsDisplay(TitledDisplay):
         E, outputs = np.asarray(E, dtype=np.float32), np.asarray(outputs, dtype=np.float32)
         horizons = np.asarray(horizons).ravel()
         if outputs.shape != (horizons.size, *E.shape):
-            raise ValueError(f"outputs must have shape (n_horizons, n_windows, n_features) = "
-                             f"{(horizons.size, *E.shape)}, got {outputs.shape}.")
+            raise ValueError(
+                f"outputs must have shape (n_horizons, n_windows, n_features) = "
+                f"{(horizons.size, *E.shape)}, got {outputs.shape}."
+            )
         if E.shape[0] < 3:
             raise ValueError(f"X needs at least 3 windows for a two-dimensional map, got {E.shape[0]}.")
         points = project(np.concatenate([E, *outputs]).astype(np.float64), method, random_state)
         n = E.shape[0]
-        display = cls(embedding_points=points[:n], output_points=points[n:].reshape(len(outputs), n, 2),
-                      horizons=horizons, relative_shift=relative_shift(E, outputs), method=method, name=name)
+        display = cls(
+            embedding_points=points[:n],
+            output_points=points[n:].reshape(len(outputs), n, 2),
+            horizons=horizons,
+            relative_shift=relative_shift(E, outputs),
+            method=method,
+            name=name,
+        )
         return display.plot(ax=ax)

@@ -2,10 +2,10 @@
 
 import numpy as np
 
+from .._docs import fill_doc
 from .._validation import POSITIVE_INT, validate_params
 from ..metrics._calibration import CALIBRATION_BINS, binned_forecasts
 from ..surface import label_surface
-from .._docs import fill_doc
 from ._common import TitledDisplay, check_horizons, check_labelled_surface, predict_surface
 
 # The quarter points of 1..K: short, middle and long horizons in one diagram.
@@ -111,9 +111,7 @@ class SurfaceReliabilityDisplay(TitledDisplay):
         curves = zip(self.horizons, self.mean_predicted, self.observed_rate)
         for horizon, predicted, observed in curves:
             filled = ~np.isnan(predicted)
-            (line,) = ax.plot(
-                predicted[filled], observed[filled], marker="o", label=f"Δt = {horizon}"
-            )
+            (line,) = ax.plot(predicted[filled], observed[filled], marker="o", label=f"Δt = {horizon}")
             self.lines_.append(line)
         ax.set_xlabel("mean predicted probability")
         ax.set_ylabel("observed event rate (known cells)")
@@ -124,9 +122,7 @@ class SurfaceReliabilityDisplay(TitledDisplay):
     @classmethod
     @validate_params({"n_bins": [POSITIVE_INT]}, prefer_skip_nested_validation=True)
     @fill_doc
-    def from_predictions(
-        cls, y, proba, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None
-    ):
+    def from_predictions(cls, y, proba, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None):
         """Draw the reliability diagram of a predicted surface.
 
         Parameters
@@ -153,15 +149,12 @@ class SurfaceReliabilityDisplay(TitledDisplay):
         horizons = check_horizons(horizons, K)
         counts, mean_predicted, observed_rate = reliability_table(y, proba, horizons, n_bins)
         display = cls(
-            horizons=horizons, mean_predicted=mean_predicted, observed_rate=observed_rate,
-            counts=counts, name=name,
+            horizons=horizons, mean_predicted=mean_predicted, observed_rate=observed_rate, counts=counts, name=name
         )
         return display.plot(ax=ax)
 
     @classmethod
-    def from_estimator(
-        cls, estimator, X, y, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None
-    ):
+    def from_estimator(cls, estimator, X, y, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None):
         """Draw the reliability diagram of the surface a fitted estimator predicts for ``X``.
 
         Parameters
@@ -179,6 +172,10 @@ class SurfaceReliabilityDisplay(TitledDisplay):
         display : SurfaceReliabilityDisplay
         """
         return cls.from_predictions(
-            y, predict_surface(estimator, X), horizons=horizons, n_bins=n_bins,
-            name=type(estimator).__name__ if name is None else name, ax=ax,
+            y,
+            predict_surface(estimator, X),
+            horizons=horizons,
+            n_bins=n_bins,
+            name=type(estimator).__name__ if name is None else name,
+            ax=ax,
         )

@@ -99,8 +99,13 @@ class TrainingHistoryDisplay(TitledDisplay):
         self.collapse_markers_ = None
         if collapsed.any():
             (self.collapse_markers_,) = ax.plot(
-                epochs[collapsed], train_loss[collapsed], linestyle="none", marker="x",
-                markersize=8, color="tab:red", label="collapse",
+                epochs[collapsed],
+                train_loss[collapsed],
+                linestyle="none",
+                marker="x",
+                markersize=8,
+                color="tab:red",
+                label="collapse",
             )
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("epoch")
@@ -123,18 +128,13 @@ class TrainingHistoryDisplay(TitledDisplay):
         display : TrainingHistoryDisplay
         """
         if isinstance(history, (str, bytes, Mapping)) or not hasattr(history, "__iter__"):
-            raise TypeError(
-                f"history must be a list of per-epoch dicts, got {type(history).__name__}."
-            )
+            raise TypeError(f"history must be a list of per-epoch dicts, got {type(history).__name__}.")
         records = list(history)
         if not records:
             raise ValueError("history is empty: there is no epoch to draw.")
         for position, record in enumerate(records, start=1):
             if not isinstance(record, Mapping):
-                raise TypeError(
-                    f"history must hold one dict per epoch; entry {position} is a "
-                    f"{type(record).__name__}."
-                )
+                raise TypeError(f"history must hold one dict per epoch; entry {position} is a {type(record).__name__}.")
             if record.get("train_loss") is None:
                 raise ValueError(f"epoch {position} of history has no 'train_loss'.")
         has_valid = any(record.get("valid_loss") is not None for record in records)

@@ -7,7 +7,7 @@ from scipy.special import softmax
 from ._base import EmbeddingSurfaceEstimator
 from ._docs import fill_doc
 from ._incidence import IncidenceMixin
-from ._validation import POSITIVE_INT, StrOptions
+from ._validation import POSITIVE_INT, Count, StrOptions
 from .nn.predictor import EventModel, event_surface
 
 # the event heads of HEPAEventPredictor and HEPAFinetuner: the horizon predictor and hazard head, or a linear probe
@@ -52,6 +52,13 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         ``"mlp"``: the horizon-conditioned predictor and hazard head (pred-FT,
         the paper's default). ``"linear"``: a linear probe, one linear map
         from the embedding to the K hazard logits.
+    horizon_knots : int or None, default=None
+        With ``head="mlp"``: run the predictor and hazard head at this many
+        horizons spread evenly over ``1..K`` (both ends included) and
+        interpolate the hazard logits of the horizons between them
+        linearly. The head's cost falls by about ``K / horizon_knots``;
+        ``None`` runs them at every horizon (the paper's). Ignored by
+        ``head="linear"``.
     %(surface_loss_parameters)s
     init_from : HEPAPretrainer or None, default=None
         Start the predictor from a fitted pretrainer's predictor (same
@@ -110,6 +117,7 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         "head": [StrOptions(set(EVENT_HEADS))],
         "init_from": "no_validation",  # checked in fit, where a fitted pretrainer is needed
         "n_causes": [None, POSITIVE_INT],
+        "horizon_knots": [None, Count(2)],
     }
 
     def __init__(
@@ -119,6 +127,7 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         K=150,
         hidden=256,
         head="mlp",
+        horizon_knots=None,
         loss="bce",
         pos_weight="auto",
         init_from=None,
@@ -140,6 +149,7 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         self.K = K
         self.hidden = hidden
         self.head = head
+        self.horizon_knots = horizon_knots
         self.loss = loss
         self.pos_weight = pos_weight
         self.init_from = init_from
@@ -208,6 +218,7 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
             K=self.K,
             kind=self.head,
             n_causes=fitted.get("n_causes_", 1),
+            n_knots=self.horizon_knots if self.head == "mlp" else None,
         )
 
     def _incidence_parts(self, E):

@@ -1,5 +1,6 @@
 """Horizon-conditioned predictor g(h_t, Δt) and the hazard head of the event surface."""
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -83,6 +84,37 @@ class CauseHead(nn.Module):
         return self.linear(self.norm(z))  # (..., n_causes)
 
 
+def knot_horizons(K, n_knots):
+    """The horizons at which the predictor runs: ``n_knots`` spread evenly over ``1..K``, both ends included.
+
+    ``None``, or at least ``K`` knots, gives every horizon ``1..K``. The
+    knots are whole horizons, so fewer than ``n_knots`` remain when
+    rounding makes two of them equal.
+    """
+    if n_knots is None or n_knots >= K:
+        return np.arange(1, K + 1)
+    if n_knots < 2:
+        raise ValueError(f"n_knots must be at least 2 (the first and last horizon), got {n_knots}.")
+    return np.unique(np.rint(np.linspace(1, K, n_knots)).astype(int))
+
+
+def interpolation_matrix(knots, K):
+    """The (len(knots), K) matrix that maps values at ``knots`` to every horizon ``1..K`` by linear interpolation.
+
+    Column ``k - 1`` holds the weights of horizon ``k``: ``1 - w`` on the knot
+    at or below it and ``w`` on the next one, ``w`` its fractional position
+    between the two; a knot's own column is one-hot.
+    """
+    knots = np.asarray(knots)
+    horizons = np.arange(1, K + 1)
+    left = np.clip(np.searchsorted(knots, horizons, side="right") - 1, 0, len(knots) - 2)
+    weight = (horizons - knots[left]) / (knots[left + 1] - knots[left])
+    matrix = np.zeros((len(knots), K))
+    matrix[left, horizons - 1] = 1.0 - weight
+    matrix[left + 1, horizons - 1] += weight
+    return matrix
+
+
 class EventModel(nn.Module):
     """Hazard logits at horizons 1..K from embeddings (B, d), and with several causes each cause's share.
 
@@ -97,16 +129,28 @@ class EventModel(nn.Module):
     :class:`CauseHead` on the predictor's output (``"mlp"``) or a second
     linear map (``"linear"``). The cause parts are built after the others,
     so a model of one cause starts from the same weights as without them.
+
+    With ``n_knots`` (``"mlp"`` only), the predictor and the heads run at
+    the horizons of :func:`knot_horizons` alone, and the logits of the
+    horizons between two knots are interpolated linearly from theirs: the
+    cost of the predictor falls by about ``K / n_knots``. The hazard stays
+    a sigmoid of a logit at every horizon, so the surface stays
+    non-decreasing.
     """
 
-    def __init__(self, d_model, hidden, K, horizon_scale, kind="mlp", n_causes=1):
+    def __init__(self, d_model, hidden, K, horizon_scale, kind="mlp", n_causes=1, n_knots=None):
         super().__init__()
         self.kind = kind
         self.n_causes = n_causes
+        self.register_buffer("interpolation", None)  # (n_knots, K) when the predictor runs at knots
         if kind == "mlp":
             self.predictor = HorizonPredictor(d_model, hidden, horizon_scale)
             self.head = HazardHead(d_model)
-            self.register_buffer("horizons", torch.arange(1, K + 1, dtype=torch.float32))
+            knots = knot_horizons(K, n_knots)
+            self.register_buffer("horizons", torch.as_tensor(knots, dtype=torch.float32))
+            if len(knots) < K:
+                matrix = interpolation_matrix(knots, K)
+                self.register_buffer("interpolation", torch.as_tensor(matrix, dtype=torch.float32))
         elif kind == "linear":
             self.probe = nn.Linear(d_model, K)
         else:
@@ -121,9 +165,12 @@ class EventModel(nn.Module):
                 return hazard
             shares = self.causes(X).view(X.shape[0], self.n_causes, -1)  # (B, n_causes, K)
         else:
-            z = self.predictor.grid(X, self.horizons)  # (B, K, d)
-            hazard = self.head(z)  # (B, K)
-            if self.n_causes == 1:
+            z = self.predictor.grid(X, self.horizons)  # (B, K, d), or (B, n_knots, d) with knots
+            hazard = self.head(z)  # (B, K) or (B, n_knots)
+            shares = self.causes(z).transpose(1, 2) if self.n_causes > 1 else None  # (B, n_causes, K or n_knots)
+            if self.interpolation is not None:  # from the knots to every horizon
+                hazard = hazard @ self.interpolation
+                shares = None if shares is None else shares @ self.interpolation
+            if shares is None:
                 return hazard
-            shares = self.causes(z).transpose(1, 2)  # (B, n_causes, K)
         return torch.cat([hazard[:, None, :], shares], dim=1)  # (B, 1 + n_causes, K)

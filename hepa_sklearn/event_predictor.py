@@ -222,7 +222,7 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         )
 
     def _incidence_parts(self, E):
-        """The any-event surface and, with several causes, each cause's share at each horizon (softmax of its logits)."""
+        """The any-event surface and, with several causes, each cause's share at each horizon (softmax of logits)."""
         logits = self._infer(self._validated_input(E), "predict_cumulative_incidence")
         if logits.ndim == 2:
             return event_surface(torch.from_numpy(logits)).numpy().astype(np.float64), None

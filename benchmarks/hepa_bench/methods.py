@@ -421,6 +421,20 @@ METHODS = {
         "candidate default: hepa-default-auto0 with ten times the event head's weight decay (0.1)",
         predictor={"weight_decay": 0.1},
     ),
+    "hepa-default-auto0-knots16": _auto0(
+        "candidate default: hepa-default-auto0 with the event head run at 16 horizons spread evenly over 1..K "
+        "and the hazard logits interpolated between them (horizon_knots=16)",
+        predictor={"horizon_knots": 16},
+    ),
+    "hepa-default-auto0-knots8": _auto0(
+        "candidate default: hepa-default-auto0 with the event head run at 8 horizons spread evenly over 1..K "
+        "and the hazard logits interpolated between them (horizon_knots=8)",
+        predictor={"horizon_knots": 8},
+    ),
+    "hepa-default-auto0-knots16-h128": _auto0(
+        "candidate default: hepa-default-auto0-knots16 with the event head's hidden width halved (hidden=128)",
+        predictor={"horizon_knots": 16, "hidden": 128},
+    ),
     "hepa-default-auto0-nll": _auto0(
         "candidate default: hepa-default-auto0 with the event head trained by the "
         'discrete-time survival likelihood (loss="nll") instead of BCE',

@@ -8,25 +8,21 @@ from functools import cached_property
 import numpy as np
 
 from ._training.runtime import release_freed_memory
-from .datasets import load_cmapss
-from .datasets._cmapss import (
-    CMAPSS_SENSORS,
-    CONTEXT_LENGTH,
-    CUTS_PER_UNIT,
-    MIN_HISTORY,
-    N_REGIMES,
-    SETTINGS,
-    TEST_STRIDE,
-    TRAIN_STRIDE,
-    K,
-    cmapss_windows,
-)
+from .datasets import _cmapss, load_cmapss
+from .datasets._cmapss import CMAPSS_SENSORS, N_REGIMES, SETTINGS, cmapss_windows
 from .event_predictor import HEPAEventPredictor
 from .metrics import h_auroc
 from .preprocessing import RegimeNormalizer
 from .pretrainer import HEPAPretrainer
 
 __all__ = [
+    "CONTEXT_LENGTH",
+    "CUTS_PER_UNIT",
+    "K",
+    "MIN_HISTORY",
+    "RUL_CAP",
+    "TEST_STRIDE",
+    "TRAIN_STRIDE",
     "Split",
     "SubsetSplit",
     "label_units",
@@ -36,6 +32,24 @@ __all__ = [
     "split_units",
     "unit_windows",
 ]
+
+# The protocol's constants (the authors' reference implementation), which its functions and estimators use.
+
+#: Steps per window: contexts of up to 512 cycles.
+CONTEXT_LENGTH = _cmapss.CONTEXT_LENGTH
+#: Least cycles of a unit's history before a training, validation or test window's end.
+MIN_HISTORY = _cmapss.MIN_HISTORY
+#: Cycles between consecutive windows of the training and validation units.
+TRAIN_STRIDE = _cmapss.TRAIN_STRIDE
+#: Cycles between consecutive windows of the test units.
+TEST_STRIDE = _cmapss.TEST_STRIDE
+#: Horizons ``1..K`` of the protocol's surfaces.
+K = _cmapss.K
+#: (cut, Δt) pairs drawn per training unit and pretraining epoch (the pretrainer's ``cuts_per_window``).
+CUTS_PER_UNIT = _cmapss.CUTS_PER_UNIT
+#: Cap of the remaining useful life, in cycles (the paper's preprocessing, after STAR): the default
+#: ``cap`` of :func:`~hepa_sklearn.metrics.rul_rmse` and :func:`~hepa_sklearn.metrics.surface_metrics`.
+RUL_CAP = _cmapss.RUL_CAP
 
 
 @dataclass

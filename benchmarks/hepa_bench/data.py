@@ -100,12 +100,17 @@ def rolling_loader(spec, percent_removed):
     """A loader with the signature of the ``load_*`` functions for ``spec`` under :class:`RollingOrigin`."""
     from dataclasses import replace
 
-    from hepa_sklearn.datasets._event_dataset import load_dataset
-
     rolled = replace(spec, split=RollingOrigin(spec.split, percent_removed))
 
     def load(*, data_home=None, split=None, context_length, stride, min_history, normalize=True):
-        return load_dataset(rolled, data_home, split, context_length, stride, min_history, normalize)
+        return rolled.load(
+            data_home=data_home,
+            split=split,
+            context_length=context_length,
+            stride=stride,
+            min_history=min_history,
+            normalize=normalize,
+        )
 
     return load
 

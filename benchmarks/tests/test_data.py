@@ -48,7 +48,7 @@ def test_first_step_labels_are_the_event_at_the_next_step():
 def test_rolling_origin_splits_the_kept_prefix_as_the_base_split_does():
     from hepa_bench.data import RollingOrigin
 
-    from hepa_sklearn.datasets._event_dataset import ChronologicalSplit
+    from hepa_sklearn.datasets import ChronologicalSplit
 
     base = ChronologicalSplit((60, 80), gap=10)
     lengths = {"a": 1000, "b": 200}

@@ -8,6 +8,7 @@ from hepa_bench.protocols import protocol_pretrainer
 from hepa_bench.registry import BENCHMARKS, PAPER_COLUMNS, PATIENCE, get_benchmark
 
 from hepa_sklearn import HEPAPretrainer
+from hepa_sklearn.datasets import get_event_dataset
 from hepa_sklearn.protocol import SubsetSplit
 
 
@@ -45,9 +46,9 @@ def test_every_entry_is_complete_and_matches_its_loader(name):
     assert entry.context_length == defaults["context_length"].default
     assert entry.min_history == defaults["min_history"].default
     # the part that pretrains is one the loader returns
-    module = inspect.getmodule(entry.loader)
-    assert entry.pretrain_part in module.SPEC.parts
-    assert (entry.pretrain_part == "normal") == (module.SPEC.normal is not None)
+    spec = get_event_dataset(entry.loader.__name__.removeprefix("load_")).spec
+    assert entry.spec is spec and entry.pretrain_part in spec.parts
+    assert (entry.pretrain_part == "normal") == (spec.normal is not None)
     assert ("random_state" in defaults) == entry.seeded_split
 
 

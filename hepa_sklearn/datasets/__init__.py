@@ -2,9 +2,11 @@
 
 from ._batadal import fetch_batadal, load_batadal
 from ._beijing import BEIJING_STATIONS, fetch_beijing, load_beijing
+from ._catalog import EventDatasetDefaults, get_event_dataset
 from ._chbmit import fetch_chbmit, load_chbmit
 from ._cmapss import CMAPSS_SENSORS, load_cmapss
 from ._ettm1 import fetch_ettm1, load_ettm1
+from ._event_dataset import ChronologicalSplit, EventDataset
 from ._gecco import load_gecco
 from ._home import fetch_file, get_data_home
 from ._mba import fetch_mba, load_mba
@@ -19,6 +21,9 @@ __all__ = [
     "BEIJING_STATIONS",
     "CMAPSS_SENSORS",
     "SENSOR_SHAPES",
+    "ChronologicalSplit",
+    "EventDataset",
+    "EventDatasetDefaults",
     "fetch_batadal",
     "fetch_beijing",
     "fetch_chbmit",
@@ -29,6 +34,7 @@ __all__ = [
     "fetch_vix",
     "fetch_weather",
     "get_data_home",
+    "get_event_dataset",
     "load_batadal",
     "load_beijing",
     "load_chbmit",

@@ -122,6 +122,15 @@ class EventDataset:
             rows += [(unit, *part) for part in parts]
         return rows
 
+    def load(self, *, data_home=None, split=None, context_length, stride, min_history, normalize=True, **options):
+        """The Bunch that the dataset's ``load_*`` function returns, read, split and cut as this spec says.
+
+        With a spec changed by ``dataclasses.replace`` (another ``split``,
+        say), the loader's windows under that change; ``options`` are the
+        loader's own parameters beyond the shared ones.
+        """
+        return load_dataset(self, data_home, split, context_length, stride, min_history, normalize, **options)
+
 
 def load_dataset(spec, data_home, split, context_length, stride, min_history, normalize, **options):
     """The Bunch of ``spec``'s loader: read, mark the events, split, scale and cut into windows."""

@@ -328,6 +328,84 @@ def largest_value(*values):
     return max(values, key=Decimal)
 
 
+DEFAULT_SCREEN = "benchmarks/experiments/default_screen.txt"
+LEVEL_VARIANTS = "benchmarks/experiments/level_variants.txt"
+DEFAULT_JUDGEMENT = "benchmarks/experiments/default_judgement.txt"
+DEFAULT_ROUND2 = "benchmarks/experiments/default_round2.txt"
+SCREEN_RECORDS = "benchmarks/screen_results.jsonl"
+MORE_UNLABELLED = "benchmarks/experiments/more_unlabelled.txt"
+FIRST_FIT = "benchmarks/experiments/first_fit.txt"
+
+
+def screen(row, column):
+    """The last table of ``default_screen.py`` (seeds 0 and 1, validation units, all labels)."""
+    return Cell("", row, column, "first", n=2, report=DEFAULT_SCREEN)
+
+
+def screen_summary(method, what):
+    """A candidate's largest shortfall against ``hepa-default`` or mean rank, as the last screen prints it."""
+    pattern = {"shortfall": r"largest shortfall against hepa-default \+(\d\.\d+)", "rank": r"mean rank (\d\.\d+)"}[what]
+    return Line(DEFAULT_SCREEN, rf"^{method}: .*{pattern}", n=-1)
+
+
+def level_variant(dataset, arm):
+    """A mean over seeds 0 and 1 that ``level_variants.py``'s summary prints (``hepa-default``: the
+    defaults' figure it prints beside)."""
+    if arm == "hepa-default":
+        return Line(LEVEL_VARIANTS, rf"^Means of seeds 0 and 1 .*{dataset} (\d\.\d+)")
+    return Line(LEVEL_VARIANTS, rf"^{dataset}\s.*\b{arm} (\d\.\d+)")
+
+
+def judgement(row, labels, column, part="first"):
+    """The table of ``default_judgement.py``: the 0.2.0 defaults judged on test units."""
+    return Cell("", (row, labels), column, part, report=DEFAULT_JUDGEMENT)
+
+
+JUDGEMENT_ROWS = [
+    (row, labels)
+    for row in ("FD001", "FD002", "FD003", "FD004", *EVENT_DATASETS)
+    if row != "TEP"
+    for labels in ("100%", "10%")
+]
+CONDITIONS = (">= corrected boosting - 0.02", ">= elapsed", ">= best variant - 0.02", "not significantly below 0.1.0")
+
+
+def judgement_conditions():
+    """Every row's four conditions of the defaults' acceptance, row after row (``yes`` or ``**no**``)."""
+    return [judgement(row, labels, column, "text") for row, labels in JUDGEMENT_ROWS for column in CONDITIONS]
+
+
+def rows_meeting_all(*verdicts):
+    """How many rows meet all four conditions, ``verdicts`` being four per row."""
+    rows = [verdicts[i : i + len(CONDITIONS)] for i in range(0, len(verdicts), len(CONDITIONS))]
+    return sum(all(v == "yes" for v in row) for row in rows)
+
+
+def rows_judged(*verdicts):
+    return len(verdicts) // len(CONDITIONS)
+
+
+def round2(row, labels, column):
+    """The table of ``default_round2.py`` (seeds 0 and 1, validation units)."""
+    return Cell("", (row, labels), column, "first", report=DEFAULT_ROUND2)
+
+
+def round2_pairs():
+    """Each row's 0.2.0 defaults and the candidate, row after row."""
+    return [
+        round2(row, labels, column)
+        for row, labels in JUDGEMENT_ROWS
+        for column in ("`hepa-default-auto0`", "`hepa-default-trend0`")
+    ]
+
+
+def screened(method, dataset, labels="10%"):
+    """Mean validation h-AUROC over seeds 0 and 1 of a screened design (``screen_results.jsonl``)."""
+    fraction = {"100%": 1.0, "10%": 0.1}[labels]
+    where = dict(method=method, dataset=dataset, fraction=fraction)
+    return Records(SCREEN_RECORDS, where, "valid_h_auroc", seeds=FIRST_TWO)
+
+
 BINDINGS = [
     # the user's first fit on FD002 with today's defaults (first_fit.py, seed 0, one thread)
     Bind(
@@ -1186,6 +1264,380 @@ BINDINGS = [
         Computed(growth, predictor_outputs("MBA", "relative_shift")),
         "percent .0",
     ),
+    # --- remedies tried
+    Bind(
+        "representation, five seeds; {} times the unlabelled",
+        Computed(
+            "ratio",
+            Records(MORE_UNLABELLED, dict(seed=0, pretraining="own+FD003", epoch=0), "n_pretrain_windows", how="one"),
+            Records(MORE_UNLABELLED, dict(seed=0, pretraining="own", epoch=0), "n_pretrain_windows", how="one"),
+        ),
+        ".1f",
+    ),
+    # --- choosing the defaults
+    Bind(
+        "operating regimes (FD002 {}, FD004 0.602; report table",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "hepa-default"),
+        "printed",
+    ),
+    Bind(
+        'regimes (FD002 0.520, FD004 {}; report table "h-AUROC, 100%',
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "hepa-default"),
+        "printed",
+    ),
+    Bind("| FD001 | {} | 0.932 | 0.969 | 0.983 |", screen("FD001", "`hepa-default`"), "printed"),  # 0.959
+    Bind(
+        "| FD001 | 0.959 | {} | 0.969 | 0.983 | 0.978 | |", screen("FD001", "`hepa-default-untrained`"), "printed"
+    ),  # 0.932
+    Bind(
+        "| FD001 | 0.959 | 0.932 | {} | 0.983 | 0.978 | | FD002 |", screen("FD001", "`hepa-default-regime0`"), "printed"
+    ),  # 0.969
+    Bind(
+        "| 0.959 | 0.932 | 0.969 | {} | 0.978 | | FD002 | 0.515 |",
+        screen("FD001", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.983
+    Bind(
+        "| 0.932 | 0.969 | 0.983 | {} | | FD002 | 0.515 | 0.772 |", screen("FD001", "`hepa-default-auto0`"), "printed"
+    ),  # 0.978
+    Bind(
+        "| 0.983 | 0.978 | | FD002 | {} | 0.772 | 0.976 | 0.982 |", screen("FD002", "`hepa-default`"), "printed"
+    ),  # 0.515
+    Bind(
+        "| 0.978 | | FD002 | 0.515 | {} | 0.976 | 0.982 | 0.982 | |",
+        screen("FD002", "`hepa-default-untrained`"),
+        "printed",
+    ),  # 0.772
+    Bind(
+        "| | FD002 | 0.515 | 0.772 | {} | 0.982 | 0.982 | | FD003 |",
+        screen("FD002", "`hepa-default-regime0`"),
+        "printed",
+    ),  # 0.976
+    Bind(
+        "| 0.515 | 0.772 | 0.976 | {} | 0.982 | | FD003 | 0.977 |",
+        screen("FD002", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.982
+    Bind(
+        "| 0.772 | 0.976 | 0.982 | {} | | FD003 | 0.977 | 0.979 |", screen("FD002", "`hepa-default-auto0`"), "printed"
+    ),  # 0.982
+    Bind(
+        "| 0.982 | 0.982 | | FD003 | {} | 0.979 | 0.990 | 0.989 |", screen("FD003", "`hepa-default`"), "printed"
+    ),  # 0.977
+    Bind(
+        "| 0.982 | | FD003 | 0.977 | {} | 0.990 | 0.989 | 0.984 | |",
+        screen("FD003", "`hepa-default-untrained`"),
+        "printed",
+    ),  # 0.979
+    Bind(
+        "| | FD003 | 0.977 | 0.979 | {} | 0.989 | 0.984 | | FD004 |",
+        screen("FD003", "`hepa-default-regime0`"),
+        "printed",
+    ),  # 0.990
+    Bind(
+        "| 0.977 | 0.979 | 0.990 | {} | 0.984 | | FD004 | 0.624 |",
+        screen("FD003", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.989
+    Bind(
+        "| 0.979 | 0.990 | 0.989 | {} | | FD004 | 0.624 | 0.801 |", screen("FD003", "`hepa-default-auto0`"), "printed"
+    ),  # 0.984
+    Bind(
+        "| 0.989 | 0.984 | | FD004 | {} | 0.801 | 0.938 | 0.944 |", screen("FD004", "`hepa-default`"), "printed"
+    ),  # 0.624
+    Bind(
+        "| 0.984 | | FD004 | 0.624 | {} | 0.938 | 0.944 | 0.941 | |",
+        screen("FD004", "`hepa-default-untrained`"),
+        "printed",
+    ),  # 0.801
+    Bind(
+        "| | FD004 | 0.624 | 0.801 | {} | 0.944 | 0.941 | | ETTm1 |",
+        screen("FD004", "`hepa-default-regime0`"),
+        "printed",
+    ),  # 0.938
+    Bind(
+        "| 0.624 | 0.801 | 0.938 | {} | 0.941 | | ETTm1 | 0.834 |",
+        screen("FD004", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.944
+    Bind(
+        "| 0.801 | 0.938 | 0.944 | {} | | ETTm1 | 0.834 | 0.828 |", screen("FD004", "`hepa-default-auto0`"), "printed"
+    ),  # 0.941
+    Bind(
+        "| 0.944 | 0.941 | | ETTm1 | {} | 0.828 | 0.692 | 0.820 |", screen("ETTm1", "`hepa-default`"), "printed"
+    ),  # 0.834
+    Bind(
+        "| 0.941 | | ETTm1 | 0.834 | {} | 0.692 | 0.820 | 0.819 | |",
+        screen("ETTm1", "`hepa-default-untrained`"),
+        "printed",
+    ),  # 0.828
+    Bind(
+        "| | ETTm1 | 0.834 | 0.828 | {} | 0.820 | 0.819 | | VIX |", screen("ETTm1", "`hepa-default-regime0`"), "printed"
+    ),  # 0.692
+    Bind(
+        "| 0.834 | 0.828 | 0.692 | {} | 0.819 | | VIX | 0.570 |",
+        screen("ETTm1", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.820
+    Bind(
+        "| 0.828 | 0.692 | 0.820 | {} | | VIX | 0.570 | 0.270 |", screen("ETTm1", "`hepa-default-auto0`"), "printed"
+    ),  # 0.819
+    Bind("| 0.820 | 0.819 | | VIX | {} | 0.270 | 0.762 | 0.747 |", screen("VIX", "`hepa-default`"), "printed"),  # 0.570
+    Bind(
+        "| 0.819 | | VIX | 0.570 | {} | 0.762 | 0.747 | 0.752 | |", screen("VIX", "`hepa-default-untrained`"), "printed"
+    ),  # 0.270
+    Bind(
+        "| | VIX | 0.570 | 0.270 | {} | 0.747 | 0.752 | | Weather", screen("VIX", "`hepa-default-regime0`"), "printed"
+    ),  # 0.762
+    Bind(
+        "| 0.570 | 0.270 | 0.762 | {} | 0.752 | | Weather | 0.628",
+        screen("VIX", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.747
+    Bind(
+        "| 0.270 | 0.762 | 0.747 | {} | | Weather | 0.628 | 0.788", screen("VIX", "`hepa-default-auto0`"), "printed"
+    ),  # 0.752
+    Bind(
+        "0.747 | 0.752 | | Weather | {} | 0.788 | 0.808 | 0.783 |", screen("Weather", "`hepa-default`"), "printed"
+    ),  # 0.628
+    Bind(
+        "0.752 | | Weather | 0.628 | {} | 0.808 | 0.783 | 0.804 | |",
+        screen("Weather", "`hepa-default-untrained`"),
+        "printed",
+    ),  # 0.788
+    Bind(
+        "| Weather | 0.628 | 0.788 | {} | 0.783 | 0.804 | | Beijing",
+        screen("Weather", "`hepa-default-regime0`"),
+        "printed",
+    ),  # 0.808
+    Bind(
+        "| 0.628 | 0.788 | 0.808 | {} | 0.804 | | Beijing | 0.689",
+        screen("Weather", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.783
+    Bind(
+        "| 0.788 | 0.808 | 0.783 | {} | | Beijing | 0.689 | 0.673", screen("Weather", "`hepa-default-auto0`"), "printed"
+    ),  # 0.804
+    Bind(
+        "0.783 | 0.804 | | Beijing | {} | 0.673 | 0.741 | 0.693 |", screen("Beijing", "`hepa-default`"), "printed"
+    ),  # 0.689
+    Bind(
+        "0.804 | | Beijing | 0.689 | {} | 0.741 | 0.693 | 0.698 | |",
+        screen("Beijing", "`hepa-default-untrained`"),
+        "printed",
+    ),  # 0.673
+    Bind(
+        "| Beijing | 0.689 | 0.673 | {} | 0.693 | 0.698 | | MBA |",
+        screen("Beijing", "`hepa-default-regime0`"),
+        "printed",
+    ),  # 0.741
+    Bind(
+        "| 0.689 | 0.673 | 0.741 | {} | 0.698 | | MBA | 0.667 |",
+        screen("Beijing", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.693
+    Bind(
+        "| 0.673 | 0.741 | 0.693 | {} | | MBA | 0.667 | 0.731 |", screen("Beijing", "`hepa-default-auto0`"), "printed"
+    ),  # 0.698
+    Bind("| 0.693 | 0.698 | | MBA | {} | 0.731 | 0.681 | 0.734 |", screen("MBA", "`hepa-default`"), "printed"),  # 0.667
+    Bind(
+        "| 0.698 | | MBA | 0.667 | {} | 0.681 | 0.734 | 0.709 | |", screen("MBA", "`hepa-default-untrained`"), "printed"
+    ),  # 0.731
+    Bind(
+        "| | MBA | 0.667 | 0.731 | {} | 0.734 | 0.709 | | BATADAL", screen("MBA", "`hepa-default-regime0`"), "printed"
+    ),  # 0.681
+    Bind(
+        "| 0.667 | 0.731 | 0.681 | {} | 0.709 | | BATADAL | 0.455",
+        screen("MBA", "`hepa-default-auto0-spread`"),
+        "printed",
+    ),  # 0.734
+    Bind(
+        "| 0.731 | 0.681 | 0.734 | {} | | BATADAL | 0.455 | 0.443", screen("MBA", "`hepa-default-auto0`"), "printed"
+    ),  # 0.709
+    Bind(
+        "0.734 | 0.709 | | BATADAL | {} | 0.443 | 0.401 | 0.296 |", screen("BATADAL", "`hepa-default`"), "printed"
+    ),  # 0.455
+    Bind(
+        "0.709 | | BATADAL | 0.455 | {} | 0.401 | 0.296 | 0.443 |",
+        screen("BATADAL", "`hepa-default-untrained`"),
+        "printed",
+    ),  # 0.443
+    Bind(
+        "| BATADAL | 0.455 | 0.443 | {} | 0.296 | 0.443 |", screen("BATADAL", "`hepa-default-regime0`"), "printed"
+    ),  # 0.401
+    Bind(
+        "| 0.455 | 0.443 | 0.401 | {} | 0.443 |", screen("BATADAL", "`hepa-default-auto0-spread`"), "printed"
+    ),  # 0.296
+    Bind("| 0.443 | 0.401 | 0.296 | {} |", screen("BATADAL", "`hepa-default-auto0`"), "printed"),  # 0.443
+    Bind(
+        "the best variants but loses {} on ETTm1, a single drifting",
+        screen_summary("hepa-default-regime0", "shortfall"),
+        "printed",
+    ),
+    Bind(
+        "RevIN encoder loses {} on VIX. The first form of",
+        screen_summary("hepa-default-untrained", "shortfall"),
+        "printed",
+    ),
+    Bind(
+        "beside the embedding) lost {} on BATADAL; of the designs",
+        screen_summary("hepa-default-auto0-spread", "shortfall"),
+        "printed",
+    ),
+    Bind(
+        "two means alone came within {} there and kept VIX (0.739",
+        Computed("difference", level_variant("BATADAL", "hepa-default"), level_variant("BATADAL", "means")),
+        ".3f",
+    ),
+    Bind("0.012 there and kept VIX ({} over seeds 0 and 1) and", level_variant("VIX", "means"), "printed"),
+    Bind('seeds 0 and 1) and ETTm1 ({}), and became `norm="auto"`.', level_variant("ETTm1", "means"), "printed"),
+    Bind(
+        "candidate (largest shortfall {}, on ETTm1) and has the best",
+        screen_summary("hepa-default-auto0", "shortfall"),
+        "printed",
+    ),
+    Bind(
+        "and has the best mean rank ({}), so the defaults of release",
+        screen_summary("hepa-default-auto0", "rank"),
+        "printed",
+    ),
+    Bind("Judged on test units ({} seeds;", judgement("FD001", "100%", "`hepa-default-auto0`", "second"), "printed"),
+    Bind(
+        "after Holm's correction) on {} of 20 rows. With all labels",
+        Computed(rows_meeting_all, *judgement_conditions()),
+        "d",
+    ),
+    Bind(
+        "Holm's correction) on 13 of {} rows. With all labels it", Computed(rows_judged, *judgement_conditions()), "d"
+    ),
+    Bind(
+        "all labels it scores FD001 {}, FD002 0.978, FD003 0.984,",
+        judgement("FD001", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "it scores FD001 0.976, FD002 {}, FD003 0.984, FD004 0.971,",
+        judgement("FD002", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.976, FD002 0.978, FD003 {}, FD004 0.971, MBA 0.870,",
+        judgement("FD003", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.978, FD003 0.984, FD004 {}, MBA 0.870, ETTm1 0.780,",
+        judgement("FD004", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.984, FD004 0.971, MBA {}, ETTm1 0.780, Weather 0.781,",
+        judgement("MBA", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.971, MBA 0.870, ETTm1 {}, Weather 0.781, Beijing",
+        judgement("ETTm1", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.870, ETTm1 0.780, Weather {}, Beijing 0.796 and VIX",
+        judgement("Weather", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "Weather 0.781, Beijing {} and VIX 0.750; it is",
+        judgement("Beijing", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.781, Beijing 0.796 and VIX {}; it is significantly above",
+        judgement("VIX", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "BATADAL with all labels ({} against 0.552, Holm p =",
+        judgement("BATADAL", "100%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "all labels (0.233 against {}, Holm p = 0.0193), where it",
+        judgement("BATADAL", "100%", "`hepa-default`"),
+        "printed",
+    ),
+    Bind("against 0.552, Holm p = {}), where it is below chance.", judgement("BATADAL", "100%", "Holm p"), "printed"),
+    Bind(
+        "the 0.2.0 defaults, on all {} rows (seeds 0 and 1,",
+        Line(DEFAULT_ROUND2, r"screened on \d+ of (\d+) rows"),
+        "printed",
+    ),
+    Bind("units). It is ahead on {} rows (FD001 with 10 % labels", Computed(second_above, *round2_pairs()), "d"),
+    Bind(
+        "rows (FD001 with 10 % labels {} against 0.966, FD002 0.971",
+        round2("FD001", "10%", "`hepa-default-trend0`"),
+        "printed",
+    ),
+    Bind(
+        "10 % labels 0.985 against {}, FD002 0.971 against 0.941)",
+        round2("FD001", "10%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.985 against 0.966, FD002 {} against 0.941) but far",
+        round2("FD002", "10%", "`hepa-default-trend0`"),
+        "printed",
+    ),
+    Bind(
+        "0.966, FD002 0.971 against {}) but far behind with few",
+        round2("FD002", "10%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "(BATADAL with 10 % labels {} against 0.740, Weather 0.626",
+        round2("BATADAL", "10%", "`hepa-default-trend0`"),
+        "printed",
+    ),
+    Bind(
+        "10 % labels 0.475 against {}, Weather 0.626 against",
+        round2("BATADAL", "10%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.475 against 0.740, Weather {} against 0.711, MBA 0.485",
+        round2("Weather", "10%", "`hepa-default-trend0`"),
+        "printed",
+    ),
+    Bind(
+        "0.740, Weather 0.626 against {}, MBA 0.485 against 0.567):",
+        round2("Weather", "10%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind("0.626 against 0.711, MBA {} against 0.567): not", round2("MBA", "10%", "`hepa-default-trend0`"), "printed"),
+    Bind(
+        "0.711, MBA 0.485 against {}): not eligible, so the 0.2.0",
+        round2("MBA", "10%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind("lifts VIX with 10 % labels ({} against 0.703) but costs", screened("hepa-default-auto0-nll", "VIX"), ".3f"),
+    Bind(
+        "10 % labels (0.738 against {}) but costs Weather 0.067.",
+        round2("VIX", "10%", "`hepa-default-auto0`"),
+        "printed",
+    ),
+    Bind(
+        "0.703) but costs Weather {}.",
+        Computed(
+            "difference",
+            round2("Weather", "10%", "`hepa-default-auto0`"),
+            screened("hepa-default-auto0-nll", "Weather"),
+        ),
+        ".3f",
+    ),
+    Bind(
+        "the 0.2.0 defaults on all {} training windows of FD002",
+        Records(FIRST_FIT, dict(subset="FD002", params={}), "n_train_windows", how="one"),
+        ",d",
+    ),
 ]
 
 NOT_MEASUREMENTS = [
@@ -1255,6 +1707,46 @@ NOT_MEASUREMENTS = [
     Not("| 0.9649 | −0.0072 | | {} | 0.9546 | 0.9607 | +0.0061", "2", "a seed (the row label)"),
     Not("| 0.9607 | +0.0061 | | {} | 0.9866 | 0.9794 | −0.0072", "3", "a seed (the row label)"),
     Not("| 0.9794 | −0.0072 | | {} | 0.9324 | 0.9337 | +0.0014 |", "4", "a seed (the row label)"),
+    # --- remedies tried, choosing the defaults
+    Not("layout, SIGReg weights from {} to 1, per-context RevIN", "0.01", "a setting of a remedy tried"),
+    Not("SIGReg weights from 0.01 to {}, per-context RevIN", "1", "a setting of a remedy tried"),
+    Not("or a constant learning rate; {} SIGReg projections over five", "1024", "a setting of a remedy tried"),
+    Not("with the defaults of release {} (RevIN, pretraining to the", "0.1.0", "a release"),
+    Not('report table "h-AUROC, {}% labels"). Release 0.2.0', "100", "the name of a report table (a label fraction)"),
+    Not('100% labels"). Release {} changed its defaults by the', "0.2.0", "a release"),
+    Not(
+        "h-AUROC falls more than {} below the 0.1.0 defaults',",
+        "0.02",
+        "the tolerance of the selection rule, a setting",
+    ),
+    Not("more than 0.02 below the {} defaults', and the eligible", "0.1.0", "a release"),
+    Not("units, all labels; seeds {} and 1, the mean of the two):", "0", "the seeds the screen was given, a setting"),
+    Not("all labels; seeds 0 and {}, the mean of the two):", "1", "the seeds the screen was given, a setting"),
+    Not("| row | {} defaults | untrained", "0.1.0", "a release"),
+    Not("over the window and its last {} steps passed on beside the", "30", "a setting of the first form of the level"),
+    Not("kept VIX (0.739 over seeds {} and 1) and ETTm1 (0.819),", "0", "the seeds the screen was given, a setting"),
+    Not("VIX (0.739 over seeds 0 and {}) and ETTm1 (0.819), and", "1", "the seeds the screen was given, a setting"),
+    Not("so the defaults of release {} are", "0.2.0", "a release"),
+    Not(
+        "nothing from the user minus {}, at least the elapsed-time", "0.02", "a tolerance of the acceptance, a setting"
+    ),
+    Not("baseline, within {} of the best HEPA variant,", "0.02", "a tolerance of the acceptance, a setting"),
+    Not("not significantly below the {} defaults after Holm's", "0.1.0", "a release"),
+    Not("is significantly above the {} defaults on seven rows and", "0.1.0", "a release"),
+    Not("VIX and FD003 with {} % labels, and the", "10", "a label fraction, a setting"),
+    Not("encoder on Weather with {} %.", "10", "a label fraction, a setting"),
+    Not("mean and slope over its last {}, 30 and 100 steps and the", "10", "a setting of the candidate's level"),
+    Not("and slope over its last 10, {} and 100 steps and the whole", "30", "a setting of the candidate's level"),
+    Not("over its last 10, 30 and {} steps and the whole window", "100", "a setting of the candidate's level"),
+    Not("against the {} defaults, on all 20 rows", "0.2.0", "a release"),
+    Not("on all 20 rows (seeds {} and 1, validation units). It", "0", "the seeds the screen was given, a setting"),
+    Not("on all 20 rows (seeds 0 and {}, validation units). It is", "1", "the seeds the screen was given, a setting"),
+    Not("ahead on 12 rows (FD001 with {} % labels 0.985 against", "10", "a label fraction, a setting"),
+    Not("few labels (BATADAL with {} % labels 0.475 against", "10", "a label fraction, a setting"),
+    Not("0.567): not eligible, so the {} defaults stay. One token", "0.2.0", "a release"),
+    Not("each aimed at the rows with {} % labels that the defaults", "10", "a label fraction, a setting"),
+    Not("likelihood lifts VIX with {} % labels (0.738 against", "10", "a label fraction, a setting"),
+    Not("the headline line with the {} defaults on all 5,284", "0.2.0", "a release"),
 ]
 
 # figures whose source gives another value: (document, phrase, quoted, source value)

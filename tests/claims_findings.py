@@ -406,6 +406,122 @@ def screened(method, dataset, labels="10%"):
     return Records(SCREEN_RECORDS, where, "valid_h_auroc", seeds=FIRST_TWO)
 
 
+HAUROC_100 = "C-MAPSS benchmark / h-AUROC, 100% labels"
+
+
+class Item(Source):
+    """The ``i``-th item of the list another source gives."""
+
+    def __init__(self, source, i):
+        self.source, self.i = source, i
+
+    def __repr__(self):
+        return f"item {self.i} of ({self.source!r})"
+
+    def value(self):
+        return self.source.value()[self.i]
+
+
+class SignificantFractions(Source):
+    """The label fractions (as numbers: 100, 10, ...) at which ``a`` and ``b`` differ significantly
+    after Holm's correction in the report's tables "Label efficiency, ``subset``"."""
+
+    def __init__(self, a, b, subset, fractions=FRACTIONS):
+        self.a, self.b, self.subset, self.fractions = a, b, subset, fractions
+
+    def __repr__(self):
+        return f"fractions where {self.a} and {self.b} differ significantly, {self.subset}"
+
+    def value(self):
+        table = f"Label efficiency, {self.subset}"
+        return [
+            int(labels.rstrip("%"))
+            for labels in self.fractions
+            if Cell(
+                f"Pairwise comparisons / {table}",
+                [(f"{self.a} vs {self.b}", self.subset, labels), (f"{self.b} vs {self.a}", self.subset, labels)],
+                "Holm p",
+                "text",
+            )
+            .value()
+            .endswith("*")
+        ]
+
+
+class RecordList(Source):
+    """The JSON records of ``file`` whose fields equal ``where``."""
+
+    def __init__(self, file, where):
+        self.file, self.where = file, where
+
+    def __repr__(self):
+        return f"records of {self.file} where {self.where}"
+
+    def value(self):
+        return Records(self.file, self.where, None).records()
+
+
+def constant_cells(records):
+    """The records whose h-AUROC is exactly 0.5 (a constant prediction)."""
+    return [r for r in records if r["h_auroc"] == 0.5]
+
+
+def constant_cell(field):
+    """A field of the one record of ``gbm-last30``'s C-MAPSS cells that scores exactly 0.5."""
+
+    def one(records):
+        (record,) = constant_cells(records)
+        return record[field]
+
+    one.__name__ = f"{field} of the one constant cell"
+    return Computed(one, RecordList(CMAPSS_RECORDS, dict(method="gbm-last30")))
+
+
+def control_vs_boosting():
+    """Boosting's mean and the control's, pair after pair, on each C-MAPSS subset with 10 % of the
+    labels or fewer (with ``RegimeNormalizer`` on FD002 and FD004 on both sides)."""
+    return [
+        PairDifference(cmapss_pairs(subset), control, boosting, subset, labels)
+        for subset, (_, control) in CONTROLS.items()
+        for boosting in [BOOSTING[subset]]
+        for labels in FRACTIONS[1:]
+    ]
+
+
+BOOSTING = {"FD001": "gbm-last30", "FD002": "gbm-regime-last30", "FD003": "gbm-last30", "FD004": "gbm-regime-last30"}
+
+
+def boosting_vs_hepa():
+    return [
+        PairDifference(cmapss_pairs(subset), BOOSTING[subset], pretrained, subset, labels)
+        for subset, (pretrained, _) in CONTROLS.items()
+        for labels in FRACTIONS[1:]
+    ]
+
+
+def sum_of(*values):
+    return sum(values)
+
+
+def percent_of(fraction):
+    """A label fraction as the percentage the text writes."""
+    return round(fraction * 100)
+
+
+def positive(*differences):
+    return sum(Decimal(d) > 0 for d in differences)
+
+
+def largest_gap(*pairs):
+    """The largest of (best − default) over pairs (best, default)."""
+    return max(float(best) - float(default) for best, default in pairs_of(pairs))
+
+
+def best_variant(subset):
+    """The best HEPA variant's mean in the report's summary table."""
+    return Cell("C-MAPSS benchmark / Summary", subset, "best HEPA variant", "first")
+
+
 BINDINGS = [
     # the user's first fit on FD002 with today's defaults (first_fit.py, seed 0, one thread)
     Bind(
@@ -1638,6 +1754,402 @@ BINDINGS = [
         Records(FIRST_FIT, dict(subset="FD002", params={}), "n_train_windows", how="one"),
         ",d",
     ),
+    # --- C-MAPSS under the reference protocol
+    Bind(
+        "labelled (mean ± std over {} seeds; every cell in the", Cell(HAUROC_100, "FD001", "hepa", "seeds"), "printed"
+    ),
+    Bind(
+        "| FD001 | {} ± 0.022 | 0.962 ± 0.022 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "hepa", "mean"),
+        "printed",
+    ),  # 0.957
+    Bind(
+        "| FD001 | 0.957 ± {} | 0.962 ± 0.022 | 0.988 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "hepa", "sd"),
+        "printed",
+    ),  # 0.022
+    Bind(
+        "| FD001 | 0.957 ± 0.022 | {} ± 0.022 | 0.988 ± 0.004 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "hepa-random", "mean"),
+        "printed",
+    ),  # 0.962
+    Bind(
+        "| 0.957 ± 0.022 | 0.962 ± {} | 0.988 ± 0.004 | 0.989 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "hepa-random", "sd"),
+        "printed",
+    ),  # 0.022
+    Bind(
+        "± 0.022 | 0.962 ± 0.022 | {} ± 0.004 | 0.989 ± 0.006 | —",
+        label_eff("FD001", "hepa-e2e", "100%", "mean"),
+        "printed",
+    ),  # 0.988
+    Bind(
+        "| 0.962 ± 0.022 | 0.988 ± {} | 0.989 ± 0.006 | — | — |",
+        label_eff("FD001", "hepa-e2e", "100%", "sd"),
+        "printed",
+    ),  # 0.004
+    Bind(
+        "± 0.022 | 0.988 ± 0.004 | {} ± 0.006 | — | — | 0.972 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "hepa-random-e2e", "mean"),
+        "printed",
+    ),  # 0.989
+    Bind(
+        "| 0.988 ± 0.004 | 0.989 ± {} | — | — | 0.972 ± 0.007 | —",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "hepa-random-e2e", "sd"),
+        "printed",
+    ),  # 0.006
+    Bind(
+        "| 0.989 ± 0.006 | — | — | {} ± 0.007 | — | 0.918 ± 0.008",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "gbm-last30", "mean"),
+        "printed",
+    ),  # 0.972
+    Bind(
+        "± 0.006 | — | — | 0.972 ± {} | — | 0.918 ± 0.008 | |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "gbm-last30", "sd"),
+        "printed",
+    ),  # 0.007
+    Bind(
+        "— | — | 0.972 ± 0.007 | — | {} ± 0.008 | | FD002 | 0.773 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "authors' implementation", "mean"),
+        "printed",
+    ),  # 0.918
+    Bind(
+        "0.972 ± 0.007 | — | 0.918 ± {} | | FD002 | 0.773 ± 0.039 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD001", "authors' implementation", "sd"),
+        "printed",
+    ),  # 0.008
+    Bind(
+        "| 0.918 ± 0.008 | | FD002 | {} ± 0.039 | — | — | — | 0.974",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "hepa", "mean"),
+        "printed",
+    ),  # 0.773
+    Bind(
+        "± 0.008 | | FD002 | 0.773 ± {} | — | — | — | 0.974 ± 0.010",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "hepa", "sd"),
+        "printed",
+    ),  # 0.039
+    Bind(
+        "0.773 ± 0.039 | — | — | — | {} ± 0.010 | 0.956 ± 0.008 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "hepa-regime", "mean"),
+        "printed",
+    ),  # 0.974
+    Bind(
+        "0.039 | — | — | — | 0.974 ± {} | 0.956 ± 0.008 | 0.931 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "hepa-regime", "sd"),
+        "printed",
+    ),  # 0.010
+    Bind(
+        "— | — | — | 0.974 ± 0.010 | {} ± 0.008 | 0.931 ± 0.007 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "hepa-random-regime", "mean"),
+        "printed",
+    ),  # 0.956
+    Bind(
+        "— | 0.974 ± 0.010 | 0.956 ± {} | 0.931 ± 0.007 | 0.966 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "hepa-random-regime", "sd"),
+        "printed",
+    ),  # 0.008
+    Bind(
+        "± 0.010 | 0.956 ± 0.008 | {} ± 0.007 | 0.966 ± 0.005 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "gbm-last30", "mean"),
+        "printed",
+    ),  # 0.931
+    Bind(
+        "| 0.956 ± 0.008 | 0.931 ± {} | 0.966 ± 0.005 | 0.661 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "gbm-last30", "sd"),
+        "printed",
+    ),  # 0.007
+    Bind(
+        "± 0.008 | 0.931 ± 0.007 | {} ± 0.005 | 0.661 ± 0.007 | |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "gbm-regime-last30", "mean"),
+        "printed",
+    ),  # 0.966
+    Bind(
+        "| 0.931 ± 0.007 | 0.966 ± {} | 0.661 ± 0.007 | | FD003 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "gbm-regime-last30", "sd"),
+        "printed",
+    ),  # 0.005
+    Bind(
+        "± 0.007 | 0.966 ± 0.005 | {} ± 0.007 | | FD003 | 0.983 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "authors' implementation", "mean"),
+        "printed",
+    ),  # 0.661
+    Bind(
+        "| 0.966 ± 0.005 | 0.661 ± {} | | FD003 | 0.983 ± 0.003 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD002", "authors' implementation", "sd"),
+        "printed",
+    ),  # 0.007
+    Bind(
+        "| 0.661 ± 0.007 | | FD003 | {} ± 0.003 | 0.986 ± 0.003 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD003", "hepa", "mean"),
+        "printed",
+    ),  # 0.983
+    Bind(
+        "± 0.007 | | FD003 | 0.983 ± {} | 0.986 ± 0.003 | 0.992 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD003", "hepa", "sd"),
+        "printed",
+    ),  # 0.003
+    Bind(
+        "| | FD003 | 0.983 ± 0.003 | {} ± 0.003 | 0.992 ± 0.002 | —",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD003", "hepa-random", "mean"),
+        "printed",
+    ),  # 0.986
+    Bind(
+        "| 0.983 ± 0.003 | 0.986 ± {} | 0.992 ± 0.002 | — | — | —",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD003", "hepa-random", "sd"),
+        "printed",
+    ),  # 0.003
+    Bind(
+        "± 0.003 | 0.986 ± 0.003 | {} ± 0.002 | — | — | — | 0.985",
+        label_eff("FD003", "hepa-e2e", "100%", "mean"),
+        "printed",
+    ),  # 0.992
+    Bind(
+        "| 0.986 ± 0.003 | 0.992 ± {} | — | — | — | 0.985 ± 0.003",
+        label_eff("FD003", "hepa-e2e", "100%", "sd"),
+        "printed",
+    ),  # 0.002
+    Bind(
+        "0.992 ± 0.002 | — | — | — | {} ± 0.003 | — | 0.960 ± 0.003",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD003", "gbm-last30", "mean"),
+        "printed",
+    ),  # 0.985
+    Bind(
+        "0.002 | — | — | — | 0.985 ± {} | — | 0.960 ± 0.003 | |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD003", "gbm-last30", "sd"),
+        "printed",
+    ),  # 0.003
+    Bind(
+        "— | — | 0.985 ± 0.003 | — | {} ± 0.003 | | FD004 | 0.841 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD003", "authors' implementation", "mean"),
+        "printed",
+    ),  # 0.960
+    Bind(
+        "0.985 ± 0.003 | — | 0.960 ± {} | | FD004 | 0.841 ± 0.006 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD003", "authors' implementation", "sd"),
+        "printed",
+    ),  # 0.003
+    Bind(
+        "| 0.960 ± 0.003 | | FD004 | {} ± 0.006 | — | — | — | 0.967",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "hepa", "mean"),
+        "printed",
+    ),  # 0.841
+    Bind(
+        "± 0.003 | | FD004 | 0.841 ± {} | — | — | — | 0.967 ± 0.006",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "hepa", "sd"),
+        "printed",
+    ),  # 0.006
+    Bind(
+        "0.841 ± 0.006 | — | — | — | {} ± 0.006 | 0.969 ± 0.005 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "hepa-regime", "mean"),
+        "printed",
+    ),  # 0.967
+    Bind(
+        "0.006 | — | — | — | 0.967 ± {} | 0.969 ± 0.005 | 0.929 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "hepa-regime", "sd"),
+        "printed",
+    ),  # 0.006
+    Bind(
+        "— | — | — | 0.967 ± 0.006 | {} ± 0.005 | 0.929 ± 0.012 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "hepa-random-regime", "mean"),
+        "printed",
+    ),  # 0.969
+    Bind(
+        "— | 0.967 ± 0.006 | 0.969 ± {} | 0.929 ± 0.012 | 0.967 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "hepa-random-regime", "sd"),
+        "printed",
+    ),  # 0.005
+    Bind(
+        "± 0.006 | 0.969 ± 0.005 | {} ± 0.012 | 0.967 ± 0.007 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "gbm-last30", "mean"),
+        "printed",
+    ),  # 0.929
+    Bind(
+        "| 0.969 ± 0.005 | 0.929 ± {} | 0.967 ± 0.007 | 0.627 ±",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "gbm-last30", "sd"),
+        "printed",
+    ),  # 0.012
+    Bind(
+        "± 0.005 | 0.929 ± 0.012 | {} ± 0.007 | 0.627 ± 0.008 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "gbm-regime-last30", "mean"),
+        "printed",
+    ),  # 0.967
+    Bind(
+        "| 0.929 ± 0.012 | 0.967 ± {} | 0.627 ± 0.008 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "gbm-regime-last30", "sd"),
+        "printed",
+    ),  # 0.007
+    Bind(
+        "± 0.012 | 0.967 ± 0.007 | {} ± 0.008 |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "authors' implementation", "mean"),
+        "printed",
+    ),  # 0.627
+    Bind(
+        "| 0.967 ± 0.007 | 0.627 ± {} |",
+        Cell("C-MAPSS benchmark / h-AUROC, 100% labels", "FD004", "authors' implementation", "sd"),
+        "printed",
+    ),  # 0.008
+    Bind(
+        "the report cannot go below {} on 5 seeds):",
+        Line("docs/benchmarks.md", r"smallest two-sided p is 2/2\^5 = (\d\.\d+)"),
+        "printed",
+    ),
+    Bind(
+        "cannot go below 0.0625 on {} seeds):",
+        Line("docs/benchmarks.md", r"Wilcoxon's exact test cannot reach p < 0.05 on (\d+) seeds"),
+        "printed",
+    ),
+    Bind("the pretrained encoder in {} of the 20 subset ×", Computed(second_above, *control_means()), "d"),
+    Bind("encoder in 18 of the {} subset × label-fraction", Computed(pair_count, *control_means()), "d"),
+    Bind("with all labels (FD001 {}, and 0.989 from the", label_eff("FD001", "hepa-e2e"), "printed"),
+    Bind(
+        "all labels (FD001 0.988, and {} from the encoder's initial", label_eff("FD001", "hepa-random-e2e"), "printed"
+    ),
+    Bind("initial weights; FD003 {}). On FD001 it is ahead of", label_eff("FD003", "hepa-e2e"), "printed"),
+    Bind(
+        'correction (adjusted p = {}, report table "Label',
+        cmapss_pair("Label efficiency, FD001", "hepa-e2e", "gbm-last30", "FD001"),
+        "printed",
+    ),
+    Bind("the multiscale boosting ({}); on FD003 its leads over", label_eff("FD001", "gbm"), "printed"),
+    Bind(
+        'the correction (adjusted p = {} and 0.199, "Label',
+        cmapss_pair("Label efficiency, FD003", "hepa", "hepa-e2e", "FD003"),
+        "printed",
+    ),
+    Bind(
+        '(adjusted p = 0.218 and {}, "Label efficiency, FD003").',
+        cmapss_pair("Label efficiency, FD003", "hepa-e2e", "gbm-last30", "FD003"),
+        "printed",
+    ),
+    Bind("model: it takes HEPA from {} to 0.974 on FD002 and from", Cell(HAUROC_100, "FD002", "hepa"), "printed"),
+    Bind(
+        "it takes HEPA from 0.773 to {} on FD002 and from 0.841 to", Cell(HAUROC_100, "FD002", "hepa-regime"), "printed"
+    ),
+    Bind("to 0.974 on FD002 and from {} to 0.967 on FD004. With all", Cell(HAUROC_100, "FD004", "hepa"), "printed"),
+    Bind(
+        "on FD002 and from 0.841 to {} on FD004. With all labels", Cell(HAUROC_100, "FD004", "hepa-regime"), "printed"
+    ),
+    Bind("are level (FD002 {} against 0.966, FD004 0.967", Cell(HAUROC_100, "FD002", "hepa-regime"), "printed"),
+    Bind(
+        "level (FD002 0.974 against {}, FD004 0.967 each; neither",
+        Cell(HAUROC_100, "FD002", "gbm-regime-last30"),
+        "printed",
+    ),
+    Bind(
+        "0.974 against 0.966, FD004 {} each; neither difference is",
+        Cell(HAUROC_100, "FD004", "gbm-regime-last30"),
+        "printed",
+    ),
+    Bind("windows alone) gives {} on FD001 and 0.975 on FD003", Cell(HAUROC_100, "FD001", "hepa-default"), "printed"),
+    Bind(
+        "gives 0.959 on FD001 and {} on FD003 with all labels (5", Cell(HAUROC_100, "FD003", "hepa-default"), "printed"
+    ),
+    Bind(
+        "on FD003 with all labels ({} seeds), within 0.03 of the",
+        Cell(HAUROC_100, "FD003", "hepa-default", "seeds"),
+        "printed",
+    ),
+    Bind(
+        "all labels (5 seeds), within {} of the best variant, but",
+        Computed(
+            largest_gap,
+            best_variant("FD001"),
+            Cell(HAUROC_100, "FD001", "hepa-default"),
+            best_variant("FD003"),
+            Cell(HAUROC_100, "FD003", "hepa-default"),
+        ),
+        ".2f",
+    ),
+    Bind(
+        "of the best variant, but {} on FD002 and 0.602 on FD004", Cell(HAUROC_100, "FD002", "hepa-default"), "printed"
+    ),
+    Bind(
+        "but 0.520 on FD002 and {} on FD004 (5 seeds; 0.514 and", Cell(HAUROC_100, "FD004", "hepa-default"), "printed"
+    ),
+    Bind(
+        "on FD002 and 0.602 on FD004 ({} seeds; 0.514 and 0.539 with",
+        Cell(HAUROC_100, "FD004", "hepa-default", "seeds"),
+        "printed",
+    ),
+    Bind(
+        "and 0.602 on FD004 (5 seeds; {} and 0.539 with 10 %), near",
+        label_eff("FD002", "hepa-default", "10%"),
+        "printed",
+    ),
+    Bind(
+        "on FD004 (5 seeds; 0.514 and {} with 10 %), near chance. In",
+        label_eff("FD004", "hepa-default", "10%"),
+        "printed",
+    ),
+    Bind("protocol's global z-score ({}), `RegimeNormalizer` (0.974)", label_eff("FD002", "hepa"), "printed"),
+    Bind("(0.773), `RegimeNormalizer` ({}) and boosting with it on", label_eff("FD002", "hepa-regime"), "printed"),
+    Bind("%; on FD004 with all labels ({} with `RegimeNormalizer`) no", label_eff("FD004", "hepa-regime"), "printed"),
+    Bind(
+        "seeds spreading widely (± {}). On data with operating",
+        label_eff("FD004", "hepa-default", part="sd"),
+        "printed",
+    ),
+    Bind(
+        "behind one reaches 0.955, {} seeds). What fails without",
+        Computed(len, Seeds(DEFAULT_NORMALISATION, dict(subset="FD002", arm="regime", fraction=1.0))),
+        "d",
+    ),
+    Bind("scores 0.725 against {} (5 seeds, raw paired p =", fd002_cell("hepa-default"), ".3f"),
+    Bind(
+        "scores 0.725 against 0.520 ({} seeds, raw paired p =",
+        Computed(len, Seeds(DEFAULT_NORMALISATION, dict(subset="FD002", arm="revin-random", fraction=1.0))),
+        "d",
+    ),
+    Bind("the paper's HEPA recipe in {} of the 16 cells (FD002 and", Computed(positive, *boosting_vs_hepa()), "d"),
+    Bind("HEPA recipe in 16 of the {} cells (FD002 and FD004 with", Computed(how_many, *boosting_vs_hepa()), "d"),
+    Bind(
+        "on both sides; FD004 5%: {} against 0.856), but no", label_eff("FD004", "gbm-regime-last30", "5%"), "printed"
+    ),
+    Bind("FD004 5%: 0.939 against {}), but no difference between", label_eff("FD004", "hepa-regime", "5%"), "printed"),
+    Bind(
+        "is significant on FD002 with {} % and on FD004 with all",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD002"), 0),
+        "d",
+    ),
+    Bind(
+        "with all labels and with {}, 5 and 2 %. The untrained",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 1),
+        "d",
+    ),
+    Bind(
+        "with all labels and with 10, {} and 2 %. The untrained",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 2),
+        "d",
+    ),
+    Bind(
+        "labels and with 10, 5 and {} %. The untrained encoder",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 3),
+        "d",
+    ),
+    Bind(
+        "higher mean than boosting in {} of those 16 cells, mostly at", Computed(positive, *control_vs_boosting()), "d"
+    ),
+    Bind("than boosting in 10 of those {} cells, mostly at 2% and 1%", Computed(how_many, *control_vs_boosting()), "d"),
+    Bind(
+        "2% and 1% labels (FD003 1%: {} against 0.811), again with", label_eff("FD003", "hepa-random", "1%"), "printed"
+    ),
+    Bind("(FD003 1%: 0.901 against {}), again with no difference", label_eff("FD003", "gbm-last30", "1%"), "printed"),
+    Bind(
+        "labelled engines only. All {} of its C-MAPSS cells were",
+        Computed(
+            sum_of,
+            Records(CMAPSS_RECORDS, dict(method="gbm-last30"), None, how="count"),
+            Records(CMAPSS_RECORDS, dict(method="gbm-regime-last30"), None, how="count"),
+        ),
+        "d",
+    ),
+    Bind("engines; one cell is still {} (FD001, seed 2, 1% labels):", constant_cell("h_auroc"), ".1f"),
+    Bind("is still 0.5 (FD001, seed {}, 1% labels): the one", constant_cell("seed"), "d"),
+    Bind(
+        "is still 0.5 (FD001, seed 2, {}% labels): the one labelled",
+        Computed(percent_of, constant_cell("fraction")),
+        "d",
+    ),
 ]
 
 NOT_MEASUREMENTS = [
@@ -1747,6 +2259,26 @@ NOT_MEASUREMENTS = [
     Not("each aimed at the rows with {} % labels that the defaults", "10", "a label fraction, a setting"),
     Not("likelihood lifts VIX with {} % labels (0.738 against", "10", "a label fraction, a setting"),
     Not("the headline line with the {} defaults on all 5,284", "0.2.0", "a release"),
+    # --- C-MAPSS under the reference protocol
+    Not('in the report\'s "h-AUROC, {}% labels" and "Label', "100", "the name of a report table (a label fraction)"),
+    Not("baseline on the last {} steps on every seed, but not", "30", "a setting of the former boosting baseline"),
+    Not("The plain pipeline with the {} defaults (`hepa-default`,", "0.1.0", "a release"),
+    Not("seeds; 0.514 and 0.539 with {} %), near chance. In the", "10", "a label fraction, a setting"),
+    Not("with it on both subsets with {} %; on FD004 with all labels", "10", "a label fraction, a setting"),
+    Not("in front (on FD002 the {} default pipeline behind one", "0.1.0", "a release"),
+    Not("- With {}% of the labels or fewer,", "10", "a label fraction, a setting"),
+    Not("on both sides; FD004 {}%: 0.939 against 0.856), but", "5", "a label fraction, a setting"),
+    Not("of those 16 cells, mostly at {}% and 1% labels (FD003 1%:", "2", "a label fraction, a setting"),
+    Not("16 cells, mostly at 2% and {}% labels (FD003 1%: 0.901", "1", "a label fraction, a setting"),
+    Not("at 2% and 1% labels (FD003 {}%: 0.901 against 0.811),", "1", "a label fraction, a setting"),
+    Not("statistics of the last {} steps, now", "30", "a setting of the former boosting baseline"),
+    Not("labelled windows and, below {} windows, picks among four", "500", "a setting of the boosting estimator"),
+    Not("former fixed leaf size of {} it predicted a constant", "20", "a former setting of the boosting estimator"),
+    Not(
+        "a constant (h-AUROC exactly {}) in several cells with one",
+        "0.5",
+        "the h-AUROC of a constant prediction, a definition",
+    ),
 ]
 
 # figures whose source gives another value: (document, phrase, quoted, source value)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # imported by the suite's doctest collection too
 
-from claims_check import Bind, Cell, Computed, Line, Not, Records, Source, read, report_tables  # noqa: E402
+from claims_check import Bind, Cell, Computed, Json, Line, Not, Records, Source, read, report_tables  # noqa: E402
 
 DOCUMENT = "docs/findings.md"
 
@@ -668,6 +668,125 @@ def default_beside(dataset, labels, column):
 def default_beside_best(column, part="first"):
     """One column of that table, every row."""
     return [Cell(DEFAULT_BESIDE, (d, labels), column, part) for d in EVENT_DATASETS for labels in FRACTIONS[:2]]
+
+
+# the tables of "C-MAPSS through the event runner": the event runner's cells, boosting's from the C-MAPSS tables
+FD_METHODS = ("hepa", "hepa-random", "mae", "patchtst-revin", "itransformer-revin", "gbm-last30")
+FD_GLOBAL = FRACTIONS
+
+
+def fd_cell(subset, method, labels, part="mean"):
+    """A cell of those tables: ``gbm-last30``'s from table "Label efficiency", the rest from the event table."""
+    if method == "gbm-last30":
+        return label_eff(subset, method, labels, part)
+    return event(subset, method, labels, part)
+
+
+def fd_seeds(subsets, fractions):
+    return [fd_cell(s, m, labels, "seeds") for s in subsets for labels in fractions for m in FD_METHODS]
+
+
+class TableLeads(Source):
+    """The label fractions (as numbers) at which ``method`` has the highest mean of ``FD_METHODS`` on ``subset``."""
+
+    def __init__(self, subset, method, fractions=FRACTIONS):
+        self.subset, self.method, self.fractions = subset, method, fractions
+
+    def __repr__(self):
+        return f"fractions where {self.method} leads {FD_METHODS} on {self.subset}"
+
+    def value(self):
+        leads = []
+        for labels in self.fractions:
+            means = {m: Decimal(fd_cell(self.subset, m, labels).value()) for m in FD_METHODS}
+            if max(means, key=means.get) == self.method:
+                leads.append(int(labels.rstrip("%")))
+        return leads
+
+
+def last_of_same(*lists):
+    """The last item of the one list that every list of ``lists`` is."""
+    return same_value(*map(tuple, lists))[-1]
+
+
+def smallest_holm(dataset):
+    """The smallest Holm-adjusted p of a dataset's rows of a table of pairwise comparisons, as printed."""
+
+    def smallest_of(rows):
+        printed = [r["Holm p"].rstrip(" *") for r in rows if r["subset"] == dataset and r["Holm p"] != "—"]
+        return min(printed, key=Decimal)
+
+    smallest_of.__name__ = f"smallest Holm p of {dataset}"
+    return smallest_of
+
+
+SPEED_CPU = "benchmarks/speed_reference_cpu.txt"
+SPEED_CPU_JSON = "benchmarks/speed_reference_cpu.json"
+SPEED_MEDIAN3 = "benchmarks/speed_reference_median3.txt"
+SPEED_MEMORY = "benchmarks/speed_reference_memory.txt"
+TIME_TO_QUALITY = "benchmarks/experiments/time_to_quality.txt"
+TORCH_COMPILE = "benchmarks/experiments/torch_compile.txt"
+OURS, OURS_MEMORY, REFERENCE = "hepa_sklearn 0.1.0 (971800c)", "hepa_sklearn 0.1.0 (e13fe5d)", "reference (85f55f3)"
+
+
+def speed(row, column, file=SPEED_CPU):
+    """The table that ``hepa-bench speed --reference`` prints."""
+    return Cell("", row, column, "first", report=file)
+
+
+def minor_version(version):
+    """``2.13`` of ``2.13.0+cpu``."""
+    return ".".join(version.split("+")[0].split(".")[:2])
+
+
+def protocol_constant(name):
+    """A constant of the C-MAPSS reference protocol (``hepa_sklearn.protocol``)."""
+
+    def constant():
+        import hepa_sklearn.protocol
+
+        return getattr(hepa_sklearn.protocol, name)
+
+    constant.__name__ = f"hepa_sklearn.protocol.{name}"
+    return constant
+
+
+def split_percents():
+    """The protocol's train/validation/test split of the units, in percent (``split_units``'s default)."""
+    import inspect
+
+    from hepa_sklearn.protocol import split_units
+
+    return [round(f * 100) for f in inspect.signature(split_units).parameters["fractions"].default]
+
+
+def protocol_channels():
+    """The channels of C-MAPSS as the protocol reads them (its sensors)."""
+    from hepa_sklearn.protocol import CMAPSS_SENSORS
+
+    return len(CMAPSS_SENSORS)
+
+
+def _protocol_models():
+    from hepa_sklearn.nn.jepa import JEPA
+    from hepa_sklearn.nn.predictor import EventModel
+    from hepa_sklearn.protocol import protocol_event_predictor, protocol_pretrainer
+
+    pretrainer = protocol_pretrainer(50, device="cpu", seed=0)
+    config = pretrainer._encoder_config(protocol_channels(), patch_size=pretrainer.patch_size, tokens=pretrainer.tokens)
+    head = protocol_event_predictor(30, device="cpu", seed=0)
+    event_model = EventModel(config.d_model, head.hidden, head.K, float(head.K), kind=head.head)
+    return JEPA(config, pretrainer.max_horizon), event_model
+
+
+def pretrained_parameters():
+    """Parameters of the protocol's pretrained model (encoder, target path, predictor), built by the library."""
+    return sum(p.numel() for p in _protocol_models()[0].parameters())
+
+
+def finetuned_parameters():
+    """Parameters of the protocol's event model (predictor and hazard head), built by the library."""
+    return sum(p.numel() for p in _protocol_models()[1].parameters())
 
 
 BINDINGS = [
@@ -2868,6 +2987,591 @@ BINDINGS = [
         PairDifference(cmapss_pairs("FD001"), "hepa-default", "hepa-default-rank", "FD001", "10%"),
         ".3f",
     ),  # 0.009
+    # --- C-MAPSS through the event runner
+    Bind("| FD001 | 100% | {} | 0.962 | 0.982 | 0.965 |", event("FD001", "hepa", "100%"), "printed"),  # 0.954
+    Bind(
+        "| FD001 | 100% | 0.954 | {} | 0.982 | 0.965 | 0.968 |", event("FD001", "hepa-random", "100%"), "printed"
+    ),  # 0.962
+    Bind("| 100% | 0.954 | 0.962 | {} | 0.965 | 0.968 | 0.972 |", event("FD001", "mae", "100%"), "printed"),  # 0.982
+    Bind(
+        "| 0.954 | 0.962 | 0.982 | {} | 0.968 | 0.972 | 0.81 |", event("FD001", "patchtst-revin", "100%"), "printed"
+    ),  # 0.965
+    Bind(
+        "| 0.962 | 0.982 | 0.965 | {} | 0.972 | 0.81 | PatchTST",
+        event("FD001", "itransformer-revin", "100%"),
+        "printed",
+    ),  # 0.968
+    Bind(
+        "| 0.982 | 0.965 | 0.968 | {} | 0.81 | PatchTST 0.80 | |", label_eff("FD001", "gbm-last30", "100%"), "printed"
+    ),  # 0.972
+    Bind("| 0.965 | 0.968 | 0.972 | {} | PatchTST 0.80 | | FD001 |", paper("FD001", labels="100%"), "printed"),  # 0.81
+    Bind("| 0.972 | 0.81 | PatchTST {} | | FD001 | 10% | 0.898 |", paper_best("FD001", "100%"), "printed"),  # 0.80
+    Bind("0.80 | | FD001 | 10% | {} | 0.937 | 0.926 | 0.911 |", event("FD001", "hepa", "10%"), "printed"),  # 0.898
+    Bind(
+        "| | FD001 | 10% | 0.898 | {} | 0.926 | 0.911 | 0.895 |", event("FD001", "hepa-random", "10%"), "printed"
+    ),  # 0.937
+    Bind("| 10% | 0.898 | 0.937 | {} | 0.911 | 0.895 | 0.933 |", event("FD001", "mae", "10%"), "printed"),  # 0.926
+    Bind(
+        "| 0.898 | 0.937 | 0.926 | {} | 0.895 | 0.933 | 0.78 |", event("FD001", "patchtst-revin", "10%"), "printed"
+    ),  # 0.911
+    Bind(
+        "| 0.937 | 0.926 | 0.911 | {} | 0.933 | 0.78 | PatchTST", event("FD001", "itransformer-revin", "10%"), "printed"
+    ),  # 0.895
+    Bind(
+        "| 0.926 | 0.911 | 0.895 | {} | 0.78 | PatchTST 0.69 | |", label_eff("FD001", "gbm-last30", "10%"), "printed"
+    ),  # 0.933
+    Bind("| 0.911 | 0.895 | 0.933 | {} | PatchTST 0.69 | | FD001 |", paper("FD001", labels="10%"), "printed"),  # 0.78
+    Bind("| 0.933 | 0.78 | PatchTST {} | | FD001 | 5% | 0.862 |", paper_best("FD001", "10%"), "printed"),  # 0.69
+    Bind("0.69 | | FD001 | 5% | {} | 0.927 | 0.832 | 0.813 |", event("FD001", "hepa", "5%"), "printed"),  # 0.862
+    Bind(
+        "| | FD001 | 5% | 0.862 | {} | 0.832 | 0.813 | 0.761 |", event("FD001", "hepa-random", "5%"), "printed"
+    ),  # 0.927
+    Bind(
+        "FD001 | 5% | 0.862 | 0.927 | {} | 0.813 | 0.761 | 0.906 | —", event("FD001", "mae", "5%"), "printed"
+    ),  # 0.832
+    Bind(
+        "5% | 0.862 | 0.927 | 0.832 | {} | 0.761 | 0.906 | — | — | |", event("FD001", "patchtst-revin", "5%"), "printed"
+    ),  # 0.813
+    Bind(
+        "| 0.927 | 0.832 | 0.813 | {} | 0.906 | — | — | | FD001 |",
+        event("FD001", "itransformer-revin", "5%"),
+        "printed",
+    ),  # 0.761
+    Bind(
+        "| 0.832 | 0.813 | 0.761 | {} | — | — | | FD001 | 2% |", label_eff("FD001", "gbm-last30", "5%"), "printed"
+    ),  # 0.906
+    Bind("| — | — | | FD001 | 2% | {} | 0.912 | 0.804 | 0.706 |", event("FD001", "hepa", "2%"), "printed"),  # 0.846
+    Bind(
+        "| — | | FD001 | 2% | 0.846 | {} | 0.804 | 0.706 | 0.706 |", event("FD001", "hepa-random", "2%"), "printed"
+    ),  # 0.912
+    Bind(
+        "FD001 | 2% | 0.846 | 0.912 | {} | 0.706 | 0.706 | 0.859 | —", event("FD001", "mae", "2%"), "printed"
+    ),  # 0.804
+    Bind(
+        "2% | 0.846 | 0.912 | 0.804 | {} | 0.706 | 0.859 | — | — | |", event("FD001", "patchtst-revin", "2%"), "printed"
+    ),  # 0.706
+    Bind(
+        "| 0.912 | 0.804 | 0.706 | {} | 0.859 | — | — | | FD001 |",
+        event("FD001", "itransformer-revin", "2%"),
+        "printed",
+    ),  # 0.706
+    Bind(
+        "| 0.804 | 0.706 | 0.706 | {} | — | — | | FD001 | 1% |", label_eff("FD001", "gbm-last30", "2%"), "printed"
+    ),  # 0.859
+    Bind("| — | — | | FD001 | 1% | {} | 0.765 | 0.667 | 0.655 |", event("FD001", "hepa", "1%"), "printed"),  # 0.628
+    Bind(
+        "| — | | FD001 | 1% | 0.628 | {} | 0.667 | 0.655 | 0.661 |", event("FD001", "hepa-random", "1%"), "printed"
+    ),  # 0.765
+    Bind(
+        "FD001 | 1% | 0.628 | 0.765 | {} | 0.655 | 0.661 | 0.808 | —", event("FD001", "mae", "1%"), "printed"
+    ),  # 0.667
+    Bind(
+        "1% | 0.628 | 0.765 | 0.667 | {} | 0.661 | 0.808 | — | — | |", event("FD001", "patchtst-revin", "1%"), "printed"
+    ),  # 0.655
+    Bind(
+        "| 0.765 | 0.667 | 0.655 | {} | 0.808 | — | — | | FD003 |",
+        event("FD001", "itransformer-revin", "1%"),
+        "printed",
+    ),  # 0.661
+    Bind(
+        "| 0.667 | 0.655 | 0.661 | {} | — | — | | FD003 | 100% |", label_eff("FD001", "gbm-last30", "1%"), "printed"
+    ),  # 0.808
+    Bind("| — | — | | FD003 | 100% | {} | 0.986 | 0.987 | 0.974 |", event("FD003", "hepa", "100%"), "printed"),  # 0.983
+    Bind(
+        "— | | FD003 | 100% | 0.983 | {} | 0.987 | 0.974 | 0.977 |", event("FD003", "hepa-random", "100%"), "printed"
+    ),  # 0.986
+    Bind("| 100% | 0.983 | 0.986 | {} | 0.974 | 0.977 | 0.985 |", event("FD003", "mae", "100%"), "printed"),  # 0.987
+    Bind(
+        "| 0.983 | 0.986 | 0.987 | {} | 0.977 | 0.985 | 0.84 |", event("FD003", "patchtst-revin", "100%"), "printed"
+    ),  # 0.974
+    Bind(
+        "| 0.986 | 0.987 | 0.974 | {} | 0.985 | 0.84 | PatchTST",
+        event("FD003", "itransformer-revin", "100%"),
+        "printed",
+    ),  # 0.977
+    Bind(
+        "| 0.987 | 0.974 | 0.977 | {} | 0.84 | PatchTST 0.79 | |", label_eff("FD003", "gbm-last30", "100%"), "printed"
+    ),  # 0.985
+    Bind("| 0.974 | 0.977 | 0.985 | {} | PatchTST 0.79 | | FD003 |", paper("FD003", labels="100%"), "printed"),  # 0.84
+    Bind("| 0.985 | 0.84 | PatchTST {} | | FD003 | 10% | 0.922 |", paper_best("FD003", "100%"), "printed"),  # 0.79
+    Bind("0.79 | | FD003 | 10% | {} | 0.953 | 0.907 | 0.953 |", event("FD003", "hepa", "10%"), "printed"),  # 0.922
+    Bind(
+        "| | FD003 | 10% | 0.922 | {} | 0.907 | 0.953 | 0.902 |", event("FD003", "hepa-random", "10%"), "printed"
+    ),  # 0.953
+    Bind("| 10% | 0.922 | 0.953 | {} | 0.953 | 0.902 | 0.962 |", event("FD003", "mae", "10%"), "printed"),  # 0.907
+    Bind(
+        "| 0.922 | 0.953 | 0.907 | {} | 0.902 | 0.962 | 0.84 | MAE", event("FD003", "patchtst-revin", "10%"), "printed"
+    ),  # 0.953
+    Bind(
+        "| 0.953 | 0.907 | 0.953 | {} | 0.962 | 0.84 | MAE 0.78 |",
+        event("FD003", "itransformer-revin", "10%"),
+        "printed",
+    ),  # 0.902
+    Bind(
+        "| 0.907 | 0.953 | 0.902 | {} | 0.84 | MAE 0.78 | | FD003", label_eff("FD003", "gbm-last30", "10%"), "printed"
+    ),  # 0.962
+    Bind("| 0.953 | 0.902 | 0.962 | {} | MAE 0.78 | | FD003 | 5% |", paper("FD003", labels="10%"), "printed"),  # 0.84
+    Bind("| 0.902 | 0.962 | 0.84 | MAE {} | | FD003 | 5% | 0.883 |", paper_best("FD003", "10%"), "printed"),  # 0.78
+    Bind("| MAE 0.78 | | FD003 | 5% | {} | 0.951 | 0.773 | 0.821 |", event("FD003", "hepa", "5%"), "printed"),  # 0.883
+    Bind(
+        "| | FD003 | 5% | 0.883 | {} | 0.773 | 0.821 | 0.732 |", event("FD003", "hepa-random", "5%"), "printed"
+    ),  # 0.951
+    Bind(
+        "FD003 | 5% | 0.883 | 0.951 | {} | 0.821 | 0.732 | 0.942 | —", event("FD003", "mae", "5%"), "printed"
+    ),  # 0.773
+    Bind(
+        "5% | 0.883 | 0.951 | 0.773 | {} | 0.732 | 0.942 | — | — | |", event("FD003", "patchtst-revin", "5%"), "printed"
+    ),  # 0.821
+    Bind(
+        "| 0.951 | 0.773 | 0.821 | {} | 0.942 | — | — | | FD003 |",
+        event("FD003", "itransformer-revin", "5%"),
+        "printed",
+    ),  # 0.732
+    Bind(
+        "| 0.773 | 0.821 | 0.732 | {} | — | — | | FD003 | 2% |", label_eff("FD003", "gbm-last30", "5%"), "printed"
+    ),  # 0.942
+    Bind("| — | — | | FD003 | 2% | {} | 0.944 | 0.735 | 0.701 |", event("FD003", "hepa", "2%"), "printed"),  # 0.871
+    Bind(
+        "| — | | FD003 | 2% | 0.871 | {} | 0.735 | 0.701 | 0.680 |", event("FD003", "hepa-random", "2%"), "printed"
+    ),  # 0.944
+    Bind(
+        "FD003 | 2% | 0.871 | 0.944 | {} | 0.701 | 0.680 | 0.892 | —", event("FD003", "mae", "2%"), "printed"
+    ),  # 0.735
+    Bind(
+        "2% | 0.871 | 0.944 | 0.735 | {} | 0.680 | 0.892 | — | — | |", event("FD003", "patchtst-revin", "2%"), "printed"
+    ),  # 0.701
+    Bind(
+        "| 0.944 | 0.735 | 0.701 | {} | 0.892 | — | — | | FD003 |",
+        event("FD003", "itransformer-revin", "2%"),
+        "printed",
+    ),  # 0.680
+    Bind(
+        "| 0.735 | 0.701 | 0.680 | {} | — | — | | FD003 | 1% |", label_eff("FD003", "gbm-last30", "2%"), "printed"
+    ),  # 0.892
+    Bind("| — | — | | FD003 | 1% | {} | 0.901 | 0.622 | 0.655 |", event("FD003", "hepa", "1%"), "printed"),  # 0.806
+    Bind(
+        "| — | | FD003 | 1% | 0.806 | {} | 0.622 | 0.655 | 0.609 |", event("FD003", "hepa-random", "1%"), "printed"
+    ),  # 0.901
+    Bind(
+        "FD003 | 1% | 0.806 | 0.901 | {} | 0.655 | 0.609 | 0.811 | —", event("FD003", "mae", "1%"), "printed"
+    ),  # 0.622
+    Bind(
+        "1% | 0.806 | 0.901 | 0.622 | {} | 0.609 | 0.811 | — | — |", event("FD003", "patchtst-revin", "1%"), "printed"
+    ),  # 0.655
+    Bind(
+        "| 0.901 | 0.622 | 0.655 | {} | 0.811 | — | — |", event("FD003", "itransformer-revin", "1%"), "printed"
+    ),  # 0.609
+    Bind("| 0.622 | 0.655 | 0.609 | {} | — | — |", label_eff("FD003", "gbm-last30", "1%"), "printed"),  # 0.811
+    Bind("| FD002 | 100% | {} | 0.870 | 0.771 | 0.682 |", label_eff("FD002", "gbm-last30", "100%"), "printed"),  # 0.931
+    Bind(
+        "| FD002 | 100% | 0.931 | {} | 0.771 | 0.682 | 0.572 |", event("FD002", "hepa-random", "100%"), "printed"
+    ),  # 0.870
+    Bind("| 100% | 0.931 | 0.870 | {} | 0.682 | 0.572 | 0.552 |", event("FD002", "hepa", "100%"), "printed"),  # 0.771
+    Bind(
+        "| 0.931 | 0.870 | 0.771 | {} | 0.572 | 0.552 | 0.57 | MAE", event("FD002", "mae", "100%"), "printed"
+    ),  # 0.682
+    Bind(
+        "| 0.870 | 0.771 | 0.682 | {} | 0.552 | 0.57 | MAE 0.56 |", event("FD002", "patchtst-revin", "100%"), "printed"
+    ),  # 0.572
+    Bind(
+        "| 0.771 | 0.682 | 0.572 | {} | 0.57 | MAE 0.56 | | FD002",
+        event("FD002", "itransformer-revin", "100%"),
+        "printed",
+    ),  # 0.552
+    Bind("| 0.682 | 0.572 | 0.552 | {} | MAE 0.56 | | FD002 | 10% |", paper("FD002", labels="100%"), "printed"),  # 0.57
+    Bind("| 0.572 | 0.552 | 0.57 | MAE {} | | FD002 | 10% | 0.893 |", paper_best("FD002", "100%"), "printed"),  # 0.56
+    Bind(
+        "| MAE 0.56 | | FD002 | 10% | {} | 0.680 | 0.538 | 0.588 |", label_eff("FD002", "gbm-last30", "10%"), "printed"
+    ),  # 0.893
+    Bind(
+        "| | FD002 | 10% | 0.893 | {} | 0.538 | 0.588 | 0.604 |", event("FD002", "hepa-random", "10%"), "printed"
+    ),  # 0.680
+    Bind("| 10% | 0.893 | 0.680 | {} | 0.588 | 0.604 | 0.553 |", event("FD002", "hepa", "10%"), "printed"),  # 0.538
+    Bind("| 0.893 | 0.680 | 0.538 | {} | 0.604 | 0.553 | 0.55 | MAE", event("FD002", "mae", "10%"), "printed"),  # 0.588
+    Bind(
+        "| 0.680 | 0.538 | 0.588 | {} | 0.553 | 0.55 | MAE 0.52 |", event("FD002", "patchtst-revin", "10%"), "printed"
+    ),  # 0.604
+    Bind(
+        "| 0.538 | 0.588 | 0.604 | {} | 0.55 | MAE 0.52 | | FD002",
+        event("FD002", "itransformer-revin", "10%"),
+        "printed",
+    ),  # 0.553
+    Bind("| 0.588 | 0.604 | 0.553 | {} | MAE 0.52 | | FD002 | 1% |", paper("FD002", labels="10%"), "printed"),  # 0.55
+    Bind("| 0.604 | 0.553 | 0.55 | MAE {} | | FD002 | 1% | 0.607 |", paper_best("FD002", "10%"), "printed"),  # 0.52
+    Bind(
+        "| MAE 0.52 | | FD002 | 1% | {} | 0.524 | 0.504 | 0.505 |", label_eff("FD002", "gbm-last30", "1%"), "printed"
+    ),  # 0.607
+    Bind(
+        "| | FD002 | 1% | 0.607 | {} | 0.504 | 0.505 | 0.660 |", event("FD002", "hepa-random", "1%"), "printed"
+    ),  # 0.524
+    Bind(
+        "FD002 | 1% | 0.607 | 0.524 | {} | 0.505 | 0.660 | 0.630 | —", event("FD002", "hepa", "1%"), "printed"
+    ),  # 0.504
+    Bind(
+        "1% | 0.607 | 0.524 | 0.504 | {} | 0.660 | 0.630 | — | — | |", event("FD002", "mae", "1%"), "printed"
+    ),  # 0.505
+    Bind(
+        "| 0.524 | 0.504 | 0.505 | {} | 0.630 | — | — | | FD004 |", event("FD002", "patchtst-revin", "1%"), "printed"
+    ),  # 0.660
+    Bind(
+        "| 0.504 | 0.505 | 0.660 | {} | — | — | | FD004 | 100% |", event("FD002", "itransformer-revin", "1%"), "printed"
+    ),  # 0.630
+    Bind(
+        "| — | — | | FD004 | 100% | {} | 0.851 | 0.840 | 0.772 |", label_eff("FD004", "gbm-last30", "100%"), "printed"
+    ),  # 0.929
+    Bind(
+        "— | | FD004 | 100% | 0.929 | {} | 0.840 | 0.772 | 0.582 |", event("FD004", "hepa-random", "100%"), "printed"
+    ),  # 0.851
+    Bind("| 100% | 0.929 | 0.851 | {} | 0.772 | 0.582 | 0.608 |", event("FD004", "hepa", "100%"), "printed"),  # 0.840
+    Bind(
+        "| 0.929 | 0.851 | 0.840 | {} | 0.582 | 0.608 | 0.63 | MAE", event("FD004", "mae", "100%"), "printed"
+    ),  # 0.772
+    Bind(
+        "| 0.851 | 0.840 | 0.772 | {} | 0.608 | 0.63 | MAE 0.57 |", event("FD004", "patchtst-revin", "100%"), "printed"
+    ),  # 0.582
+    Bind(
+        "| 0.840 | 0.772 | 0.582 | {} | 0.63 | MAE 0.57 | | FD004",
+        event("FD004", "itransformer-revin", "100%"),
+        "printed",
+    ),  # 0.608
+    Bind("| 0.772 | 0.582 | 0.608 | {} | MAE 0.57 | | FD004 | 10% |", paper("FD004", labels="100%"), "printed"),  # 0.63
+    Bind("| 0.582 | 0.608 | 0.63 | MAE {} | | FD004 | 10% | 0.888 |", paper_best("FD004", "100%"), "printed"),  # 0.57
+    Bind(
+        "| MAE 0.57 | | FD004 | 10% | {} | 0.736 | 0.579 | 0.659 |", label_eff("FD004", "gbm-last30", "10%"), "printed"
+    ),  # 0.888
+    Bind(
+        "| | FD004 | 10% | 0.888 | {} | 0.579 | 0.659 | 0.596 |", event("FD004", "hepa-random", "10%"), "printed"
+    ),  # 0.736
+    Bind("| 10% | 0.888 | 0.736 | {} | 0.659 | 0.596 | 0.556 |", event("FD004", "hepa", "10%"), "printed"),  # 0.579
+    Bind("| 0.888 | 0.736 | 0.579 | {} | 0.596 | 0.556 | 0.55 | MAE", event("FD004", "mae", "10%"), "printed"),  # 0.659
+    Bind(
+        "| 0.736 | 0.579 | 0.659 | {} | 0.556 | 0.55 | MAE 0.52 |", event("FD004", "patchtst-revin", "10%"), "printed"
+    ),  # 0.596
+    Bind(
+        "| 0.579 | 0.659 | 0.596 | {} | 0.55 | MAE 0.52 | | FD004",
+        event("FD004", "itransformer-revin", "10%"),
+        "printed",
+    ),  # 0.556
+    Bind("| 0.659 | 0.596 | 0.556 | {} | MAE 0.52 | | FD004 | 1% |", paper("FD004", labels="10%"), "printed"),  # 0.55
+    Bind("| 0.596 | 0.556 | 0.55 | MAE {} | | FD004 | 1% | 0.630 |", paper_best("FD004", "10%"), "printed"),  # 0.52
+    Bind(
+        "| MAE 0.52 | | FD004 | 1% | {} | 0.561 | 0.520 | 0.540 |", label_eff("FD004", "gbm-last30", "1%"), "printed"
+    ),  # 0.630
+    Bind(
+        "| | FD004 | 1% | 0.630 | {} | 0.520 | 0.540 | 0.666 |", event("FD004", "hepa-random", "1%"), "printed"
+    ),  # 0.561
+    Bind(
+        "FD004 | 1% | 0.630 | 0.561 | {} | 0.540 | 0.666 | 0.643 | —", event("FD004", "hepa", "1%"), "printed"
+    ),  # 0.520
+    Bind("1% | 0.630 | 0.561 | 0.520 | {} | 0.666 | 0.643 | — | — |", event("FD004", "mae", "1%"), "printed"),  # 0.540
+    Bind("| 0.561 | 0.520 | 0.540 | {} | 0.643 | — | — |", event("FD004", "patchtst-revin", "1%"), "printed"),  # 0.666
+    Bind("| 0.520 | 0.540 | 0.666 | {} | — | — |", event("FD004", "itransformer-revin", "1%"), "printed"),  # 0.643
+    Bind(
+        "Held-out h-AUROC, {} seeds (`gbm-last30`: its",
+        Computed(
+            same_value, *[event(s, "hepa", labels, part="seeds") for s in ("FD001", "FD003") for labels in FRACTIONS]
+        ),
+        "printed",
+    ),  # 5
+    Bind("on both subsets (FD001 {} and FD003 0.987, against", event("FD001", "mae"), "printed"),  # 0.982
+    Bind("(FD001 0.982 and FD003 {}, against 0.954 and 0.983 for", event("FD003", "mae"), "printed"),  # 0.987
+    Bind("and FD003 0.987, against {} and 0.983 for HEPA's; raw", event("FD001", "hepa"), "printed"),  # 0.954
+    Bind("0.987, against 0.954 and {} for HEPA's; raw paired p =", event("FD003", "hepa"), "printed"),  # 0.983
+    Bind(
+        "for HEPA's; raw paired p = {} and 0.017; on FD003 the",
+        event_pair("hepa", "mae", "FD001", column="paired t p"),
+        ".2f",
+    ),  # 0.06
+    Bind(
+        "raw paired p = 0.06 and {}; on FD003 the untrained",
+        event_pair("hepa", "mae", "FD003", column="paired t p"),
+        ".3f",
+    ),  # 0.017
+    Bind(
+        "encoder is behind MAE by {} and boosting by 0.002), and",
+        Computed("difference", event("FD003", "mae"), event("FD003", "hepa-random")),
+        ".3f",
+    ),  # 0.001
+    Bind(
+        "MAE by 0.001 and boosting by {}), and in this table the",
+        Computed("difference", event("FD003", "mae"), label_eff("FD003", "gbm-last30")),
+        ".3f",
+    ),  # 0.002
+    Bind(
+        "has the highest mean with {}, 2 or 1 % of the engines", Item(TableLeads("FD003", "hepa-random"), 0), "d"
+    ),  # 5
+    Bind(
+        "has the highest mean with 5, {} or 1 % of the engines", Item(TableLeads("FD003", "hepa-random"), 1), "d"
+    ),  # 2
+    Bind(
+        "highest mean with 5, 2 or {} % of the engines labelled on", Item(TableLeads("FD003", "hepa-random"), 2), "d"
+    ),  # 1
+    Bind(
+        "labelled on FD003 and with {}, 5 or 2 % on FD001 (boosting", Item(TableLeads("FD001", "hepa-random"), 0), "d"
+    ),  # 10
+    Bind("on FD003 and with 10, {} or 2 % on FD001 (boosting", Item(TableLeads("FD001", "hepa-random"), 1), "d"),  # 5
+    Bind(
+        "on FD003 and with 10, 5 or {} % on FD001 (boosting leads", Item(TableLeads("FD001", "hepa-random"), 2), "d"
+    ),  # 2
+    Bind(
+        "(boosting leads FD003 at {} % and FD001 at 1 %). MAE and", Item(TableLeads("FD003", "gbm-last30"), 0), "d"
+    ),  # 10
+    Bind(
+        "FD003 at 10 % and FD001 at {} %). MAE and the supervised", Item(TableLeads("FD001", "gbm-last30"), 0), "d"
+    ),  # 1
+    Bind("engine) MAE averages {} (two of its five seeds below", event("FD003", "mae", "1%"), "printed"),  # 0.622
+    Bind(
+        "seeds below 0.5), PatchTST {} and iTransformer 0.609,", event("FD003", "patchtst-revin", "1%"), "printed"
+    ),  # 0.655
+    Bind(
+        "0.655 and iTransformer {}, where the untrained encoder", event("FD003", "itransformer-revin", "1%"), "printed"
+    ),  # 0.609
+    Bind("the untrained encoder keeps {}. No FD001 or FD003", event("FD003", "hepa-random", "1%"), "printed"),  # 0.901
+    Bind(
+        "over the event table's {} comparisons (smallest",
+        LineAfter("docs/benchmarks.md", "## Event benchmarks", r"^Holm's correction over (\d+) comparisons"),
+        "printed",
+    ),  # 1181
+    Bind(
+        "(smallest adjusted p {} on FD001; 1 for every FD003",
+        Computed(smallest_holm("FD001"), ReportRows(EVENT_PAIRS)),
+        "printed",
+    ),  # 0.245
+    Bind(
+        "adjusted p 0.245 on FD001; {} for every FD003 comparison),",
+        Computed(smallest_holm("FD003"), ReportRows(EVENT_PAIRS)),
+        "printed",
+    ),  # 1
+    Bind(
+        "here: the authors' README reports {} (FD001) and 0.960 (FD003) for their",
+        Cell(HAUROC_100, "FD001", "authors' implementation"),
+        "printed",
+    ),  # 0.918
+    Bind(
+        "README reports 0.918 (FD001) and {} (FD003) for their own code under this",
+        Cell(HAUROC_100, "FD003", "authors' implementation"),
+        "printed",
+    ),  # 0.960
+    Bind("protocol against the paper's {} and 0.84, and puts the gap", paper("FD001"), "printed"),  # 0.81
+    Bind("against the paper's 0.81 and {}, and puts the gap down to", paper("FD003"), "printed"),  # 0.84
+    Bind(
+        "every engine labelled (FD001 {}, FD003 0.974) ran on a GPU", event("FD001", "patchtst-revin"), "printed"
+    ),  # 0.965
+    Bind(
+        "labelled (FD001 0.965, FD003 {}) ran on a GPU ([the harness", event("FD003", "patchtst-revin"), "printed"
+    ),  # 0.974
+    Bind(
+        "them above. Every method has {} seeds on both (`gbm-last30`",
+        Computed(same_value, *fd_seeds(("FD002", "FD004"), ("100%", "10%", "1%"))),
+        "printed",
+    ),  # 5
+    Bind(
+        "mean from all labels down to {} % on both subsets. Its",
+        Computed(
+            last_of_same, TableLeads("FD002", "gbm-last30", FD_GLOBAL), TableLeads("FD004", "gbm-last30", FD_GLOBAL)
+        ),
+        "d",
+    ),  # 2
+    Bind(
+        "above HEPA on FD002 with {} % and on FD004 with all",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD002"), 0),
+        "d",
+    ),  # 10
+    Bind(
+        "with all labels and with {}, 5 and 2 % (0.856 against",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 1),
+        "d",
+    ),  # 10
+    Bind(
+        "with all labels and with 10, {} and 2 % (0.856 against 0.541",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 2),
+        "d",
+    ),  # 5
+    Bind(
+        "labels and with 10, 5 and {} % (0.856 against 0.541 with",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 3),
+        "d",
+    ),  # 2
+    Bind(
+        "and with 10, 5 and 2 % ({} against 0.541 with 5 %,", label_eff("FD004", "gbm-last30", "5%"), "printed"
+    ),  # 0.856
+    Bind(
+        "10, 5 and 2 % (0.856 against {} with 5 %, 0.703 against", label_eff("FD004", "hepa", "5%"), "printed"
+    ),  # 0.541
+    Bind(
+        "against 0.541 with 5 %, {} against 0.521 with 2 %). In", label_eff("FD004", "gbm-last30", "2%"), "printed"
+    ),  # 0.703
+    Bind("with 5 %, 0.703 against {} with 2 %). In the event", label_eff("FD004", "hepa", "2%"), "printed"),  # 0.521
+    Bind("FD004 with all labels (HEPA {} against 0.582 and 0.608),", event("FD004", "hepa"), "printed"),  # 0.840
+    Bind("labels (HEPA 0.840 against {} and 0.608), HEPA's only", event("FD004", "patchtst-revin"), "printed"),  # 0.582
+    Bind(
+        "0.840 against 0.582 and {}), HEPA's only significant", event("FD004", "itransformer-revin"), "printed"
+    ),  # 0.608
+    Bind(
+        "under the global z-score ({} against 0.541, Holm-adjusted", event("FD004", "hepa-random", "5%"), "printed"
+    ),  # 0.683
+    Bind("z-score (0.683 against {}, Holm-adjusted p = 0.0276),", event("FD004", "hepa", "5%"), "printed"),  # 0.541
+    Bind(
+        "0.541, Holm-adjusted p = {}), the one difference between",
+        event_pair("hepa", "hepa-random", "FD004", "5%"),
+        "printed",
+    ),  # 0.0276
+    Bind(
+        "the untrained encoder's lead at 5 % ({}) is not significant (adjusted p = 1). With 1 %",
+        cmapss_pair("Label efficiency, FD004", "hepa-random-regime", "hepa-regime", "FD004", "5%", column="mean A − B"),
+        "printed",
+    ),  # +0.077
+    Bind(
+        "significant (adjusted p = {}). With 1 % of the engines",
+        cmapss_pair("Label efficiency, FD004", "hepa-random-regime", "hepa-regime", "FD004", "5%"),
+        "printed",
+    ),  # 1
+    Bind(
+        "the highest means, PatchTST {} and 0.666, iTransformer", event("FD002", "patchtst-revin", "1%"), "printed"
+    ),  # 0.660
+    Bind(
+        "means, PatchTST 0.660 and {}, iTransformer 0.630 and", event("FD004", "patchtst-revin", "1%"), "printed"
+    ),  # 0.666
+    Bind(
+        "and 0.666, iTransformer {} and 0.643, above boosting's", event("FD002", "itransformer-revin", "1%"), "printed"
+    ),  # 0.630
+    Bind(
+        "iTransformer 0.630 and {}, above boosting's 0.607 and", event("FD004", "itransformer-revin", "1%"), "printed"
+    ),  # 0.643
+    Bind(
+        "and 0.643, above boosting's {} and 0.630; on FD004", label_eff("FD002", "gbm-last30", "1%"), "printed"
+    ),  # 0.607
+    Bind(
+        "above boosting's 0.607 and {}; on FD004 iTransformer is", label_eff("FD004", "gbm-last30", "1%"), "printed"
+    ),  # 0.630
+    Bind(
+        "above HEPA there ({} against 0.520). Against", event("FD004", "itransformer-revin", "1%"), "printed"
+    ),  # 0.643
+    Bind("HEPA there (0.643 against {}). Against `gbm-last30` and", event("FD004", "hepa", "1%"), "printed"),  # 0.520
+    Bind(
+        "to boosting on FD002 with {} % labels (0.538 against",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD002"), 0),
+        "d",
+    ),  # 10
+    Bind(
+        "on FD002 with 10 % labels ({} against 0.893) and on FD004", label_eff("FD002", "hepa", "10%"), "printed"
+    ),  # 0.538
+    Bind(
+        "10 % labels (0.538 against {}) and on FD004 with all", label_eff("FD002", "gbm-last30", "10%"), "printed"
+    ),  # 0.893
+    Bind(
+        "with all labels and with {}, 5 and 2 %, and to",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 1),
+        "d",
+    ),  # 10
+    Bind(
+        "with all labels and with 10, {} and 2 %, and to iTransformer",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 2),
+        "d",
+    ),  # 5
+    Bind(
+        "labels and with 10, 5 and {} %, and to iTransformer on",
+        Item(SignificantFractions("hepa", "gbm-last30", "FD004"), 3),
+        "d",
+    ),  # 2
+    Bind("all labels (FD002 PatchTST {} against its 0.44, FD004", event("FD002", "patchtst-revin"), "printed"),  # 0.572
+    Bind("PatchTST 0.572 against its {}, FD004 0.582 against 0.52)", paper("FD002", "patchtst"), "printed"),  # 0.44
+    Bind(
+        "against its 0.44, FD004 {} against 0.52) and within its", event("FD004", "patchtst-revin"), "printed"
+    ),  # 0.582
+    Bind("0.44, FD004 0.582 against {}) and within its spread with", paper("FD004", "patchtst"), "printed"),  # 0.52
+    # --- speed and size
+    Bind(
+        "(which give 3.00x, median of {} pairs on another machine, a",
+        Line(SPEED_MEDIAN3, r"Median of (\d+) pair"),
+        "printed",
+    ),  # 3
+    Bind(
+        "pairs on another machine, a {}-core Intel Xeon), main job,",
+        Line(SPEED_MEDIAN3, r"^Machine: Intel.*, (\d+) CPU cores"),
+        "printed",
+    ),  # 2
+    Bind(
+        "`hepa protocol` (FD001, seed {}, reference protocol: engines", Json(SPEED_CPU_JSON, "protocol.seed"), "d"
+    ),  # 0
+    Bind("protocol: engines split {}/10/30, windows with at least", Item(Computed(split_percents), 0), "d"),  # 60
+    Bind("protocol: engines split 60/{}/30, windows with at least", Item(Computed(split_percents), 1), "d"),  # 10
+    Bind("engines split 60/10/{}, windows with at least 128", Item(Computed(split_percents), 2), "d"),  # 30
+    Bind("windows with at least {} steps of history, stride 4", Computed(protocol_constant("MIN_HISTORY")), "d"),  # 128
+    Bind(
+        "128 steps of history, stride {} for finetuning and 1 for", Computed(protocol_constant("TRAIN_STRIDE")), "d"
+    ),  # 4
+    Bind("stride 4 for finetuning and {} for test, K = 150,", Computed(protocol_constant("TEST_STRIDE")), "d"),  # 1
+    Bind('and 1 for test, K = {}, `norm="global"`, 50', Computed(protocol_constant("K")), "d"),  # 150
+    Bind(
+        'K = 150, `norm="global"`, {} pretraining epochs of 40', Json(SPEED_CPU_JSON, "protocol.pretrain_epochs"), "d"
+    ),  # 50
+    Bind(
+        "50 pretraining epochs of {} cuts per engine, 30",
+        Json(SPEED_CPU_JSON, "runs.0.hepa_sklearn.cuts_per_window"),
+        "d",
+    ),  # 40
+    Bind(
+        "of 40 cuts per engine, {} finetuning epochs), measured", Json(SPEED_CPU_JSON, "protocol.finetune_epochs"), "d"
+    ),  # 30
+    Bind("(commit 85f55f3) on a {}-core AMD EPYC machine, torch", Json(SPEED_CPU_JSON, "machine.cpu_count"), "d"),  # 2
+    Bind(
+        "AMD EPYC machine, torch {} CPU, each program pinned to",
+        Computed(minor_version, Json(SPEED_CPU_JSON, "torch")),
+        "printed",
+    ),  # 2.13
+    Bind("with one thread, median of {} pairs (`hepa-bench speed", Json(SPEED_CPU_JSON, "protocol.repeats"), "d"),  # 3
+    Bind(
+        "MB | CPU s to first reach {} | |---|---|---|---|---|---|",
+        Line(TIME_TO_QUALITY, r"^first reaches (\d\.\d+) after", n=0),
+        "printed",
+    ),  # 0.92
+    Bind(
+        "(packed batch layout) | {} | 292.9 | 312.1 | 826 | 179", speed(OURS, "held-out h-AUROC"), "printed"
+    ),  # 0.9741
+    Bind("batch layout) | 0.9741 | {} | 312.1 | 826 | 179 | |", speed(OURS, "CPU s"), "printed"),  # 292.9
+    Bind("layout) | 0.9741 | 292.9 | {} | 826 | 179 | | authors'", speed(OURS, "wall s"), "printed"),  # 312.1
+    Bind("| 0.9741 | 292.9 | 312.1 | {} | 179 | | authors'", speed(OURS, "peak RSS MB"), "printed"),  # 826
+    Bind(
+        "| 292.9 | 312.1 | 826 | {} | | authors' implementation",
+        Line(TIME_TO_QUALITY, r"^first reaches 0\.92 .* at (\d+\.\d) CPU s", n=0),
+        ".0f",
+    ),  # 179
+    Bind(
+        "| authors' implementation | {} | 677.4 | 698.9 | 688 | 632", speed(REFERENCE, "held-out h-AUROC"), "printed"
+    ),  # 0.9205
+    Bind("implementation | 0.9205 | {} | 698.9 | 688 | 632 | |", speed(REFERENCE, "CPU s"), "printed"),  # 677.4
+    Bind("| 0.9205 | 677.4 | {} | 688 | 632 | | ratio", speed(REFERENCE, "wall s"), "printed"),  # 698.9
+    Bind(
+        "| 0.9205 | 677.4 | 698.9 | {} | 632 | | ratio (authors' /", speed(REFERENCE, "peak RSS MB"), "printed"
+    ),  # 688
+    Bind(
+        "| 677.4 | 698.9 | 688 | {} | | ratio (authors' / ours,",
+        Line(TIME_TO_QUALITY, r"^first reaches 0\.92 .* at (\d+\.\d) CPU s", n=1),
+        ".0f",
+    ),  # 632
+    Bind(
+        "reference always with seed {}), so their h-AUROC values", Line(SPEED_CPU, r"fixed seed \((\d+)\)"), "printed"
+    ),  # 42
+    Bind("not met (finetuning at all {} horizons alone is close to", Computed(protocol_constant("K")), "d"),  # 150
+    Bind(
+        "(`--repeats 1`) measured {} MB against the reference's",
+        speed(OURS_MEMORY, "peak RSS MB", SPEED_MEMORY),
+        "printed",
+    ),  # 640
+    Bind(
+        "MB against the reference's {} MB (1.11x less), at 2.25x",
+        speed(REFERENCE, "peak RSS MB", SPEED_MEMORY),
+        "printed",
+    ),  # 712
+    Bind(
+        "does not compile under torch {}).",
+        Line(TORCH_COMPILE, r"torch (\d+\.\d+)\.\d+\+cpu, one thread; CPU ms"),
+        "printed",
+    ),  # 2.13
+    Bind("Parameters with {} channels: 1,310,720 in the", Computed(protocol_channels), "d"),  # 14
+    Bind("Parameters with 14 channels: {} in the pretrained model", Computed(pretrained_parameters), ",d"),  # 1,310,720
+    Bind("pooling, predictor); {} finetuned (predictor and", Computed(finetuned_parameters), ",d"),  # 198,401
 ]
 
 NOT_MEASUREMENTS = [
@@ -3050,6 +3754,40 @@ NOT_MEASUREMENTS = [
         "0.02",
         "the tolerance of the default's target, a setting",
     ),
+    # --- C-MAPSS through the event runner
+    Not("| FD001 | {}% | 0.954 | 0.962 | 0.982 |", "100", "a label fraction, a setting"),
+    Not("| PatchTST 0.80 | | FD001 | {}% | 0.898 | 0.937 | 0.926 |", "10", "a label fraction, a setting"),
+    Not("| PatchTST 0.69 | | FD001 | {}% | 0.862 | 0.927 | 0.832 |", "5", "a label fraction, a setting"),
+    Not("| 0.906 | — | — | | FD001 | {}% | 0.846 | 0.912 | 0.804 |", "2", "a label fraction, a setting"),
+    Not("| 0.859 | — | — | | FD001 | {}% | 0.628 | 0.765 | 0.667 |", "1", "a label fraction, a setting"),
+    Not("| 0.808 | — | — | | FD003 | {}% | 0.983 | 0.986 | 0.987 |", "100", "a label fraction, a setting"),
+    Not("| PatchTST 0.79 | | FD003 | {}% | 0.922 | 0.953 | 0.907 |", "10", "a label fraction, a setting"),
+    Not("0.84 | MAE 0.78 | | FD003 | {}% | 0.883 | 0.951 | 0.773 |", "5", "a label fraction, a setting"),
+    Not("| 0.942 | — | — | | FD003 | {}% | 0.871 | 0.944 | 0.735 |", "2", "a label fraction, a setting"),
+    Not("| 0.892 | — | — | | FD003 | {}% | 0.806 | 0.901 | 0.622 |", "1", "a label fraction, a setting"),
+    Not("| FD002 | {}% | 0.931 | 0.870 | 0.771 |", "100", "a label fraction, a setting"),
+    Not("0.57 | MAE 0.56 | | FD002 | {}% | 0.893 | 0.680 | 0.538 |", "10", "a label fraction, a setting"),
+    Not("0.55 | MAE 0.52 | | FD002 | {}% | 0.607 | 0.524 | 0.504 |", "1", "a label fraction, a setting"),
+    Not("| 0.630 | — | — | | FD004 | {}% | 0.929 | 0.851 | 0.840 |", "100", "a label fraction, a setting"),
+    Not("0.63 | MAE 0.57 | | FD004 | {}% | 0.888 | 0.736 | 0.579 |", "10", "a label fraction, a setting"),
+    Not("0.55 | MAE 0.52 | | FD004 | {}% | 0.630 | 0.561 | 0.520 |", "1", "a label fraction, a setting"),
+    Not("get scarce: on FD003 with {} % (one labelled engine) MAE", "1", "a label fraction, a setting"),
+    Not(
+        "(two of its five seeds below {}), PatchTST 0.655 and",
+        "0.5",
+        "the h-AUROC of a constant or random score, a definition",
+    ),
+    Not("table's C-MAPSS rows. With {} % labels on FD004 the", "5", "a label fraction, a setting"),
+    Not(
+        "the untrained encoder's lead at {} % (+0.077) is not significant (adjusted p = 1). With 1 %",
+        "5",
+        "a label fraction, a setting",
+    ),
+    Not("(adjusted p = 1). With {} % of the engines labelled", "1", "a label fraction, a setting"),
+    Not("iTransformer on FD004 with {} %. Our PatchTST and", "1", "a label fraction, a setting"),
+    Not("and within its spread with {} % on FD002.", "10", "a label fraction, a setting"),
+    Not("% (0.856 against 0.541 with {} %, 0.703 against 0.521 with", "5", "a label fraction, a setting"),
+    Not("%, 0.703 against 0.521 with {} %). In the event table the", "2", "a label fraction, a setting"),
 ]
 
 # figures whose source gives another value: (document, phrase, quoted, source value)

@@ -1118,7 +1118,7 @@ BINDINGS = [
         "below boosting (0.553, {}; with all labels one run", event("BATADAL", "gbm-last30", "10%"), "printed"
     ),  # 0.586
     Bind(
-        "mean is lower). - Weather ({} seeds): the highest mean of",
+        "mean is lower). - Weather ({} seeds): beside its",
         event("Weather", "hepa-channel", "100%", part="seeds"),
         "printed",
     ),  # 5
@@ -1388,6 +1388,7 @@ BINDINGS = [
         probe_summary(r".*The paper: .*cosine above (\d\.\d+)"),
         "printed",
     ),  # 0.98
+    Bind("the one run of multiscale boosting scores {}) and level", event("Weather", "gbm"), "printed"),
     # --- the claims table and the untrained-encoder controls: counts over the report's cells
     Bind("a mean at least as high in {} of the 20 C-MAPSS subset ×", Computed(second_not_below, *control_means()), "d"),
     Bind("least as high in 18 of the {} C-MAPSS subset ×", Computed(pair_count, *control_means()), "d"),

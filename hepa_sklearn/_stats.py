@@ -74,6 +74,8 @@ def effective_rank(values):
 
 # the window level's recent span, in steps (window_level and the exported graph)
 RECENT_STEPS = 30
+# windows window_level reads at a time
+LEVEL_CHUNK = 256
 
 
 def observed_slope(span, observed, mean):
@@ -92,7 +94,7 @@ def observed_slope(span, observed, mean):
     return np.divide(sxy, sxx, out=np.full(sxy.shape, np.nan), where=observed.sum(axis=-1) >= 2)
 
 
-def window_level(X, spans=(None, RECENT_STEPS), spread=True, slope=False):
+def window_level(X, spans=(None, RECENT_STEPS), spread=True, slope=False, chunk=LEVEL_CHUNK):
     """Per channel and span: the mean (standard deviation, slope) of the observed values.
 
     ``X`` (n, C, L) with NaN for missing values and padding. ``spans`` are
@@ -102,7 +104,19 @@ def window_level(X, spans=(None, RECENT_STEPS), spread=True, slope=False):
     the least-squares ``slope`` per step (with ``slope``), each over the C
     channels; NaN where a channel has no observed value in the span (the
     slope also where it has one).
+
+    Each window's columns depend on that window alone, so ``chunk`` windows
+    are read at a time: the float64 working copies then take a few MB
+    instead of several times ``X``.
     """
+    X = np.asarray(X)
+    return np.concatenate(
+        [_window_level(X[start : start + chunk], spans, spread, slope) for start in range(0, len(X), chunk)]
+        or [_window_level(X, spans, spread, slope)]
+    )
+
+
+def _window_level(X, spans, spread, slope):
     X = np.asarray(X, dtype=np.float64)
     columns = []
     for length in spans:

@@ -1,4 +1,10 @@
-"""Operating-condition-aware normalisation of windows: per-regime statistics of each channel."""
+"""Operating-condition-aware normalisation of windows: per-regime statistics of each channel.
+
+Also the NaN-aware statistics of windows that the normalisers and features
+share: :func:`nan_mean_std`, and :func:`window_level`, each channel's level
+over the window's last steps (what ``HEPAPretrainer(window_level=True)``
+appends to the embedding, through its ``level_features``).
+"""
 
 import warnings
 from numbers import Integral
@@ -10,10 +16,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ._docs import fill_doc
-from ._stats import nan_mean_std
+from ._stats import nan_mean_std, window_level
 from ._validation import POSITIVE_INT, StrOptions, WindowTransformerTags, check_windows
 
-__all__ = ["RegimeNormalizer", "RegimeWarning", "normalise_steps", "window_regimes"]
+__all__ = ["RegimeNormalizer", "RegimeWarning", "nan_mean_std", "normalise_steps", "window_level", "window_regimes"]
 
 # transform() works on this many windows at a time; each chunk holds
 # (chunk, n_regimes, n_settings, T) float64 differences to the centres,
@@ -56,6 +62,17 @@ def choose_n_regimes(Z, random_state):
     return 1
 
 
+def _channels(values, channels):
+    """``values[:, channels]``, without a copy where ``channels`` are all of them in order.
+
+    Every step's regime is read from every channel unless setting channels
+    are named, and the windows are the fit's largest array.
+    """
+    if np.array_equal(channels, np.arange(values.shape[1])):
+        return values
+    return values[:, channels]
+
+
 class RegimeWarning(UserWarning):
     """Operating regimes could not be looked for: too few time steps have every channel observed."""
 
@@ -92,6 +109,7 @@ def window_regimes(X, random_state, n_regimes="auto"):
             stacklevel=4,
         )
         return None
+    del missing  # as large as a quarter of X: freed before the regimes are looked for
     regimes = RegimeNormalizer(None, n_regimes=n_regimes, random_state=random_state).fit(X)
     if regimes.n_regimes_ == 1:
         return None
@@ -123,7 +141,7 @@ def _group_statistics(values, labels, n_groups):
     have shape (n_groups, c), with NaN statistics where a count is 0.
     """
     moments = [nan_mean_std(values[labels == group], axis=0) for group in range(n_groups)]
-    return tuple(np.stack(part) for part in zip(*moments))
+    return tuple(np.stack(part) for part in zip(*moments, strict=True))
 
 
 def _floor_std(std):
@@ -268,7 +286,7 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         settings = self._check_setting_channels(C)
         others = settings if self.setting_channels is None else np.setdiff1d(np.arange(C), settings)
 
-        assignable = ~np.isnan(X[:, settings, :]).any(axis=1)  # (n, T)
+        assignable = ~np.isnan(_channels(X, settings)).any(axis=1)  # (n, T)
         steps = np.flatnonzero(assignable)
         if steps.size < (1 if auto else self.n_regimes):
             named = (
@@ -287,7 +305,7 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         if steps.size > self.max_samples:
             steps = np.sort(rng.choice(steps, self.max_samples, replace=False))
         rows = X[steps // T, :, steps % T].astype(np.float64)  # (m, C)
-        S, V = rows[:, settings], rows[:, others]
+        S, V = rows[:, settings], rows[:, others]  # copies in Fortran order, which k-means' sums follow
 
         setting_mean = S.mean(axis=0)
         setting_std = _floor_std(S.std(axis=0))
@@ -296,8 +314,12 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         if auto:
             sample = rng.permutation(Z.shape[0])[:AUTO_SAMPLE]
             n_regimes = choose_n_regimes(Z[sample], rng)
-        kmeans = KMeans(n_clusters=n_regimes, n_init=10, random_state=rng)
-        labels = kmeans.fit_predict(Z)
+        if n_regimes == 1:  # one regime: every step in it, its centre the settings' mean
+            labels, centers = np.zeros(Z.shape[0], dtype=np.int32), Z.mean(axis=0)[None]
+        else:
+            kmeans = KMeans(n_clusters=n_regimes, n_init=10, random_state=rng)
+            labels = kmeans.fit_predict(Z)
+            centers = kmeans.cluster_centers_
 
         global_mean, global_std, global_count = _group_statistics(V, np.zeros_like(labels), 1)
         global_mean = np.where(global_count > 0, global_mean, 0.0)[0]
@@ -311,7 +333,7 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         self.other_channels_ = others
         self.setting_mean_ = setting_mean
         self.setting_std_ = setting_std
-        self.regime_centers_ = kmeans.cluster_centers_ * setting_std + setting_mean
+        self.regime_centers_ = centers * setting_std + setting_mean
         self.regime_mean_ = np.where(unseen, global_mean, regime_mean)
         self.regime_std_ = _floor_std(np.where(unseen, global_std, regime_std))
         self.global_mean_ = global_mean
@@ -319,7 +341,8 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Normalised windows, float32 of shape (n, n_other_channels, T), or (n, C, T) with the settings or with None."""
+        """Normalised windows, float32 of shape (n, n_other_channels, T), or (n, C, T) with the settings or with
+        None."""
         check_is_fitted(self, "regime_mean_")
         X = check_windows(self, X, reset=False)
         n, C, T = X.shape

@@ -95,7 +95,11 @@ def main():
     by_horizon = per_horizon_auroc(y_test, surface, horizons=REPORTED_HORIZONS)
     print(
         "test AUROC by horizon: "
-        + ", ".join(f"Δt={h}: {score:.3f}" for h, score in zip(REPORTED_HORIZONS, by_horizon) if not np.isnan(score))
+        + ", ".join(
+            f"Δt={h}: {score:.3f}"
+            for h, score in zip(REPORTED_HORIZONS, by_horizon, strict=True)
+            if not np.isnan(score)
+        )
     )
     print(f"validation h-AUROC: {h_auroc(y_valid, predictor.predict_proba(E_valid)):.4f}")
     print(f"held-out h-AUROC: {h_auroc(y_test, surface):.4f}")

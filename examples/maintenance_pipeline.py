@@ -86,7 +86,10 @@ def main():
         f"({time.perf_counter() - start:.1f} s, pretraining included)"
     )
     for params, mean, std in zip(
-        search.cv_results_["params"], search.cv_results_["mean_test_score"], search.cv_results_["std_test_score"]
+        search.cv_results_["params"],
+        search.cv_results_["mean_test_score"],
+        search.cv_results_["std_test_score"],
+        strict=True,
     ):
         print(f"  {params}: {mean:.3f} ± {std:.3f}")
     print(f"best parameters: {search.best_params_}, h-AUROC {search.best_score_:.3f}")

@@ -357,7 +357,8 @@ def _placeholder(line):
 
 
 def _expanded(text, defaults=None):
-    """``text`` with each ``%(name)s`` line replaced by the fragment ``DOCS[name]`` (itself expanded), indented as the line.
+    """``text`` with each ``%(name)s`` line replaced by the fragment ``DOCS[name]`` (itself expanded), indented as the
+    line.
 
     With ``defaults``, the ``{field}`` names of each fragment are filled from it.
     """

@@ -1,4 +1,5 @@
-"""Event types in the series that ``make_windows`` reads: one column of type labels, or one indicator column per type, as cause codes 1, 2, ..."""
+"""Event types in the series that ``make_windows`` reads: one column of type labels, or one indicator column per type,
+as cause codes 1, 2, ..."""
 
 import numpy as np
 import pandas as pd

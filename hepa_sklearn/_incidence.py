@@ -1,4 +1,5 @@
-"""``predict_cumulative_incidence`` and its step functions, shared by the estimators that learn one incidence per cause."""
+"""``predict_cumulative_incidence`` and its step functions, shared by the estimators that learn one incidence per
+cause."""
 
 from ._docs import fill_doc
 from .causes import cumulative_incidence

@@ -1,4 +1,5 @@
-"""Interval-censored event labels: the event is known to come after ``lower`` and at most ``upper`` steps after a window's end.
+"""Interval-censored event labels: the event is known to come after ``lower`` and at most ``upper`` steps after a
+window's end.
 
 A binary label "event within ``H`` steps?" is such a label: a positive says
 the event came in ``(0, H]`` without saying when, a negative says it comes
@@ -40,7 +41,8 @@ def is_interval_y(y):
 
 
 def interval_label_surface(y, K, n_samples=None):
-    """Labels and known mask (n_samples, K) of interval labels: cell k positive if ``upper <= k``, negative if ``lower >= k``.
+    """Labels and known mask (n_samples, K) of interval labels: cell k positive if ``upper <= k``, negative if
+    ``lower >= k``.
 
     Every other cell is unknown: the event may come before or after step k.
 

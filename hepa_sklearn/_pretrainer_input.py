@@ -75,7 +75,9 @@ class PretrainerInputMixin:
         """
         self._warn_deprecated_norm()
         found = None if self.regimes is None else window_regimes(X, self._torch_seed(), self.regimes)
-        regimes = dict.fromkeys(REGIME_ATTRIBUTES) if found is None else dict(zip(REGIME_ATTRIBUTES, found))
+        regimes = (
+            dict.fromkeys(REGIME_ATTRIBUTES) if found is None else dict(zip(REGIME_ATTRIBUTES, found, strict=True))
+        )
         X = self._standardise_by(X, regimes)
         level = dict.fromkeys(LEVEL_ATTRIBUTES)
         if self._appends_level():

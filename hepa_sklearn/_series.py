@@ -1,4 +1,5 @@
-"""The series :func:`~hepa_sklearn.make_windows` reads: each layout's units in time order, and the checks of their columns.
+"""The series :func:`~hepa_sklearn.make_windows` reads: each layout's units in time order, and the checks of their
+columns.
 
 Every column is checked before anything is cut: unit labels of one type,
 times that sort as times (numbers or datetimes, none missing, no (unit,
@@ -84,7 +85,7 @@ def _check_features(frame, feature_cols, what, noun="column"):
         numeric = pd.api.types.is_bool_dtype(dtype) or (
             pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype)
         )
-        if not numeric and dtype == object:
+        if not numeric and dtype == np.dtype(object):
             numeric = pd.api.types.infer_dtype(values, skipna=True) in NUMBER_KINDS + ("boolean", "empty")
         if not numeric:
             kind = pd.api.types.infer_dtype(values, skipna=True)

@@ -1,4 +1,5 @@
-"""The fields of a survival ``y``: which field is the event, the time and the optional cause, from structured arrays or DataFrames, each checked."""
+"""The fields of a survival ``y``: which field is the event, the time and the optional cause, from structured arrays or
+DataFrames, each checked."""
 
 import numpy as np
 import pandas as pd
@@ -22,7 +23,8 @@ def check_times(time, name):
 
 
 def survival_fields(names):
-    """``(event, time, cause or None, by_position)``: the fields by name when they are ``event``, ``time`` (and ``cause``), else by position."""
+    """``(event, time, cause or None, by_position)``: the fields by name when they are ``event``, ``time`` (and
+    ``cause``), else by position."""
     if set(names) in _NAMED and len(set(names)) == len(names):
         return "event", "time", CAUSE_FIELD if CAUSE_FIELD in names else None, False
     if len(names) != 2:
@@ -48,7 +50,8 @@ def event_indicator(values, name, by_position):
 
 
 def frame_records(y):
-    """A DataFrame of two (or three named) columns as a structured array of its columns (pandas' nullable columns as numpy's)."""
+    """A DataFrame of two (or three named) columns as a structured array of its columns (pandas' nullable columns as
+    numpy's)."""
     if y.shape[1] != 2 and set(map(str, y.columns)) not in _NAMED:
         raise ValueError(
             f"y must have exactly two columns, the event indicator and the time (or three named 'event', 'time' "

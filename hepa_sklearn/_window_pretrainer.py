@@ -3,7 +3,7 @@
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import TorchEstimator, WindowEncoderMixin
+from ._base import FitPlan, TorchEstimator, WindowEncoderMixin
 from ._docs import fill_doc
 from ._training import WindowDataset, window_attributes
 from ._validation import ENCODER_CONSTRAINTS, NON_NEGATIVE_INT, WindowTransformerTags, check_groups, check_windows
@@ -14,7 +14,8 @@ __all__ = ["WindowPretrainer"]
 class WindowPretrainer(
     WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin, TorchEstimator
 ):
-    """What HEPA's and MAE's pretrainers share: label-free training of an encoder on windows, which ``transform`` embeds.
+    """What HEPA's and MAE's pretrainers share: label-free training of an encoder on windows, which ``transform``
+    embeds.
 
     A subclass builds its net (``_build_net``, whose module has ``encoder``
     and ``embed``), turns the checked windows into the training dataset
@@ -58,13 +59,17 @@ class WindowPretrainer(
 
         %(fit_interruption)s
         """
+        return self._fit_planned(self._fit_plan(X, y, groups))
+
+    def _fit_plan(self, X, y, groups):
+        """Check the parameters, ``X`` and ``groups``: the plan of pretraining on them (``y`` is ignored)."""
         self._check_hyperparameters()
         X = check_windows(self, X, reset=True)
         groups = check_groups(groups, X.shape[0])
         X, prepared = self._fit_input(X)
         dataset, groups = self._pretraining_data(X, groups)
         fitted = {**window_attributes(X, self._network_norm()), **prepared}
-        return self._fit_net(fitted, dataset, seed=self._torch_seed(), groups=groups)
+        return FitPlan(fitted, dataset, groups=groups)
 
     @property
     def encoder_(self):

@@ -1,4 +1,5 @@
-"""Competing risks: the cause of each event in ``y``, the label surface of each cause, and cumulative incidences that sum to the any-event surface.
+"""Competing risks: the cause of each event in ``y``, the label surface of each cause, and cumulative incidences that
+sum to the any-event surface.
 
 With several failure types, ``y`` carries a third field ``("cause", int)``:
 1, 2, ... for the type of each event and 0 for a censored window (see
@@ -109,7 +110,8 @@ def cause_label_surface(y, K):
 
 
 def cause_event_y(y, cause, K):
-    """The labels of one cause as a survival ``y``: its events are events, other causes' events known negatives up to ``K``.
+    """The labels of one cause as a survival ``y``: its events are events, other causes' events known negatives up to
+    ``K``.
 
     A window whose event has another cause becomes censored at
     ``max(time, K)``, which :func:`~hepa_sklearn.label_surface` reads as
@@ -143,7 +145,8 @@ def cause_event_y(y, cause, K):
 
 
 def fitted_causes(y, K, estimator, n_causes=None):
-    """The causes a model learns from ``y``: ``(cause or None, n_causes)``; warns for each cause without a training event.
+    """The causes a model learns from ``y``: ``(cause or None, n_causes)``; warns for each cause without a training
+    event.
 
     ``n_causes`` is the estimator's parameter: None learns the causes up to
     the largest in ``y`` (1 without a cause field), an int that many (a

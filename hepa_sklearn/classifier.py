@@ -1,4 +1,5 @@
-"""HorizonClassifier: a surface estimator seen as the binary classifier "event within H steps?", and the binary label at H."""
+"""HorizonClassifier: a surface estimator seen as the binary classifier "event within H steps?", and the binary label at
+H."""
 
 from numbers import Real
 
@@ -59,7 +60,8 @@ def label_at_horizon(y, horizon):
 
 
 def _binary_labels(y, horizon):
-    """``y`` as a bool array; ValueError for a survival ``y``, more than two classes, values other than 0/1 and False/True."""
+    """``y`` as a bool array; ValueError for a survival ``y``, more than two classes, values other than 0/1 and
+    False/True."""
     if y is None:
         raise ValueError(
             "HorizonClassifier requires y to be passed, but the target y is None: pass the binary label "

@@ -1,4 +1,5 @@
-"""Command line: ``hepa demo`` (the headline pipeline on embedded C-MAPSS data) and ``hepa protocol`` (the paper's protocol).
+"""Command line: ``hepa demo`` (the headline pipeline on embedded C-MAPSS data) and ``hepa protocol`` (the paper's
+protocol).
 
 The benchmark harness has its own command, ``hepa-bench``, installed from
 the repository's ``benchmarks/`` folder (see the README).
@@ -29,7 +30,8 @@ def _count(minimum):
 
 
 def _demo(args):
-    """Fit ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150))`` on a subset's training engines, score NASA's test engines."""
+    """Fit ``make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150))`` on a subset's training engines, score NASA's
+    test engines."""
     import time
 
     from sklearn.pipeline import make_pipeline

@@ -260,14 +260,26 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
 
     _fitted_attributes = (*WindowPretrainer._fitted_attributes, *REGIME_ATTRIBUTES, *LEVEL_ATTRIBUTES)
 
-    # the torch module of the net: encoder, target path and predictor
-    _module_class = JEPA
+    #: The torch module of the net (encoder, target path and predictor); a
+    #: subclass may name a :class:`~hepa_sklearn.nn.JEPA` subclass that
+    #: encodes the targets another way.
+    module_class = JEPA
 
     def _training_config(self):
         return replace(super()._training_config(), early_stopping=bool(self.early_stopping))
 
-    def _cut_block(self):
-        """Cuts of one window that share a context pass in a training batch: ``CUT_BLOCK`` where they can."""
+    def cut_block(self):
+        """Cuts of one window that share a context pass in a training batch: ``CUT_BLOCK`` where they can.
+
+        The hook of the batch layout: a subclass returning 1 draws every
+        (cut, Δt) item of a batch independently, each with its own context
+        pass.
+
+        Returns
+        -------
+        n_cuts : int
+            1 under RevIN (its statistics depend on the cut), else 8.
+        """
         return 1 if self._network_norm() == "revin" else CUT_BLOCK  # RevIN statistics depend on the cut
 
     def _build_net(self, fitted, device, seed):
@@ -279,7 +291,7 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
         patch, horizon = self.patch_size, self.max_horizon
         return make_net(
             JEPANet,
-            self._module_class,
+            self.module_class,
             JEPACriterion,
             training=self._training_config(),
             params={
@@ -290,7 +302,7 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
                 "module__target": self.target,
                 "criterion__alpha": float(self.sigreg_weight),
                 "criterion__regularizer": self.regularizer,
-                "cut_block": self._cut_block(),
+                "cut_block": self.cut_block(),
             },
             device=device,
             collate=(CutSampler(patch, horizon, seed), CutSampler(patch, horizon, seed, fixed=True)),

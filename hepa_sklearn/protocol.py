@@ -1,4 +1,5 @@
-"""The paper's reference C-MAPSS protocol, which ``hepa protocol`` runs: unit split, windows of each part, label subsets, the protocol's estimators, one end-to-end run."""
+"""The paper's reference C-MAPSS protocol, which ``hepa protocol`` runs: unit split, windows of each part, label
+subsets, the protocol's estimators, one end-to-end run."""
 
 import math
 import time
@@ -93,7 +94,8 @@ class SubsetSplit:
     validation units (held-out pretraining loss); ``X_train``/``X_valid`` the stride-4
     windows of the training and validation units; ``X_test`` the stride-1
     windows of the test units; ``nasa`` the window ending at each unit's
-    last cycle in NASA's truncated test file, with its true RUL. With ``regime`` the three setting channels are kept and a
+    last cycle in NASA's truncated test file, with its true RUL. With
+    ``regime`` the three setting channels are kept and a
     :class:`RegimeNormalizer` fitted on the pretraining windows (training
     units only) normalises every part. ``frame`` replaces the training file
     (for tests of the protocol).
@@ -114,8 +116,8 @@ class SubsetSplit:
             frame = load_cmapss(subset, stride=CONTEXT_LENGTH).frame
         self._frame = frame
         self.split = split_units(frame["unit"].unique(), seed)
-        self.X_pre, _, _ = self._windows(self.split.train, stride=CONTEXT_LENGTH, min_history=1)
-        self.X_pre_valid, _, _ = self._windows(self.split.valid, stride=CONTEXT_LENGTH, min_history=1)
+        self.X_pre, _, _ = self.unit_windows(self.split.train, stride=CONTEXT_LENGTH, min_history=1)
+        self.X_pre_valid, _, _ = self.unit_windows(self.split.valid, stride=CONTEXT_LENGTH, min_history=1)
         self.regime_normalizer = None
         self.n_windows = {}  # windows per part built so far
         if regime:
@@ -131,8 +133,13 @@ class SubsetSplit:
         if unknown:
             raise ValueError(f"unknown parts {unknown}; choose from {list(self._PARTS)}.")
 
-    def _windows(self, units, **kwargs):
-        return unit_windows(self._frame, units, feature_cols=self.columns, **kwargs)
+    def unit_windows(self, units, *, stride, min_history=MIN_HISTORY):
+        """Windows (X, y, groups) of ``units`` from this split's frame and columns, not regime-normalised.
+
+        As :func:`unit_windows` with the subset's training frame and the
+        channels of this split (the setting channels too with ``regime``).
+        """
+        return unit_windows(self._frame, units, stride=stride, min_history=min_history, feature_cols=self.columns)
 
     def build_windows(self, *parts):
         """Build the windows and labels of ``parts`` (default all of ``"train"``, ``"valid"``, ``"test"``).
@@ -143,7 +150,7 @@ class SubsetSplit:
         self._check_parts(parts)
         for part in parts or self._PARTS:
             stride = TEST_STRIDE if part == "test" else TRAIN_STRIDE
-            X, y, groups = self._windows(getattr(self.split, part), stride=stride)
+            X, y, groups = self.unit_windows(getattr(self.split, part), stride=stride)
             if self.regime_normalizer is not None:
                 X = self.regime_normalizer.transform(X)
             setattr(self, f"X_{part}", X)
@@ -169,7 +176,7 @@ class SubsetSplit:
         X, _, units = cmapss_windows(
             test.frame, context_length=CONTEXT_LENGTH, stride=10**6, min_history=1, feature_cols=self.columns
         )
-        rul = dict(zip(last["unit"], last["rul"]))
+        rul = dict(zip(last["unit"], last["rul"], strict=True))
         if self.regime_normalizer is not None:
             X = self.regime_normalizer.transform(X)
         return X, np.array([rul[u] for u in units], dtype=float)

@@ -1,4 +1,5 @@
-"""The numpy side of the event surface: survival labels, label cells with their known mask, training targets, and the survival quantities a surface implies.
+"""The numpy side of the event surface: survival labels, label cells with their known mask, training targets, and the
+survival quantities a surface implies.
 
 A surface ``P`` of shape (n_samples, K) holds ``P[i, k-1]`` = P(event within
 ``k`` steps of window ``i``'s end). The labels ``y`` are right-censored
@@ -245,7 +246,8 @@ def check_surface(proba, n_samples=None, *, probabilities=False):
 
 
 def surface_targets(y, K, n_samples):
-    """Labels and known-cell mask of ``y`` packed as (n, 2, K) float32, with the counts of positive and negative known cells.
+    """Labels and known-cell mask of ``y`` packed as (n, 2, K) float32, with the counts of positive and negative known
+    cells.
 
     ``y`` is a survival ``y`` or interval labels (``lower``, ``upper``; see
     :mod:`hepa_sklearn._interval_labels`).

@@ -1,4 +1,5 @@
-"""The survival-analysis view of an event surface, in scikit-survival's vocabulary: step functions, survival and cumulative hazard functions, risk scores.
+"""The survival-analysis view of an event surface, in scikit-survival's vocabulary: step functions, survival and
+cumulative hazard functions, risk scores.
 
 A surface ``P`` (n_samples, K) fixes, for each sample, the survival function
 ``S(k) = 1 - P[:, k-1]`` at the horizons ``k = 1..K`` and ``S(0) = 1``.

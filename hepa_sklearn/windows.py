@@ -1,4 +1,5 @@
-"""Windowing of series into windows ``X``, survival labels ``y``, unit ids ``groups`` and the index mapping windows back to (unit, time)."""
+"""Windowing of series into windows ``X``, survival labels ``y``, unit ids ``groups`` and the index mapping windows back
+to (unit, time)."""
 
 import numpy as np
 import pandas as pd

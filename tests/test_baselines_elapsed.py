@@ -94,7 +94,7 @@ def test_surface_rows_are_probabilities_non_decreasing_in_the_horizon(ages, data
     events = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
     times = data.draw(st.lists(st.integers(0, 15), min_size=n, max_size=n))
     X = windows_of_age(ages, length=8)
-    if not any(event and time <= 12 for event, time in zip(events, times)):  # nothing to learn: refused
+    if not any(event and time <= 12 for event, time in zip(events, times, strict=True)):  # nothing to learn: refused
         with pytest.raises(ValueError, match="no event within K=12 steps"):
             ElapsedTimeEventPredictor(K=12).fit(X, make_survival_y(events, times))
         return

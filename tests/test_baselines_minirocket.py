@@ -1,4 +1,5 @@
-"""Tests for hepa_sklearn.baselines.MiniRocketEncoder: how NaN reaches MiniRocket, the columns beside it, the contract."""
+"""Tests for hepa_sklearn.baselines.MiniRocketEncoder: how NaN reaches MiniRocket, the columns beside it, the
+contract."""
 
 import pickle
 import sys

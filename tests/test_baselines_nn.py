@@ -301,7 +301,7 @@ def test_patchtst_packed_pass_has_the_gradients_of_the_dense_pass():
         backbone.zero_grad()
         backbone(x, pack=pack)[0].square().sum().backward()
         gradients.append([p.grad.clone() for p in backbone.parameters()])
-    for packed, dense in zip(*gradients):
+    for packed, dense in zip(*gradients, strict=True):
         torch.testing.assert_close(packed, dense, rtol=1e-4, atol=1e-5)
 
 

@@ -1,4 +1,5 @@
-"""Tests for competing-risks labels: the cause field of y, its label surfaces, incidences, windows with event types, per-cause metrics."""
+"""Tests for competing-risks labels: the cause field of y, its label surfaces, incidences, windows with event types,
+per-cause metrics."""
 
 import warnings
 

@@ -1,4 +1,5 @@
-"""HorizonClassifier and label_at_horizon: the binary view of a surface at one horizon, its two fits, scikit-learn's tools on it."""
+"""HorizonClassifier and label_at_horizon: the binary view of a surface at one horizon, its two fits, scikit-learn's
+tools on it."""
 
 import numpy as np
 import pytest
@@ -69,7 +70,8 @@ def test_label_at_horizon_is_the_label_surface_column(records, horizon):
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.integers(0, 12)), min_size=1, max_size=20), st.integers(1, 10))
 def test_binary_cells_are_the_full_surface_cells_the_label_determines(records, horizon):
-    """A positive fixes the cells from H on, a negative those up to H; each cell it fixes agrees with the full labels."""
+    """A positive fixes the cells from H on, a negative those up to H; each cell it fixes agrees with the full
+    labels."""
     y = make_survival_y([e for e, _ in records], [t for _, t in records])
     labels, known = label_at_horizon(y, horizon)
     clf = HorizonClassifier(HEPAEventPredictor(K=10), horizon=horizon)

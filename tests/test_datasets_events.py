@@ -112,7 +112,7 @@ def test_download_checksums_match_the_stored_files(name):
     module = importlib.import_module(f"hepa_sklearn.datasets._{name}")
     files = getattr(module, "FILES", None) or {module.FILE: (module.URL, module.SHA256)}
     paths = _require(*(f"{FETCHED[name]}/{file}" for file in files))
-    for path, (url, sha256) in zip(paths, files.values()):
+    for path, (url, sha256) in zip(paths, files.values(), strict=True):
         content = path.read_bytes()
         if path.name.endswith(".gz"):
             content = gzip.decompress(content)
@@ -192,7 +192,7 @@ def test_beijing_episodes_per_station_and_split():
     assert set(data.groups) == set(BEIJING_STATIONS)
     # 70/15/15 of 35,064 hours: boundaries at 24,544 and 29,804, gap 24
     bounds = {"train": (0, 24544), "valid": (24568, 29804), "test": (29828, 35064)}
-    for station, path in zip(BEIJING_STATIONS, paths):
+    for station, path in zip(BEIJING_STATIONS, paths, strict=True):
         raw = pd.read_csv(path, na_values=[" "], low_memory=False)
         assert len(raw) == 35064
         pm25, last, flags = [], None, []

@@ -140,7 +140,10 @@ def test_download_if_missing_false_raises_file_not_found(tmp_path):
 def test_fetch_vix_downloads_verifies_and_loads(server, tmp_path, monkeypatch):
     base, served = server
     # ten days, CLOSE crossing 25 from below on the sixth
-    days = [f"1/{day}/1990,{close},{close},{close},{close}" for day, close in zip(range(2, 12), [20] * 5 + [26] * 5)]
+    days = [
+        f"1/{day}/1990,{close},{close},{close},{close}"
+        for day, close in zip(range(2, 12), [20] * 5 + [26] * 5, strict=True)
+    ]
     csv = "\n".join(["DATE,OPEN,HIGH,LOW,CLOSE", *days, ""]).encode()
     (served / "VIX_History.csv").write_bytes(csv)
     monkeypatch.setattr(_vix, "URL", base + "VIX_History.csv")

@@ -151,7 +151,7 @@ def test_sensors_read_the_damage_through_their_shapes():
     frame = fleet.frame[fleet.frame["unit"] == 0]
     damage = frame["damage0"].to_numpy()
     lagged = np.r_[np.full(10, damage[0]), damage[:-10]]
-    for sensor, clean in zip(["s1", "s2", "s3", "s4"], [damage, damage**2, lagged, np.tanh(3 * damage)]):
+    for sensor, clean in zip(["s1", "s2", "s3", "s4"], [damage, damage**2, lagged, np.tanh(3 * damage)], strict=True):
         slope, intercept = np.polyfit(clean, frame[sensor], 1)
         np.testing.assert_allclose(frame[sensor], intercept + slope * clean, atol=1e-9)
     assert frame["s5"].nunique() == 1  # no regime, no noise: the empty sensor is a constant

@@ -109,7 +109,8 @@ def window_labels():
 
 
 def train_all():
-    """Pretrainer on windows, event predictor on fixed embeddings, finetuner from the pretrainer: what each ended with."""
+    """Pretrainer on windows, event predictor on fixed embeddings, finetuner from the pretrainer: what each ended
+    with."""
     X = windows()
     E, y = embeddings()
     pre = pretrainer().fit(X)
@@ -262,7 +263,7 @@ def test_a_process_group_of_one_process_trains_alone_as_without_a_group():
 def test_the_ranks_rows_tile_a_batch_in_order_and_differ_by_at_most_one(n_rows, size):
     rows = [ProcessWorld(rank, size, "gloo").rows(n_rows) for rank in range(size)]
     assert rows[0][0] == 0 and rows[-1][1] == n_rows
-    assert all(stop == next_start for (_, stop), (next_start, _) in zip(rows, rows[1:]))
+    assert all(stop == next_start for (_, stop), (next_start, _) in zip(rows, rows[1:], strict=False))
     lengths = [stop - start for start, stop in rows]
     assert max(lengths) - min(lengths) <= 1 and lengths == sorted(lengths, reverse=True)
 

@@ -1,4 +1,5 @@
-"""The documentation stays true to the code: the API reference names every public object, the architecture page every module."""
+"""The documentation stays true to the code: the API reference names every public object, the architecture page every
+module."""
 
 import importlib
 import re
@@ -20,6 +21,7 @@ PUBLIC_MODULES = [
     "hepa_sklearn.persistence",
     "hepa_sklearn.plotting",
     "hepa_sklearn.protocol",
+    "hepa_sklearn.training",
 ]
 
 

@@ -1,4 +1,5 @@
-"""Tests for the estimators with several causes: one incidence per cause that sums to the surface, one cause as before, refusals."""
+"""Tests for the estimators with several causes: one incidence per cause that sums to the surface, one cause as before,
+refusals."""
 
 import numpy as np
 import pytest

@@ -45,7 +45,7 @@ def grads(output, module):
 
 
 def assert_close_grads(a, b, atol=1e-4):
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         assert (x is None) == (y is None)
         if x is not None:
             torch.testing.assert_close(x, y, rtol=1e-4, atol=atol)
@@ -146,7 +146,7 @@ def test_interval_tokens_equal_the_tokens_of_the_interval_grid():
     cut[0], dt[0] = 44, 8
     X[0, :, 44:52] = float("nan")  # an interval without any observation
     loc, scale = model.encoder.statistics(X, None)
-    grid, valid = model.encoder.tokenize(model._future(X, cut, dt), loc, scale, align_right=False)
+    grid, valid = model.encoder.tokenize(model.future(X, cut, dt), loc, scale, align_right=False)
     columns = torch.arange(valid.shape[1])
     lengths = torch.where(valid, columns + 1, torch.zeros_like(columns)).max(dim=1).values
     layout = PackedLayout(valid, lengths)
@@ -167,7 +167,7 @@ def test_target_state_equals_pooling_the_interval_grid(training):
     loc, scale = model.encoder.statistics(X, None)
     torch.manual_seed(6)
     expected, has_expected = model.encoder.pool_intervals(
-        model._future(X, cut, dt), dt, loc, scale, model.target_pooling
+        model.future(X, cut, dt), dt, loc, scale, model.target_pooling
     )
     expected_grads = grads((expected[has_expected] ** 2).sum(), model)
     torch.manual_seed(6)
@@ -232,10 +232,10 @@ def reference_cut_sampler_call(sampler, batch):
     observed = ~torch.isnan(windows).all(dim=1)
     first = torch.where(observed.any(dim=1), observed.int().argmax(dim=1), torch.full((B,), L))
     draws = []
-    for (_, index, _), first_observed in zip(batch, first.tolist()):
+    for (_, index, _), first_observed in zip(batch, first.tolist(), strict=True):
         rng = np.random.default_rng([sampler.seed, int(index)]) if sampler.fixed else sampler.rng
         draws.append(sampler._draw(rng, first_observed, L))
-    cut, dt, usable = (torch.tensor(column) for column in zip(*draws))
+    cut, dt, usable = (torch.tensor(column) for column in zip(*draws, strict=True))
     return {"x": windows, "owner": owner, "cut": cut, "dt": dt, "usable": usable.float()}
 
 
@@ -267,12 +267,12 @@ def test_fused_adamw_takes_the_steps_of_the_loop_implementation():
     ]
     generator = torch.Generator().manual_seed(1)
     for _ in range(5):
-        for parameter, twin in zip(loop.parameters(), fused.parameters()):
+        for parameter, twin in zip(loop.parameters(), fused.parameters(), strict=True):
             parameter.grad = torch.randn(parameter.shape, generator=generator)
             twin.grad = parameter.grad.clone()
         for optimiser in optimisers:
             optimiser.step()
-    for parameter, twin in zip(loop.parameters(), fused.parameters()):
+    for parameter, twin in zip(loop.parameters(), fused.parameters(), strict=True):
         torch.testing.assert_close(twin, parameter, rtol=1e-5, atol=1e-6)
 
 

@@ -38,9 +38,9 @@ def test_encoder_trains_but_the_pretrainer_is_untouched(pretrained):
     pre, X, y = pretrained
     before = [p.detach().clone() for p in pre.encoder_.parameters()]
     model = HEPAFinetuner(pre, **FINETUNE).fit(X, y)
-    assert all((a == b).all() for a, b in zip(before, pre.encoder_.parameters()))
+    assert all((a == b).all() for a, b in zip(before, pre.encoder_.parameters(), strict=True))
     tuned = list(model.net_.module_.encoder.parameters())
-    assert any((a != b).any() for a, b in zip(before, tuned))
+    assert any((a != b).any() for a, b in zip(before, tuned, strict=True))
 
 
 def test_reproducible_and_picklable(pretrained):

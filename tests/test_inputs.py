@@ -104,7 +104,7 @@ def test_event_columns_are_never_read_by_truthiness(values, error, match):
 
 def test_shuffled_rows_with_a_time_column_are_sorted():
     ordered = FRAME.sort_values(["unit", "t"]).reset_index(drop=True)
-    for X, X0 in zip(windows(FRAME)[:1], windows(ordered)[:1]):
+    for X, X0 in zip(windows(FRAME)[:1], windows(ordered)[:1], strict=True):
         np.testing.assert_array_equal(X, X0)
 
 

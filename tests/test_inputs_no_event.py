@@ -78,7 +78,7 @@ def test_one_event_within_k_is_enough_for_the_elapsed_time_baseline():
 def test_events_within_refuses_exactly_when_no_event_falls_within_k(event, data, K_):
     time = data.draw(st.lists(st.floats(0, 40), min_size=len(event), max_size=len(event)))
     y = make_survival_y(event, time)
-    within = any(e and t <= K_ for e, t in zip(event, time))
+    within = any(e and t <= K_ for e, t in zip(event, time, strict=True))
     if within:
         check_survival_y(y, events_within=K_)
     else:

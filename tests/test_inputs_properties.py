@@ -1,4 +1,5 @@
-"""Properties of the input checks on generated series: dtypes, NaN patterns, repeated keys, empty and one-step units, mixed types.
+"""Properties of the input checks on generated series: dtypes, NaN patterns, repeated keys, empty and one-step units,
+mixed types.
 
 Each input either reads one way, and then gives exactly the windows of its
 plain form, or is refused with a TypeError or ValueError; none is read a
@@ -51,7 +52,7 @@ def cut(frame, **params):
 
 
 def same_windows(a, b):
-    for left, right in zip(a, b):
+    for left, right in zip(a, b, strict=True):
         np.testing.assert_array_equal(left, right)
 
 
@@ -184,5 +185,5 @@ def test_y_reads_the_same_as_a_frame_a_structured_array_and_from_integers(event,
         pd.DataFrame({"time": time, "event": event}),
         make_survival_y(np.asarray(event, float), time),
     ):
-        for got, expected in zip(check_survival_y(form), check_survival_y(y)):
+        for got, expected in zip(check_survival_y(form), check_survival_y(y), strict=True):
             np.testing.assert_array_equal(got, expected)

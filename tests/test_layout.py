@@ -1,4 +1,5 @@
-"""Limits of the repository's layout: module length, the pretrainer's parameter count, the wheel holds the library alone, no import circle."""
+"""Limits of the repository's layout: module length, the pretrainer's parameter count, the wheel holds the library
+alone, no import circle."""
 
 import ast
 import shutil

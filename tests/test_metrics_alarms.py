@@ -1,4 +1,5 @@
-"""Alarm objectives: the cost of misses and false alarms, recall within an alarm budget, and their scorers in threshold tuning."""
+"""Alarm objectives: the cost of misses and false alarms, recall within an alarm budget, and their scorers in threshold
+tuning."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,5 @@
-"""scikit-survival's IPCW metrics as scorers: values against sksurv's own functions, the censoring weights, pipelines, grid search."""
+"""scikit-survival's IPCW metrics as scorers: values against sksurv's own functions, the censoring weights, pipelines,
+grid search."""
 
 import importlib.util
 import sys
@@ -26,7 +27,7 @@ SKSURV_DTYPE = [("Status", bool), ("Survival_in_days", float)]
 
 
 def sksurv_y(event, time):
-    return np.array(list(zip(event, time)), dtype=SKSURV_DTYPE)
+    return np.array(list(zip(event, time, strict=True)), dtype=SKSURV_DTYPE)
 
 
 def surface_from_times(time, K, spread=2.0):

@@ -168,7 +168,7 @@ def test_grouped_target_pass_equals_single_pass(monkeypatch):
     owner = torch.arange(40)
     cut, dt = _cuts_and_horizons(X, owner, rng, 4, 20)
     loc, scale = model.encoder.statistics(X, None)
-    future = model._future(X, cut, dt)
+    future = model.future(X, cut, dt)
     with torch.no_grad():
         monkeypatch.setattr(encoder_module, "MIN_GROUP", 1000)
         single, has_single = pool_in_groups(model.encoder, future, dt, loc, scale, model.target_pooling)
@@ -198,7 +198,7 @@ def test_packed_target_pass_equals_padded_groups(seed):
     model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
     X, cut, dt = _targets_with_gaps(seed)
     loc, scale = model.encoder.statistics(X, None)
-    future = model._future(X, cut, dt)
+    future = model.future(X, cut, dt)
     with torch.no_grad():
         padded, has_padded = pool_in_groups(model.encoder, future, dt, loc, scale, model.target_pooling)
         packed, has_packed = model.target_state(X, cut, dt, loc, scale)  # the patch encoder packs the intervals
@@ -216,7 +216,7 @@ def test_packed_target_pass_gradients_match_padded():
     for state in (
         model.target_state,
         lambda x, cut, dt, loc, scale: pool_in_groups(
-            model.encoder, model._future(x, cut, dt), dt, loc, scale, model.target_pooling
+            model.encoder, model.future(x, cut, dt), dt, loc, scale, model.target_pooling
         ),
     ):
         model.zero_grad()
@@ -277,7 +277,7 @@ def test_channel_tokens_pool_their_targets_in_padded_groups():
     with torch.no_grad():
         pooled, has = model.target_state(X, cut, dt, loc, scale)
         grouped, has_grouped = pool_in_groups(
-            model.encoder, model._future(X, cut, dt), dt, loc, scale, model.target_pooling
+            model.encoder, model.future(X, cut, dt), dt, loc, scale, model.target_pooling
         )
     assert torch.equal(pooled, grouped) and torch.equal(has, has_grouped)
 

@@ -355,4 +355,5 @@ def test_import_works_without_matplotlib(monkeypatch):
         "PredictorOutputsDisplay",
         "SurfaceReliabilityDisplay",
         "TrainingHistoryDisplay",
+        "predictor_outputs",
     ]

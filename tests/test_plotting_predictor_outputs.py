@@ -1,4 +1,5 @@
-"""PredictorOutputsDisplay: the finetuned predictor's outputs at a few horizons beside the embeddings (the paper's predictor figure)."""
+"""PredictorOutputsDisplay: the finetuned predictor's outputs at a few horizons beside the embeddings (the paper's
+predictor figure)."""
 
 import sys
 
@@ -27,7 +28,7 @@ def test_outputs_are_the_predictors_at_each_horizon(fitted):
     outputs = predictor_outputs(model, E, [1, 6, 12])
     predictor = model.net_.module_.predictor
     with torch.no_grad():
-        for k, output in zip([1, 6, 12], outputs):
+        for k, output in zip([1, 6, 12], outputs, strict=True):
             expected = predictor(torch.from_numpy(E), torch.full((30,), float(k))).numpy()
             assert_allclose(output, expected, rtol=1e-5, atol=1e-6)
     assert outputs.shape == (3, 30, 6)

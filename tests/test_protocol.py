@@ -1,4 +1,5 @@
-"""The C-MAPSS protocol itself, on real units: disjoint splits, label subsets inside the training units, no test leakage."""
+"""The C-MAPSS protocol itself, on real units: disjoint splits, label subsets inside the training units, no test
+leakage."""
 
 import numpy as np
 import pytest
@@ -45,7 +46,7 @@ def test_label_subsets_are_nested_prefixes_of_the_training_units():
     split = split_units(np.arange(1, 101), 3)
     subsets = [label_units(split.train, fraction) for fraction in FRACTIONS]
     assert [len(units) for units in subsets] == [60, 6, 3, 2, 1]  # ceil(f * 60), at least one
-    for larger, smaller in zip(subsets, subsets[1:]):
+    for larger, smaller in zip(subsets, subsets[1:], strict=False):
         assert set(smaller) <= set(larger) <= set(split.train)
 
 

@@ -1,4 +1,5 @@
-"""Operating regimes found from the channels themselves: RegimeNormalizer(None, n_regimes="auto"), HEPAPretrainer's regimes and window level."""
+"""Operating regimes found from the channels themselves: RegimeNormalizer(None, n_regimes="auto"), HEPAPretrainer's
+regimes and window level."""
 
 import pickle
 import warnings

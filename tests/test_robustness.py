@@ -1,6 +1,5 @@
 """Edge cases of the inputs not covered by the estimator tests: ragged, 1-D, short, constant, huge."""
 
-
 import numpy as np
 import pandas as pd
 import pytest

@@ -1,4 +1,5 @@
-"""The survival view of a surface: cumulative hazard, risk score, step functions and the estimators' survival methods."""
+"""The survival view of a surface: cumulative hazard, risk score, step functions and the estimators' survival
+methods."""
 
 import importlib.util
 import warnings

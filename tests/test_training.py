@@ -97,7 +97,7 @@ def test_tail_split_with_one_group_per_sample_is_the_tail_split():
     for n in (5, 10, 37):
         plain = TailSplit(0.1)(list(range(n)))
         grouped = TailSplit(0.1, np.arange(n)[::-1])(list(range(n)))
-        for a, b in zip(plain, grouped):
+        for a, b in zip(plain, grouped, strict=True):
             np.testing.assert_array_equal(a.indices, b.indices)
 
 
@@ -122,7 +122,10 @@ def recorded_valid(estimator):
 UNITS = np.array([0, 1, 0, 2, 1, 0, 3, 2, 1, 3, 2, 4, 3, 4, 2, 4, 3, 4, 5, 5, 4, 5, 5, 5])
 
 
-def event_data(n=len(UNITS), width=6):
+N_WINDOWS = len(UNITS)
+
+
+def event_data(n=N_WINDOWS, width=6):
     rng = np.random.default_rng(0)
     E = rng.normal(size=(n, width)).astype("float32")
     y = make_survival_y(np.ones(n, bool), rng.integers(1, 12, n))
@@ -303,8 +306,8 @@ def test_block_batches_cover_each_item_once_with_few_windows_per_batch():
     # the same generator seed gives the same order; another seed another one
     again = list(BlockBatches(windows, 8, 64, torch.Generator().manual_seed(0)))
     other = list(BlockBatches(windows, 8, 64, torch.Generator().manual_seed(1)))
-    assert all(a == b for a, b in zip(batches, again))
-    assert any(a != b for a, b in zip(batches, other))
+    assert all(a == b for a, b in zip(batches, again, strict=True))
+    assert any(a != b for a, b in zip(batches, other, strict=True))
     # a training subset: blocks never mix windows
     subset = Subset(dataset, np.arange(100, 300))
     sub_windows = window_ids(subset)

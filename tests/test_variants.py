@@ -30,7 +30,8 @@ def test_ema_target_follows_the_context_encoder_without_gradient(windows, tiny_p
     # the copy started from the encoder's initial weights (those of max_epochs=0) and moved away from them
     initial = HEPAPretrainer(**{**params, "max_epochs": 0}, target="ema").fit(windows).net_.module_
     assert not any(
-        torch.equal(p, q) for p, q in zip(module.target_encoder.parameters(), initial.target_encoder.parameters())
+        torch.equal(p, q)
+        for p, q in zip(module.target_encoder.parameters(), initial.target_encoder.parameters(), strict=True)
     )
 
 
@@ -42,10 +43,12 @@ def test_ema_step_moves_the_target_by_one_minus_the_momentum():
             p.add_(1.0)
     before = copy.deepcopy(module.target_encoder)
     module.update_target(1.0)  # momentum 1 never moves the target
-    for p, q in zip(module.target_encoder.parameters(), before.parameters()):
+    for p, q in zip(module.target_encoder.parameters(), before.parameters(), strict=True):
         assert torch.equal(p, q)
     module.update_target(0.75)
-    for p, q, online in zip(module.target_encoder.parameters(), before.parameters(), module.encoder.parameters()):
+    for p, q, online in zip(
+        module.target_encoder.parameters(), before.parameters(), module.encoder.parameters(), strict=True
+    ):
         torch.testing.assert_close(p, 0.75 * q + 0.25 * online)
     assert TargetEMA().momentum == 0.996
 

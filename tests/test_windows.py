@@ -721,7 +721,7 @@ def unit_series(draw):
 def build_units(lengths, events):
     """One (T_i, 3) array per unit: two distinct features and the event flag."""
     arrays = []
-    for uid, (n, ev) in enumerate(zip(lengths, events)):
+    for uid, (n, ev) in enumerate(zip(lengths, events, strict=True)):
         step = np.arange(n, dtype=float)
         code = 100.0 * uid + step
         arrays.append(np.column_stack([code, -code - 0.5, np.asarray(ev, dtype=float)]))
@@ -735,7 +735,7 @@ def test_make_windows_matches_reference(series, context_length, stride, min_hist
     arrays = build_units(lengths, events)
     # Reference: window ends per unit, stepping back from the last step.
     reference = []
-    for uid, (n, ev) in enumerate(zip(lengths, events)):
+    for uid, (n, ev) in enumerate(zip(lengths, events, strict=True)):
         for t in range(n):
             if (n - 1 - t) % stride == 0 and t + 1 >= min_history:
                 later = [s for s in range(t + 1, n) if ev[s]]
@@ -816,12 +816,12 @@ def test_make_windows_layouts_agree(series, n_channels, context_length, stride, 
     rng = np.random.default_rng(seed)
     names = [f"unit-{i}" for i in rng.permutation(len(lengths))]
     steps = [rng.normal(size=(n, n_channels)) for n in lengths]
-    rows = [np.column_stack([values, ev]) for values, ev in zip(steps, events)]
+    rows = [np.column_stack([values, ev]) for values, ev in zip(steps, events, strict=True)]
     features, event = list(range(n_channels)), n_channels
     long = pd.concat(
         [
             pd.DataFrame({"unit": name, "t": np.arange(len(r)) * 10, **{c: r[:, c] for c in range(n_channels + 1)}})
-            for name, r in zip(names, rows)
+            for name, r in zip(names, rows, strict=True)
         ],
         ignore_index=True,
     )
@@ -837,7 +837,7 @@ def test_make_windows_layouts_agree(series, n_channels, context_length, stride, 
         "time-first-list": make_windows(rows, layout="time-first-list", **common),
     }
     X, y, groups, index = results["time-first-list"]
-    for layout, (X_l, y_l, g_l, index_l) in results.items():
+    for layout, (X_l, y_l, _, index_l) in results.items():
         np.testing.assert_array_equal(X_l, X, err_msg=layout)
         np.testing.assert_array_equal(y_l, y, err_msg=layout)
         np.testing.assert_array_equal(index_l["step"], index["step"], err_msg=layout)
@@ -851,5 +851,5 @@ def test_make_windows_layouts_agree(series, n_channels, context_length, stride, 
     by_key = long.set_index(["unit", "t"])
     last = by_key.loc[pd.MultiIndex.from_frame(index_l[["unit", "time"]]), features].to_numpy(np.float32)
     np.testing.assert_array_equal(results["pd-multiindex"][0][:, :, -1], last)
-    for i, (uid, step) in enumerate(zip(groups, index["step"])):
+    for i, (uid, step) in enumerate(zip(groups, index["step"], strict=True)):
         np.testing.assert_array_equal(X[i, :, -1], steps[uid][step].astype(np.float32))

@@ -1,4 +1,5 @@
-"""What the experiments share: a command line with the subset (or dataset) and the seed, the seed's split, a CPU clock."""
+"""What the experiments share: a command line with the subset (or dataset) and the seed, the seed's split, a CPU
+clock."""
 
 import argparse
 import time
@@ -31,7 +32,8 @@ def cmapss_split(args):
 
 
 def dataset_seed_parser(doc, dataset, arms, fraction=False):
-    """An argument parser described by ``doc``'s first line, with ``--dataset``, ``--seed`` and ``--arms`` (all of ``arms``).
+    """An argument parser described by ``doc``'s first line, with ``--dataset``, ``--seed`` and ``--arms`` (all of
+    ``arms``).
 
     With ``fraction`` it also takes ``--fraction``, the share of labels (default 1).
     """

@@ -75,7 +75,7 @@ def main(argv=None):
         embeddings = [encoder.transform(X) for X in windows]
         print(json.dumps(score(args.subset, args.seed, epoch, "embedding", embeddings, data)), flush=True)
         scaled = standardised(*embeddings)
-        combined = [np.hstack([e, r]) for e, r in zip(scaled, raw)]
+        combined = [np.hstack([e, r]) for e, r in zip(scaled, raw, strict=True)]
         print(json.dumps(score(args.subset, args.seed, epoch, "combined", combined, data)), flush=True)
 
 

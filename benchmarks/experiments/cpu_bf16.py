@@ -48,7 +48,8 @@ def main():
     flags = open("/proc/cpuinfo").read() if platform.system() == "Linux" else ""
     isa = [f for f in ("avx512_bf16", "amx_bf16", "amx_tile") if f" {f}" in flags]
     print(
-        f"# torch {torch.__version__}, one thread, {platform.machine()}; bf16 instructions: {', '.join(isa) or 'none'}; "
+        f"# torch {torch.__version__}, one thread, {platform.machine()}; "
+        f"bf16 instructions: {', '.join(isa) or 'none'}; "
         f"medians of {args.repeats}, fp32 and bf16 alternated"
     )
     print("| product (m x k x n) | fp32 GFLOP/s | bf16 GFLOP/s | bf16 / fp32 |")
@@ -75,7 +76,7 @@ def main():
         runs = {"fp32": [], "bf16": []}
         for _ in range(args.repeats):
             for precision in runs:
-                runs[precision].append(cpu_clock(lambda: fit(precision)))
+                runs[precision].append(cpu_clock(lambda fit=fit, precision=precision: fit(precision)))
         fp32, bf16 = (statistics.median(runs[p]) for p in runs)
         print(f"| {name} | {fp32:.2f} | {bf16:.2f} | {bf16 / fp32:.2f} |")
 

@@ -94,7 +94,7 @@ def judge():
             )
     adjusted = holm(np.array(pvalues))
     lines = []
-    for row, p in zip(rows, adjusted):
+    for row, p in zip(rows, adjusted, strict=True):
         worse = row["difference"] < 0 and p < 0.05
         checks = [
             row["headline"] >= row["boosting"][0] - MARGIN,

@@ -49,9 +49,8 @@ import torch
 from hepa_bench.protocols import default_pipeline, with_state
 from hepa_bench.snapshots import EncoderSnapshots
 
-from hepa_sklearn.datasets._cmapss import K
 from hepa_sklearn.metrics import h_auroc
-from hepa_sklearn.protocol import SubsetSplit
+from hepa_sklearn.protocol import K, SubsetSplit
 
 ARMS = (
     "revin",
@@ -106,7 +105,7 @@ def main(argv=None):
             pretrainer, predictor = fit_arm(arm, arm_data, arm_data.X_train[mask], arm_data.y_train[mask], args.seed)
             fit_s = time.perf_counter() - start
 
-            def score(X, y):
+            def score(X, y, pretrainer=pretrainer, predictor=predictor):
                 return h_auroc(y, predictor.predict_proba(pretrainer.transform(X)))
 
             record = {

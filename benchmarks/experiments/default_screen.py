@@ -3,9 +3,11 @@
 Reads ``benchmarks/cmapss_results.jsonl`` (C-MAPSS rows),
 ``benchmarks/event_results.jsonl`` (the event datasets; retired ones left
 out) and ``benchmarks/screen_results.jsonl`` (the candidates' screening
-cells, kept out of the report, whose tables compare methods on test units) and, for the given seeds (their mean) and label fraction, prints one
-markdown row per dataset with the validation h-AUROC (``valid_h_auroc``, the figure the selection rule of
-``benchmarks/default_selection.md`` reads) of ``hepa-default`` and of each
+cells, kept out of the report, whose tables compare methods on test
+units) and, for the given seeds (their mean) and label fraction, prints one
+markdown row per dataset with the validation h-AUROC (``valid_h_auroc``,
+the figure the selection rule of ``benchmarks/default_selection.md`` reads)
+of ``hepa-default`` and of each
 candidate, then each candidate's largest shortfall against ``hepa-default``
 and its mean rank over the rows where every method ran (rank 1: the highest
 in the row). The lines of ``level_features.txt`` (the same rows, the
@@ -37,7 +39,8 @@ ARMS = ["revin+level", "regime+level", "regime-revin+level"]
 
 
 def screen(seeds, fraction, methods=METHODS):
-    """``{dataset: {column: mean validation h-AUROC over seeds}}``; a column needs every seed; C-MAPSS from its own file."""
+    """``{dataset: {column: mean validation h-AUROC over seeds}}``; a column needs every seed; C-MAPSS from its own
+    file."""
     scores = {}
     for path in RESULTS:
         # C-MAPSS rows from the C-MAPSS file, event rows from the event file, the screening file for both

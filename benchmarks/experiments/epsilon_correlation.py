@@ -24,8 +24,8 @@ report's records hold each cell once:
         --datasets Weather --label-fractions 1 --methods hepa --threads 1
     OMP_NUM_THREADS=1 hepa-bench run --results benchmarks/experiments/epsilon_records.jsonl --split rolling \
         --seeds 2 --datasets MBA ETTm1 Beijing --label-fractions 1 --methods hepa --threads 1
-    python benchmarks/experiments/epsilon_correlation.py benchmarks/event_results.jsonl benchmarks/cmapss_results.jsonl \
-        benchmarks/experiments/epsilon_records.jsonl
+    python benchmarks/experiments/epsilon_correlation.py benchmarks/event_results.jsonl \
+        benchmarks/cmapss_results.jsonl benchmarks/experiments/epsilon_records.jsonl
 """
 
 import argparse

@@ -8,7 +8,8 @@ JSON line: CPU seconds of the fit (``time.process_time``), wall seconds,
 the pretraining epochs run, the test h-AUROC. Pretrainer parameters are
 given as ``name=value`` pairs (values read as Python literals)::
 
-    OMP_NUM_THREADS=1 python benchmarks/experiments/first_fit.py --subset FD002 norm='"global"' window_level=False max_epochs=0
+    OMP_NUM_THREADS=1 python benchmarks/experiments/first_fit.py --subset FD002 \
+        norm='"global"' window_level=False max_epochs=0
 
 Without parameters it fits the defaults; ``--subset FD001 --test-stride 4`` is the README's Quickstart.
 """

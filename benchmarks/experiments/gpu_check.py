@@ -109,7 +109,7 @@ def largest_batch(step, start, limit):
 
 def batch_limits(pretrainer, predictor, device, *, limit):
     """Largest batches of one pretraining step, one event-model step and one transform pass on ``device``."""
-    from hepa_sklearn._training.runtime import autocast, autocast_dtype
+    from hepa_sklearn.training import autocast, autocast_dtype
 
     model = pretrainer.net_.module_.train()
     head = predictor.net_.module_.train()
@@ -160,8 +160,8 @@ def throughput(pretrainer, predictor, X, device, batches=(1, 64, 4096)):
         Eb = pretrainer.transform(Xb)
         calls = 50 if batch <= 64 else 5
         for name, call in (
-            ("transform", lambda: pretrainer.transform(Xb)),
-            ("predict_proba", lambda: predictor.predict_proba(Eb)),
+            ("transform", lambda Xb=Xb: pretrainer.transform(Xb)),
+            ("predict_proba", lambda Eb=Eb: predictor.predict_proba(Eb)),
         ):
             call()
             times = []

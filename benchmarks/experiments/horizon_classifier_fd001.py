@@ -63,7 +63,11 @@ def main():
     X_known, y_known = train.X[known], labels[known]
     fits = [("binary labels at 30", {}), ("full labels as survival_y", {"survival_y": train.y[known]})]
     for name, fit_params in fits:
-        clf, seconds = timed(lambda: HorizonClassifier(headline(), horizon=HORIZON).fit(X_known, y_known, **fit_params))
+        clf, seconds = timed(
+            lambda fit_params=fit_params: HorizonClassifier(headline(), horizon=HORIZON).fit(
+                X_known, y_known, **fit_params
+            )
+        )
         score = clf.predict_proba(test.X[test_known])[:, 1]
         surface_auroc = per_horizon_auroc(test.y, clf.estimator_.predict_proba(test.X), horizons=[HORIZON])[0]
         print(

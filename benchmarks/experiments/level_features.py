@@ -30,12 +30,13 @@ from hepa_bench.registry import BENCHMARKS
 from sklearn.preprocessing import StandardScaler
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, RegimeNormalizer, h_auroc
-from hepa_sklearn._stats import nan_mean_std
-from hepa_sklearn._stats import window_level as level
+from hepa_sklearn.preprocessing import nan_mean_std
+from hepa_sklearn.preprocessing import window_level as level
 
 
 def shift(X):
-    """Per channel: the last 30 steps' mean less the window's, in units of the window's std, and the log ratio of the stds."""
+    """Per channel: the last 30 steps' mean less the window's, in units of the window's std, and the log ratio of the
+    stds."""
     X = np.asarray(X, dtype=np.float64)
     mean, std, _ = nan_mean_std(X, axis=-1)
     recent_mean, recent_std, _ = nan_mean_std(X[..., -30:], axis=-1)

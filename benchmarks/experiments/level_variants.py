@@ -32,7 +32,7 @@ import numpy as np
 from _common import benchmark_split, dataset_seed_parser
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
-from hepa_sklearn._stats import nan_mean_std, window_level
+from hepa_sklearn.preprocessing import nan_mean_std, window_level
 
 ARMS = ("spread", "means", "wd", "select", "small")
 

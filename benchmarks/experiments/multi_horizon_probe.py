@@ -31,7 +31,7 @@ def main():
         "cross-horizon cosine |"
     )
     print("|---|---|---|---|")
-    for seed, a, b in zip(seeds, on_h, on_outputs):
+    for seed, a, b in zip(seeds, on_h, on_outputs, strict=True):
         print(f"| {seed} | {a:.4f} | {b:.4f} | {cosine[seed]:.6f} |")
     t_p, w_p = paired_tests(on_outputs, on_h)
     print(

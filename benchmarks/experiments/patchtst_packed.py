@@ -49,7 +49,7 @@ def measure(name, batches, batch_size, rng):
     for i in range(batches):
         x = torch.as_tensor(X[rng.choice(len(X), batch_size, replace=False)])
         valid_share.append(float(backbone.patches(x)[1].float().mean()))
-        order = [("packed", lambda: backbone(x)[0]), ("dense", lambda: backbone(x, pack=False)[0])]
+        order = [("packed", lambda x=x: backbone(x)[0]), ("dense", lambda x=x: backbone(x, pack=False)[0])]
         for variant, forward in order if i % 2 == 0 else order[::-1]:
             backbone.zero_grad()
             times[variant].append(step_ms(forward))

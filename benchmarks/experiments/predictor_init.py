@@ -24,7 +24,7 @@ def main():
     _, seeds, random_start, pretrained_start = paired_records(RECORDS, "hepa", "hepa-init")
     print("| seed | random start (`hepa`) | pretrained start (`hepa-init`) | pretrained - random |")
     print("|---|---|---|---|")
-    for seed, a, b in zip(seeds, random_start, pretrained_start):
+    for seed, a, b in zip(seeds, random_start, pretrained_start, strict=True):
         print(f"| {seed} | {a:.4f} | {b:.4f} | {b - a:+.4f} |")
     t_p, w_p = paired_tests(pretrained_start, random_start)
     difference = pretrained_start - random_start

@@ -28,8 +28,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import torch  # noqa: E402
 from hepa_bench.registry import BENCHMARKS  # noqa: E402
 
-from hepa_sklearn.plotting import PredictorOutputsDisplay  # noqa: E402
-from hepa_sklearn.plotting._predictor_outputs import predictor_outputs  # noqa: E402
+from hepa_sklearn.plotting import PredictorOutputsDisplay, predictor_outputs  # noqa: E402
 
 HORIZONS = (10, 50, 100)
 
@@ -49,7 +48,7 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(1)
     figure, axes = plt.subplots(1, len(args.datasets), figsize=(6 * len(args.datasets), 5), squeeze=False)
-    for ax, name in zip(axes[0], args.datasets):
+    for ax, name in zip(axes[0], args.datasets, strict=True):
         entry = BENCHMARKS[name]
         data = entry.load(args.seed, args.data_home)
         start = time.process_time()

@@ -33,8 +33,8 @@ from _common import cpu_clock
 from hepa_bench.speed import matmul_peak_gflops
 from stage_profile import flops_of, git_commit, pretraining
 
-from hepa_sklearn._training.net import flushed_denormals, retained_heap
 from hepa_sklearn.protocol import SubsetSplit
+from hepa_sklearn.training import flushed_denormals, retained_heap
 
 
 def over(task, items):
@@ -124,7 +124,7 @@ def main():
         rows = [measure(task, items, scale, batches, args.repeats) for name, task, items, scale in parts]
         set_dropout(module, 0.0)
         no_dropout_ms = cpu_ms(lambda X: net.train_step((X, y_of[id(X)])), batches, args.repeats)
-    rows = [(name, *row) for (name, *_), row in zip(parts, rows)]
+    rows = [(name, *row) for (name, *_), row in zip(parts, rows, strict=True)]
     step_ms, step_gflop = rows[-1][1], rows[-1][2]
 
     print(

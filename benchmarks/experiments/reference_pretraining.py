@@ -78,7 +78,9 @@ def summarize(record):
         "| seed | untrained (--pre-epochs 0) | pretrained (--pre-epochs 50) | pretrained - untrained |",
         "|---|---|---|---|",
     ]
-    lines += [f"| {s} | {u:.4f} | {p:.4f} | {d:+.4f} |" for s, u, p, d in zip(seeds, untrained, pretrained, diff)]
+    lines += [
+        f"| {s} | {u:.4f} | {p:.4f} | {d:+.4f} |" for s, u, p, d in zip(seeds, untrained, pretrained, diff, strict=True)
+    ]
     lines.append(f"| mean | {untrained.mean():.4f} | {pretrained.mean():.4f} | {diff.mean():+.4f} |")
     if len(seeds) > 1:
         test = stats.ttest_rel(pretrained, untrained)

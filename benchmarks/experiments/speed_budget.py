@@ -39,7 +39,7 @@ from pretraining_parts import set_dropout
 from stage_profile import git_commit, kernel_times, protocol_parts
 from torch.utils.flop_counter import FlopCounterMode
 
-from hepa_sklearn._training.net import flushed_denormals, retained_heap
+from hepa_sklearn.training import flushed_denormals, retained_heap
 
 RANDOM_OPS = {"aten::bernoulli_", "aten::normal_", "aten::uniform_", "aten::randperm", "aten::random_"}
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS, TARGET_RATIO = 50, 30, 5
@@ -110,7 +110,7 @@ def main():
         ("transform and predict_proba", 1, lambda: (pretrainer.transform(X_embed), predictor.predict_proba(E_test))),
     ]
     rows = [(name, stage_row(task, scale, args.repeats, peak)) for name, scale, task in stages]
-    total = [sum(values) for values in zip(*(row for _, row in rows))]
+    total = [sum(values) for values in zip(*(row for _, row in rows), strict=True)]
     skorch_ms, bare_ms, n_steps = step_overhead(net, dataset, args.repeats)
     set_dropout(net.module_, 0.0)
     no_dropout = stage_row(stages[0][2], PRETRAIN_EPOCHS, args.repeats, peak)

@@ -3,8 +3,8 @@
 The four stages of ``hepa protocol`` (FD001, seed 0) on one thread, at the
 protocol's shapes:
 
-- pretraining: the protocol pretrainer's skorch net (its own
-  ``_build_net``, packed layout) trains whole epochs on the 60 training
+- pretraining: the protocol pretrainer's skorch net (built by its
+  ``initialize``, packed layout) trains whole epochs on the 60 training
   units (40 cuts each: 38 batches of 64 cuts), through skorch's
   ``partial_fit``, as ``fit`` does;
 - finetuning: the protocol event predictor's net (K = 150) trains whole
@@ -68,10 +68,6 @@ from torch.profiler import ProfilerActivity, profile
 from torch.utils.flop_counter import FlopCounterMode
 
 import hepa_sklearn
-from hepa_sklearn._training.runtime import seeded_torch
-from hepa_sklearn._training.sampling import WindowDataset
-from hepa_sklearn._training.statistics import window_attributes
-from hepa_sklearn._validation import check_windows
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 
 MATMUL_OPS = {
@@ -138,32 +134,15 @@ def python_self_time(task):
 
 def pretraining(data, seed):
     """The protocol pretrainer's initialised net and its training dataset."""
-    pretrainer = protocol_pretrainer(50, device="cpu", seed=seed)
-    pretrainer._check_hyperparameters()
-    X = check_windows(pretrainer, data.X_pre, reset=True)
-    torch_seed = pretrainer._torch_seed()
-    net = pretrainer._build_net(window_attributes(X, pretrainer.norm), "cpu", torch_seed)
-    with seeded_torch(torch_seed, "cpu"):
-        net.initialize()
-    return net, WindowDataset(X, pretrainer.cuts_per_window)
+    pretrainer = protocol_pretrainer(50, device="cpu", seed=seed).initialize(data.X_pre)
+    dataset, _ = pretrainer.training_data(data.X_pre)
+    return pretrainer.net_, dataset
 
 
 def finetuning(data, seed, E_train):
     """The protocol event predictor's initialised net and its training data (embeddings, packed targets)."""
-    predictor = protocol_event_predictor(30, device="cpu", seed=seed)
-    predictor._validate_params()
-    packed, pos_weight = predictor._surface_targets(data.y_train, E_train.shape[0])
-    fitted = {
-        "n_features_in_": E_train.shape[1],
-        "pos_weight_": pos_weight,
-        "horizons_": np.arange(1, predictor.K + 1),
-        "horizon_scale_": float(predictor.K),
-    }
-    torch_seed = predictor._torch_seed()
-    net = predictor._build_net(fitted, "cpu", torch_seed)
-    with seeded_torch(torch_seed, "cpu"):
-        net.initialize()
-    predictor._set_fitted({"n_epochs_": 0, **fitted}, net)
+    predictor = protocol_event_predictor(30, device="cpu", seed=seed).initialize(E_train, data.y_train)
+    _, packed = predictor.training_data(E_train, data.y_train)
     return predictor, packed
 
 

@@ -50,53 +50,31 @@ from hepa_bench.protocols import protocol_pretrainer
 from torch._dynamo.utils import counters
 from torch._inductor.runtime.cache_dir_utils import temporary_cache_dir
 
-from hepa_sklearn._training.callbacks import GRADIENT_CLIP
-from hepa_sklearn._training.runtime import seeded_torch
-from hepa_sklearn._training.sampling import WindowDataset
-from hepa_sklearn._training.statistics import global_statistics
-from hepa_sklearn._validation import check_embeddings, check_windows
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
+from hepa_sklearn.training import GRADIENT_CLIP, seeded_torch
 
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS = 50, 30  # the FD001 protocol (hepa protocol)
 
 
 def pretraining_net(data, seed):
-    """The protocol pretrainer's initialised net and one epoch of its packed training batches."""
+    """The protocol pretrainer's initialised net and one epoch of its packed training batches, drawn under ``seed``."""
     pretrainer = protocol_pretrainer(PRETRAIN_EPOCHS, device="cpu", seed=seed, layout="packed")
-    pretrainer._check_hyperparameters()
-    X = check_windows(pretrainer, data.X_pre, reset=True)
-    torch_seed = pretrainer._torch_seed()
-    loc, scale = global_statistics(X)
-    fitted = {
-        "n_features_in_": X.shape[1],
-        "n_timepoints_in_": X.shape[2],
-        "channel_loc_": loc,
-        "channel_scale_": scale,
-    }
-    net = pretrainer._build_net(fitted, "cpu", torch_seed)
-    with seeded_torch(torch_seed, "cpu"):
-        net.initialize()
-        batches = list(net.get_iterator(WindowDataset(X, pretrainer.cuts_per_window), training=True))
-    return net, batches
+    pretrainer.initialize(data.X_pre)
+    dataset, _ = pretrainer.training_data(data.X_pre)
+    with seeded_torch(seed, "cpu"):
+        batches = list(pretrainer.net_.get_iterator(dataset, training=True))
+    return pretrainer.net_, batches
 
 
 def finetuning_net(data, seed, embed):
-    """The protocol event predictor's initialised net and one epoch of its training batches."""
+    """The protocol event predictor's initialised net and one epoch of its training batches, drawn under ``seed``."""
     predictor = protocol_event_predictor(FINETUNE_EPOCHS, device="cpu", seed=seed)
-    predictor._validate_params()
     with torch.no_grad():
-        E = check_embeddings(predictor, embed(torch.as_tensor(data.X_train)).numpy(), reset=True)
-    packed, pos_weight = predictor._surface_targets(data.y_train, E.shape[0])
-    fitted = {
-        "n_features_in_": E.shape[1],
-        "pos_weight_": pos_weight,
-        "horizons_": torch.arange(1, predictor.K + 1).numpy(),
-        "horizon_scale_": float(predictor.K),
-    }
-    torch_seed = predictor._torch_seed()
-    net = predictor._build_net(fitted, "cpu", torch_seed)
-    with seeded_torch(torch_seed, "cpu"):
-        net.initialize()
+        E = embed(torch.as_tensor(data.X_train)).numpy()
+    predictor.initialize(E, data.y_train)
+    E, packed = predictor.training_data(E, data.y_train)
+    net = predictor.net_
+    with seeded_torch(seed, "cpu"):
         batches = list(net.get_iterator(net.get_dataset(E, packed), training=True))
     return net, batches
 

@@ -36,9 +36,8 @@ from hepa_bench.protocols import with_state
 from hepa_bench.snapshots import pretrain_with_snapshots
 from sklearn.linear_model import RidgeCV
 
-from hepa_sklearn.datasets._cmapss import RUL_CAP
 from hepa_sklearn.metrics import h_auroc
-from hepa_sklearn.protocol import TRAIN_STRIDE, protocol_event_predictor
+from hepa_sklearn.protocol import RUL_CAP, TRAIN_STRIDE, protocol_event_predictor
 
 
 def between_unit_share(E, groups):
@@ -71,7 +70,7 @@ def main(argv=None):
     parser.add_argument("--method", default="hepa", help="a pretraining variant of the method table (not retired)")
     args = parser.parse_args(argv)
     data = cmapss_split(args)
-    _, _, g_valid = data._windows(data.split.valid, stride=TRAIN_STRIDE)
+    _, _, g_valid = data.unit_windows(data.split.valid, stride=TRAIN_STRIDE)
     pretrainer, states = pretrain_with_snapshots(
         data.X_pre, epochs=[0, 1, 8], pretrain_epochs=50, device="cpu", seed=args.seed, **_pretraining(args.method)
     )

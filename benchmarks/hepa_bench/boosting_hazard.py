@@ -1,4 +1,5 @@
-"""A discrete-time hazard model by gradient boosting: the censored-likelihood candidate for the boosting baseline's targets.
+"""A discrete-time hazard model by gradient boosting: the censored-likelihood candidate for the boosting baseline's
+targets.
 
 The boosting baseline of the library regresses a log time and reads a
 log-normal surface around it; it leaves out the windows censored inside

@@ -3,9 +3,10 @@
 The weights are never downloaded. ``$HEPA_MODEL_HOME`` (default:
 ``models/`` in the data home) holds one folder per model, named as the
 last part of its Hugging Face repository (``chronos-2``,
-``MOMENT-1-large``, ``timesfm-2.5-200m-pytorch``, ``moirai-1.1-R-small``), as ``huggingface-cli download REPO --local-dir NAME``
-writes it; the embedder's ``FileNotFoundError`` says what to fetch when a
-folder is missing.
+``MOMENT-1-large``, ``timesfm-2.5-200m-pytorch``, ``moirai-1.1-R-small``),
+as ``huggingface-cli download REPO --local-dir NAME`` writes it; the
+embedder's ``FileNotFoundError`` says what to fetch when a folder is
+missing.
 """
 
 import os
@@ -32,10 +33,10 @@ def model_home():
 
 def weights_folder(embedder_class):
     """Where the weights of ``embedder_class`` are read, as a text: ``$HEPA_MODEL_HOME/<repository name>``."""
-    return "$HEPA_MODEL_HOME/" + embedder_class._hub_id.split("/")[-1]
+    return "$HEPA_MODEL_HOME/" + embedder_class.hub_id.split("/")[-1]
 
 
 def foundation_encoder(embedder_class, entry, data, *, epochs, device, seed):
     """``embedder_class`` loaded from the model home's folder for it; nothing is trained, ``epochs`` do not apply."""
-    folder = model_home() / embedder_class._hub_id.split("/")[-1]
+    folder = model_home() / embedder_class.hub_id.split("/")[-1]
     return embedder_class(folder, device=device).fit(data.X_pre)

@@ -25,7 +25,7 @@ class PaddedJEPA(JEPA):
 
     def target_state(self, x, cut, dt, loc, scale):
         """As :meth:`JEPA.target_state`, through :func:`~hepa_sklearn.nn.pool_in_groups` whatever the tokens."""
-        return pool_in_groups(self.target_path, self._future(x, cut, dt), dt, loc, scale, self.target_pooling)
+        return pool_in_groups(self.target_path, self.future(x, cut, dt), dt, loc, scale, self.target_pooling)
 
 
 class PaddedHEPAPretrainer(HEPAPretrainer):
@@ -37,8 +37,8 @@ class PaddedHEPAPretrainer(HEPAPretrainer):
     groups (:class:`PaddedJEPA`).
     """
 
-    _module_class = PaddedJEPA
+    module_class = PaddedJEPA
 
-    def _cut_block(self):
+    def cut_block(self):
         """One: no cuts of a window are kept together in a batch."""
         return 1

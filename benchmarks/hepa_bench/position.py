@@ -22,7 +22,8 @@ AGE_BINS = 64  # at most this many quantile bins of the visible age
 
 
 class PositionOnlyPredictor(BaseEstimator):
-    """Per bin of the visible age (:func:`~hepa_sklearn.baselines.window_age`), the training windows' event share per horizon.
+    """Per bin of the visible age (:func:`~hepa_sklearn.baselines.window_age`), the training windows' event share per
+    horizon.
 
     The bins are the age's quantiles over the training windows (at most
     :data:`AGE_BINS`, each distinct age its own bin where there are fewer);

@@ -1,4 +1,5 @@
-"""The estimators the benchmark protocols build: the C-MAPSS pretrainer in either batch layout, the plain default pipeline, fitted-state helpers; one C-MAPSS protocol run in either layout."""
+"""The estimators the benchmark protocols build: the C-MAPSS pretrainer in either batch layout, the plain default
+pipeline, fitted-state helpers; one C-MAPSS protocol run in either layout."""
 
 import copy
 
@@ -6,7 +7,7 @@ import numpy as np
 import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn._stats import window_level
+from hepa_sklearn.preprocessing import window_level
 from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
 from hepa_sklearn.protocol import run_cmapss
 
@@ -117,7 +118,8 @@ PINNED_PREDICTOR = dict(
 
 
 class TrendLevelPretrainer(HEPAPretrainer):
-    """HEPAPretrainer whose window level (``window_level=True``) is each channel's mean and slope over its last 10, 30, 100 steps and the window."""
+    """HEPAPretrainer whose window level (``window_level=True``) is each channel's mean and slope over its last 10, 30,
+    100 steps and the window."""
 
     def level_features(self, X):
         return window_level(X, spans=(10, 30, 100, None), spread=False, slope=True)

@@ -1,4 +1,5 @@
-"""The competing-risks section: each cause's h-AUROC beside the oracle's, and the share of the gap from the age alone to the oracle it closes.
+"""The competing-risks section: each cause's h-AUROC beside the oracle's, and the share of the gap from the age alone to
+the oracle it closes.
 
 Records of :mod:`hepa_bench.simulated_causes`, one per (row, seed, label
 fraction, method), each with ``cause_h_auroc``, a list of one h-AUROC per
@@ -19,7 +20,8 @@ _ORDER = ("hepa-default-auto0", "gbm", "elapsed", "oracle")
 
 
 def cause_cells(records):
-    """``{(row, fraction, method, cause): {seed: h_auroc}}`` and ``{(row, fraction, method): {seed: any-event h_auroc}}``."""
+    """``{(row, fraction, method, cause): {seed: h_auroc}}`` and
+    ``{(row, fraction, method): {seed: any-event h_auroc}}``."""
     per_cause, any_event = {}, {}
     for r in records:
         key = (r["dataset"], float(r["fraction"]), r["method"])
@@ -32,7 +34,8 @@ def cause_cells(records):
 
 
 def cause_rows(records):
-    """One dict per (row, fraction, method, cause) of a learned method: mean and std of its h-AUROC, the oracle's and elapsed's means over the shared seeds, the share of the gap."""
+    """One dict per (row, fraction, method, cause) of a learned method: mean and std of its h-AUROC, the oracle's and
+    elapsed's means over the shared seeds, the share of the gap."""
     per_cause, _ = cause_cells(records)
     rows = []
     for (name, fraction, method, cause), scores in sorted(per_cause.items()):

@@ -1,4 +1,5 @@
-"""The C-MAPSS part of the report: h-AUROC beside the authors' implementation, label efficiency, ablations, all metrics."""
+"""The C-MAPSS part of the report: h-AUROC beside the authors' implementation, label efficiency, ablations, all
+metrics."""
 
 import statistics
 from collections import Counter

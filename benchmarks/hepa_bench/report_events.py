@@ -1,12 +1,10 @@
 """The event-benchmark part of the report: ours beside the paper's Table 1, thresholded metrics, wins, CPU time."""
 
-import statistics
-from collections import Counter, defaultdict
-
-import numpy as np
-
 from .methods import METHODS, baselines, headline_variants, references, tuned_variants
-from .registry import BENCHMARKS, PAPER_COLUMNS
+from .registry import BENCHMARKS
+from .report_costs import accelerator_lines, event_cpu_table, kernel_counts
+from .report_paper import against_paper, best_baseline, quoted
+from .report_position import REFERENCE_POINTS, excluded_rows, position_guard, reference_section
 from .report_validation import agreement_table
 from .stats import (
     ALPHA,
@@ -18,41 +16,27 @@ from .stats import (
     comparisons_table,
     default_against_tuned,
     family_note,
-    holm,
     leaders,
     markdown_table,
     marked,
     mean_std,
-    paired_by_seed,
-    paired_tests,
     scores_of,
     win_tie_loss,
 )
 
-__all__ = ["event_records", "event_rows", "excluded_rows", "render_events"]
-
-
-def _quoted(figures, fraction):
-    """A quoted figure of the paper, ``mean ± std`` to its two decimals, or a dash."""
-    if not figures or fraction not in figures:
-        return "—"
-    mean, std = figures[fraction]
-    return f"{mean:.2f} ± {std:.2f}"
-
-
-def _best_baseline(paper, fraction):
-    """The paper's best non-HEPA column(s) at ``fraction``: ``"name mean ± std"``, ties joined; or a dash."""
-    baselines = {
-        column: figures[fraction] for column, figures in paper.items() if column != "hepa" and fraction in figures
-    }
-    if not baselines:
-        return "—"
-    best = max(mean for mean, _ in baselines.values())
-    return ", ".join(
-        f"{PAPER_COLUMNS[column][0]} {_quoted(paper[column], fraction)}"
-        for column, (mean, _) in baselines.items()
-        if mean == best
-    )
+__all__ = [
+    "REFERENCE_POINTS",
+    "accelerator_lines",
+    "against_paper",
+    "event_cpu_table",
+    "event_records",
+    "event_rows",
+    "excluded_rows",
+    "kernel_counts",
+    "position_guard",
+    "render_events",
+    "win_tie_loss_table",
+]
 
 
 def win_tie_loss_table(comparisons, methods):
@@ -68,172 +52,6 @@ def win_tie_loss_table(comparisons, methods):
             continue
         rows.append([variant] + ["{}/{}/{}".format(*counts[b]) for b in columns] + [f"{ahead} of {n_rows}"])
     return markdown_table(["method"] + [f"vs {b}" for b in columns] + ["ahead of every baseline"], rows)
-
-
-# the scores that read only where a window sits: the unit's visible age and the window's padding
-REFERENCE_POINTS = ("elapsed", "position")
-
-
-def position_guard(cells, rows, methods):
-    """``(markdown lines, rows where position is not ruled out)``: the position-only score against each row's best.
-
-    The best method of a row is the one of ``methods`` with the highest mean
-    h-AUROC on 2+ seeds; the stronger of the two position-only scores
-    (:data:`REFERENCE_POINTS`, the higher mean in the row) is compared with
-    it by the paired t-test over their shared seeds, Holm-adjusted over the
-    rows (a family of its own, apart from the table's). A row where that
-    score is not significantly below the best method is one where position
-    is not ruled out: solved by position where its mean is at least the
-    best's, otherwise too close for the seeds to tell. Either way no
-    method's win there can be credited to what the windows hold.
-    """
-    tests = []
-    for name, fraction, _ in rows:
-        means = {m: _mean(cells, name, fraction, m) for m in methods + list(REFERENCE_POINTS)}
-        ran = {m: v for m, v in means.items() if np.isfinite(v)}
-        stronger = max((m for m in REFERENCE_POINTS if m in ran), key=ran.get, default=None)
-        candidates = {m: v for m, v in ran.items() if m in methods}
-        if stronger is None or not candidates:
-            continue
-        best = max(candidates, key=candidates.get)
-        seeds, score_reference, score_best = paired_by_seed(
-            cells[(name, fraction, stronger)], cells[(name, fraction, best)]
-        )
-        t_p, _ = paired_tests(score_reference, score_best)
-        gap = float(np.mean(score_reference - score_best)) if seeds else np.nan
-        tests.append([name, fraction, stronger, best, len(seeds), gap, t_p])
-    if not tests:
-        return ["The position-only scores have not run."], set()
-    lines, solved = [], set()
-    for test, adjusted in zip(tests, holm([t[-1] for t in tests])):
-        name, fraction, stronger, best, n_seeds, gap, _ = test
-        below = np.isfinite(adjusted) and adjusted < ALPHA and gap < 0
-        if not below:
-            solved.add((name, fraction))
-        verdict = "ruled out" if below else "**solved by position**" if gap >= 0 else "**not ruled out**"
-        lines.append(
-            [name, f"{fraction * 100:g}%"]
-            + [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in REFERENCE_POINTS]
-            + [
-                f"{best} ({_mean(cells, name, fraction, best):.3f})",
-                str(n_seeds),
-                f"{gap:+.3f} ({stronger})",
-                f"{adjusted:.3g}",
-                verdict,
-            ]
-        )
-    header = ["dataset", "labels", *REFERENCE_POINTS, "best method", "seeds", "position − best", "Holm p", "position"]
-    return markdown_table(header, lines), solved
-
-
-def _reference_section(guard, shown):
-    """The reference points' subsection, when any ran."""
-    if not shown:
-        return []
-    return [
-        "### Reference points: the unit's age and the window's position",
-        "",
-        "Two scores that read no sensor value, in the table above without marks: `elapsed`, the event-time "
-        "distribution given the unit's visible age (`ElapsedTimeEventPredictor`), and `position`, per bin of "
-        "the visible age the training windows' event share per horizon. Each row's stronger of the two is "
-        "compared with its best method (highest mean on 2+ seeds) by the paired t-test over shared seeds, "
-        f"Holm-adjusted over the rows of this table (a family of its own). Position is ruled out where it is "
-        f"significantly below the best (Holm p < {ALPHA}); elsewhere the row is solved by position (its mean "
-        "at least the best's: where a window sits gives the answer, not what it holds) or position is not "
-        "ruled out (below the best, but not significantly with these seeds), and either way the row counts "
-        "for no method in the win counts below.",
-        "",
-        *guard,
-        "",
-    ]
-
-
-def _mean(cells, name, fraction, method):
-    """Mean h-AUROC of ``method`` in a row over its finite seeds; NaN with fewer than two."""
-    values = scores_of(cells.get((name, fraction, method), []), "h_auroc")
-    values = values[np.isfinite(values)]
-    return values.mean() if values.size >= 2 else np.nan
-
-
-SPREAD_FLOOR = 0.005  # the paper prints two decimals: a quoted std of 0.00 is below 0.005
-
-
-def against_paper(cells, rows):
-    """Markdown lines: each of our methods that the paper also ran, beside its quoted figure.
-
-    "Within spread" when our mean lies within two of the paper's standard
-    deviations of its mean (a quoted std below 0.005 counts as 0.005, since
-    the paper prints two decimals); "above" or "below" otherwise. Only our
-    cells with 2+ seeds are judged.
-    """
-    lines = []
-    for subset, fraction, methods in rows:
-        paper = BENCHMARKS[subset].paper
-        for m in methods:
-            values = scores_of(cells.get((subset, fraction, m), []), "h_auroc")
-            values = values[np.isfinite(values)]
-            if m not in paper or fraction not in paper[m] or values.size == 0:
-                continue
-            mean, std = paper[m][fraction]
-            gap = values.mean() - mean
-            verdict = (
-                "—"
-                if values.size < 2
-                else "within spread"
-                if abs(gap) <= 2 * max(std, SPREAD_FLOOR)
-                else "above"
-                if gap > 0
-                else "below"
-            )
-            lines.append(
-                [
-                    subset,
-                    f"{fraction * 100:g}%",
-                    m,
-                    mean_std(values),
-                    _quoted(paper[m], fraction),
-                    f"{gap:+.3f}",
-                    verdict,
-                ]
-            )
-    return markdown_table(["dataset", "labels", "method", "ours", "paper (quoted)", "ours − paper", "judged"], lines)
-
-
-def event_cpu_table(records, datasets, methods):
-    """Markdown lines: CPU minutes per dataset and method, per seed (median) and summed over the seeds that ran.
-
-    Cells that ran on a GPU (an ``accelerator`` field) are left out: their
-    CPU time is not the cost of the work. A seed's cost is its cells' fitting CPU seconds plus, for a method with
-    a frozen encoder, the encoder's fitting and embedding once (a method
-    sharing an encoder with another is charged the whole encoder, as if it
-    ran alone); a supervised encoder is charged once per label fraction.
-    """
-    per_seed = defaultdict(float)
-    charged = set()
-    for r in records:
-        if r.get("accelerator"):
-            continue
-        method = METHODS.get(r["method"])
-        key = (r["dataset"], r["method"], r["seed"])
-        per_seed[key] += r.get("cpu_s") or 0.0
-        once = (key, float(r["fraction"])) if method is not None and method.supervised else key
-        if once not in charged:
-            charged.add(once)
-            per_seed[key] += (r.get("pretrain_cpu_s") or 0.0) + (r.get("embed_cpu_s") or 0.0)
-    by_method = defaultdict(list)
-    for (name, m, _), seconds in per_seed.items():
-        by_method[(name, m)].append(seconds)
-    rows, total = [], 0.0
-    for name in datasets:
-        for m in methods:
-            values = by_method.get((name, m))
-            if values:
-                total += sum(values)
-                rows.append(
-                    [name, m, str(len(values)), f"{statistics.median(values) / 60:.1f}", f"{sum(values) / 60:.1f}"]
-                )
-    header = ["dataset", "method", "seeds", "CPU min per seed (median)", "CPU min, all seeds"]
-    return markdown_table(header, rows) + ["", f"All cells above: {total / 3600:.1f} CPU hours."]
 
 
 def event_records(records, *, pretrain_epochs=None, finetune_epochs=None, keep_rolling=False):
@@ -275,17 +93,6 @@ def event_rows(records):
     return cells, datasets, methods, shown, rows
 
 
-def excluded_rows(cells, rows, methods):
-    """``(guard lines, rows that count for no method, {retired dataset: reason})``.
-
-    A row counts for no method where the leakage guard does not rule out
-    position (:func:`position_guard`) or its dataset is retired.
-    """
-    guard, solved = position_guard(cells, rows, methods)
-    retired = {name: BENCHMARKS[name].retired for name, _, _ in rows if BENCHMARKS[name].retired}
-    return guard, solved | {(name, fraction) for name, fraction, _ in rows if name in retired}, retired
-
-
 def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
     """Markdown section of ``hepa-bench run`` results on the event benchmarks: ours beside the paper's Table 1.
 
@@ -319,7 +126,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
                 )
             )
         row += [mean_std(scores_of(cells.get((name, fraction, m), []), "h_auroc")) for m in shown_references]
-        row += [_quoted(paper.get("hepa"), fraction), _best_baseline(paper, fraction)]
+        row += [quoted(paper.get("hepa"), fraction), best_baseline(paper, fraction)]
         table.append(row)
     guard, solved, retired = excluded_rows(cells, rows, methods)
     metric_rows = []
@@ -342,7 +149,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         family_note(comparisons),
         "",
-        *_reference_section(guard, shown_references),
+        *reference_section(guard, shown_references),
         *[
             f"**{name} is retired**: {reason}. Its rows stay above as records and count for no method."
             for name, reason in retired.items()
@@ -390,7 +197,8 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         "`hepa-default` is `make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))` with every other "
         "default of release 0.1.0 (RevIN, JEPA pretraining), fitted on the labelled training windows alone; the "
-        "defaults of release 0.2.0 are `hepa-default-auto0`, judged in `benchmarks/default_selection.md`. Beside it, the tuned HEPA variant ("
+        "defaults of release 0.2.0 are `hepa-default-auto0`, judged in `benchmarks/default_selection.md`. "
+        "Beside it, the tuned HEPA variant ("
         + ", ".join(f"`{m}`" for m in tuned_variants(methods))
         + ") with the highest mean in the same row "
         f'(2+ seeds); "within {DEFAULT_TOLERANCE:g}" judges the default only with 2+ seeds of its own.',
@@ -430,31 +238,3 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         *accelerator_lines(records),
     ]
     return "\n".join(lines)
-
-
-def kernel_counts(records):
-    """How many records ran on each CPU kernel set, e.g. ``"AVX2 4, not recorded 2"``."""
-    counts = Counter(r.get("cpu_capability", "not recorded") for r in records)
-    return ", ".join(f"{name} {n}" for name, n in sorted(counts.items()))
-
-
-def accelerator_lines(records):
-    """Markdown lines naming the cells that ran on a GPU, by accelerator, dataset and method; none if all ran on CPU.
-
-    Such cells trained under the estimators' default precision there (bf16
-    autocast), so they recompute only on a like GPU, not on a CPU.
-    """
-    groups = defaultdict(set)
-    for r in records:
-        if r.get("accelerator"):
-            groups[(r["accelerator"], r["dataset"], r["method"])].add((r["seed"], float(r["fraction"])))
-    if not groups:
-        return []
-    parts = [f"{name} {method} ({len(cells)})" for (_, name, method), cells in sorted(groups.items())]
-    gpus = sorted({gpu for gpu, _, _ in groups})
-    return [
-        f"Cells run on a GPU ({', '.join(gpus)}; bf16 autocast, the estimators' default there; they recompute "
-        f"on a like GPU, not on a CPU), by dataset and method with their cell counts: {', '.join(parts)}. "
-        "Every other cell ran on the CPU above.",
-        "",
-    ]

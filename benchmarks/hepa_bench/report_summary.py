@@ -59,7 +59,8 @@ def finite_scores(cells, name, method, fraction=FULL):
 
 
 def merged_cells(results, events):
-    """``{(dataset, fraction, method): records}``: a method's C-MAPSS records where it has them, else its event records."""
+    """``{(dataset, fraction, method): records}``: a method's C-MAPSS records where it has them, else its event
+    records."""
     own, other = cells_by(results, "dataset"), cells_by(events, "dataset")
     return {**other, **{key: value for key, value in own.items() if value}}
 

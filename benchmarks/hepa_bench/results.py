@@ -21,8 +21,8 @@ import numpy as np
 import sklearn
 import torch
 
-from hepa_sklearn._training.runtime import resolve_device
-from hepa_sklearn._version import __version__
+from hepa_sklearn import __version__
+from hepa_sklearn.training import resolve_device
 
 __all__ = ["append_record", "command_line", "environment", "noting_interrupts", "read_results", "uninterrupted"]
 

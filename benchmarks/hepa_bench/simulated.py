@@ -79,7 +79,8 @@ def load_fleet(
     random_state=0,
     preset="sim-default",
 ):
-    """One part of seed ``random_state``'s fleet, with the fields a registry loader returns, both oracles and the causes.
+    """One part of seed ``random_state``'s fleet, with the fields a registry loader returns, both oracles and the
+    causes.
 
     The windows are those :func:`~hepa_sklearn.make_windows` cuts with
     ``stride`` and ``min_history`` from the part's units (taken from the

@@ -116,7 +116,8 @@ def score_incidence(y_test, incidence, n_causes):
 
 
 def run_causes(*, rows, seeds, fractions, methods, device="cpu", results=RESULTS, command=None, log=print):
-    """Run every cell of ``rows`` x ``seeds`` x ``fractions`` x ``methods`` missing from ``results``; returns the new records."""
+    """Run every cell of ``rows`` x ``seeds`` x ``fractions`` x ``methods`` missing from ``results``; returns the new
+    records."""
     done = {(r["dataset"], r["seed"], float(r["fraction"]), r["method"]) for r in read_results(results)}
     env, records = environment(device), []
     for name in rows:

@@ -26,10 +26,8 @@ import torch
 from sklearn.linear_model import RidgeCV
 from skorch.callbacks import Callback
 
-from hepa_sklearn._stats import effective_rank
-from hepa_sklearn.datasets._cmapss import CUTS_PER_UNIT, RUL_CAP
-from hepa_sklearn.metrics import h_auroc
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
+from hepa_sklearn.metrics import effective_rank, h_auroc
+from hepa_sklearn.protocol import CUTS_PER_UNIT, RUL_CAP, SubsetSplit, protocol_event_predictor
 
 from .methods import METHODS, pretrained_hepa
 from .protocols import kept_epoch, protocol_pretrainer, with_state

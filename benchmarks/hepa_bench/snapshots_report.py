@@ -137,16 +137,15 @@ def plot_snapshots(records, path, x="eps_valid", y="h_auroc"):
 
     Saved to ``path``, which is returned.
     """
-    from hepa_sklearn.plotting._common import pyplot
+    import matplotlib.pyplot as plt
 
-    plt = pyplot()
     subsets = sorted({r["subset"] for r in records})
     ncols = min(len(subsets), 4)
     nrows = -(-len(subsets) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.5 * ncols, 4 * nrows), squeeze=False)
     for ax in axes.flat[len(subsets) :]:
         ax.set_visible(False)
-    for ax, subset in zip(axes.flat, subsets):
+    for ax, subset in zip(axes.flat, subsets, strict=False):
         part = [r for r in records if r["subset"] == subset]
         for method, seed in sorted({(r["method"], r["seed"]) for r in part}):
             line = sorted((r for r in part if r["method"] == method and r["seed"] == seed), key=lambda r: r["epoch"])

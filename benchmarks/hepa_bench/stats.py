@@ -147,7 +147,7 @@ def compare(cells, rows, *, key="h_auroc"):
             t_p, w_p = (np.nan, np.nan) if single else paired_tests(score_a, score_b)
             difference = float(np.mean(score_a - score_b)) if seeds else np.nan
             comparisons.append(Comparison(a, b, subset, fraction, len(seeds), difference, t_p, w_p, one_run=single))
-    for comparison, adjusted in zip(comparisons, holm([c.t_p for c in comparisons])):
+    for comparison, adjusted in zip(comparisons, holm([c.t_p for c in comparisons]), strict=True):
         comparison.holm_p = float(adjusted)
     return comparisons
 
@@ -289,7 +289,7 @@ def default_against_tuned(cells, rows, *, variants, tolerance=DEFAULT_TOLERANCE)
     Only a default with 2+ seeds is judged.
     """
     lines = []
-    for subset, fraction, methods in rows:
+    for subset, fraction, _ in rows:
         values = scores_of(cells.get((subset, fraction, "hepa-default"), []), "h_auroc")
         values = values[np.isfinite(values)]
         if values.size == 0:

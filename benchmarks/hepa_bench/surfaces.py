@@ -9,8 +9,7 @@ method's fitted encoder, where it has one (:mod:`hepa_bench.methods`).
 import numpy as np
 
 from hepa_sklearn import HEPAFinetuner
-from hepa_sklearn.baselines import ElapsedTimeEventPredictor, GradientBoostingEventPredictor
-from hepa_sklearn.baselines._boosting import SEARCH_GRID
+from hepa_sklearn.baselines import BOOSTING_SEARCH_GRID, ElapsedTimeEventPredictor, GradientBoostingEventPredictor
 from hepa_sklearn.metrics import h_auroc
 
 from .position import PositionOnlyPredictor
@@ -38,7 +37,11 @@ def gradient_boosting(
             raise ValueError("gbm-select runs on the event datasets; on C-MAPSS gbm searches out of fold instead.")
         return estimator(K=entry.K, random_state=seed, **params).fit(X, y, groups=groups), {}
     best, best_score, best_index = None, -np.inf, 0
-    grid = [{**c, "features": f} for f in ("multiscale", "last") for c in SEARCH_GRID] if choose else SEARCH_GRID
+    grid = (
+        [{**c, "features": f} for f in ("multiscale", "last") for c in BOOSTING_SEARCH_GRID]
+        if choose
+        else BOOSTING_SEARCH_GRID
+    )
     for index, candidate in enumerate(grid):
         model = estimator(K=entry.K, search=None, random_state=seed, **candidate, **params)
         model.fit(X, y, groups=groups)

@@ -1,4 +1,5 @@
-"""The event-benchmark report: ours beside the paper's figures, wins and ties, leaders, the default pipeline, CPU time."""
+"""The event-benchmark report: ours beside the paper's figures, wins and ties, leaders, the default pipeline, CPU
+time."""
 
 import json
 

@@ -19,13 +19,13 @@ from hepa_bench.runner import cell_key, run_benchmark, run_cell
 
 def test_runner_writes_records_shares_the_encoder_and_resumes(run_small, tmp_path, monkeypatch):
     fits = []
-    original = runner._Encoded
+    original = runner.Encoded
 
     def counting(*args, **kwargs):
         fits.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "_Encoded", counting)
+    monkeypatch.setattr(runner, "Encoded", counting)
     records = run_small(command="hepa-bench run --results results.jsonl")
     assert len(records) == 6 and len(read_results(tmp_path / "results.jsonl")) == 6
     assert len(fits) == 1  # one encoder for both encoder methods and both fractions

@@ -1,4 +1,5 @@
-"""The simulated rows: parts of a seed's fleet, seeds that change the fleet, the oracle references through the runner."""
+"""The simulated rows: parts of a seed's fleet, seeds that change the fleet, the oracle references through the
+runner."""
 
 import numpy as np
 import pytest

@@ -166,13 +166,13 @@ def test_check_reference_refuses_another_commit_or_no_checkout(fake_reference, t
 
 
 def test_prepare_reference_data_writes_the_embedded_fd001_uncompressed(tmp_path):
-    from hepa_sklearn.datasets._cmapss import _data_file
+    from hepa_sklearn.datasets import cmapss_file
 
     assert prepare_reference_data(tmp_path / "data") == tmp_path / "data"
     folder = tmp_path / "data" / "CMAPSS"
     assert sorted(p.name for p in folder.iterdir()) == ["RUL_FD001.txt", "test_FD001.txt", "train_FD001.txt"]
     for split in ("train", "test"):
-        packed = _data_file(f"{split}_FD001.txt.gz").read_bytes()
+        packed = cmapss_file(f"{split}_FD001.txt.gz").read_bytes()
         assert (folder / f"{split}_FD001.txt").read_bytes() == gzip.decompress(packed)
     train = (folder / "train_FD001.txt").read_text().splitlines()
     assert len(train[0].split()) == 26
@@ -236,7 +236,7 @@ def test_compare_with_reference_runs_both_side_by_side_pinned_with_the_same_thre
     ours = [entry["hepa_sklearn"] for entry in seen if "hepa_sklearn" in entry]
     theirs = [entry["reference"] for entry in seen if "reference" in entry]
     assert len(ours) == len(theirs) == 2 and len(messages) == 2
-    for i, (mine, reference, run) in enumerate(zip(ours, theirs, results["runs"])):
+    for i, (mine, reference, run) in enumerate(zip(ours, theirs, results["runs"], strict=True)):
         out = reference["argv"][-1]
         assert reference["argv"] == [
             "--dataset",
@@ -293,7 +293,7 @@ def test_compare_with_reference_in_turn_shares_the_cores(fake_reference, fake_ou
     results = compare_with_reference(
         path, fake_ours, repeats=1, side_by_side=False, expected_commit=commit, log=lambda message: None
     )
-    mine, reference = (entry[side] for entry, side in zip(_seen(tmp_path), ("hepa_sklearn", "reference")))
+    mine, reference = (entry[side] for entry, side in zip(_seen(tmp_path), ("hepa_sklearn", "reference"), strict=True))
     assert mine["cores"] == reference["cores"] == [min(os.sched_getaffinity(0))]
     assert mine["end"] <= reference["start"]
     assert results["mode"] == "sequential"

@@ -87,7 +87,7 @@ import matplotlib.pyplot as plt
 from hepa_sklearn.plotting import HorizonAUROCDisplay
 
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
-for ax, (setting, proba) in zip(axes, surfaces.items()):
+for ax, (setting, proba) in zip(axes, surfaces.items(), strict=True):
     display = HorizonAUROCDisplay.from_predictions(y_test, proba, ax=ax)
     ax.set_title(setting)
     ax.set_ylim(0.5, 1.0)

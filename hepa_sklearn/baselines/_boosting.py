@@ -16,7 +16,8 @@ from .._validation import (
     WindowSurfaceTags,
     check_windows,
 )
-from ..metrics import SurfaceScoreMixin, h_auroc
+from ..metrics import h_auroc
+from ..metrics._ranking import SurfaceScoreMixin
 from ..surface import check_survival_y, make_survival_y
 from ..survival import SurvivalMixin
 from ._cause_mix import fit_cause_classifier
@@ -148,7 +149,7 @@ class GradientBoostingEventPredictor(
         windows (the folds of ``sigma_``). Each candidate is a dict that
         overrides some of these four parameters; ``"auto"`` tries four
         candidates, the first being the parameters as given (see
-        ``SEARCH_GRID`` in this module), when fewer than 500 windows are
+        :data:`~hepa_sklearn.baselines.BOOSTING_SEARCH_GRID`), when fewer than 500 windows are
         kept for training, and fits the parameters as given on more; a list
         always tries the given candidates; ``None`` fits the parameters as
         given. The best candidate, the first among equals, is refit on all
@@ -353,7 +354,8 @@ class GradientBoostingEventPredictor(
         return candidates
 
     def _fit_regressor(self, features, target, params):
-        """A HistGradientBoostingRegressor with ``params`` fitted on ``features``, whose all-NaN columns it zeroes in place.
+        """A HistGradientBoostingRegressor with ``params`` fitted on ``features``, whose all-NaN columns it zeroes in
+        place.
 
         When its predictions are all equal although ``target`` is not, the
         fit is redone with ``min_samples_leaf=1``: a leaf size larger than

@@ -1,4 +1,5 @@
-"""The boosting baseline's causes: a classifier of the cause among the events, whose probabilities split the any-event surface.
+"""The boosting baseline's causes: a classifier of the cause among the events, whose probabilities split the any-event
+surface.
 
 With several causes, :class:`~hepa_sklearn.GradientBoostingEventPredictor`
 keeps its any-event surface and adds a

@@ -87,8 +87,10 @@ class ChronosEmbedder(FoundationEmbedder):
     'mean'
     """
 
-    _model_name = "Chronos-2"
-    _hub_id = "amazon/chronos-2"
+    #: The model, as messages and reports name it.
+    model_name = "Chronos-2"
+    #: The Hugging Face repository of the weights, whose folder ``model_path`` holds.
+    hub_id = "amazon/chronos-2"
     _patch_rule = "any"  # Chronos-2 attends to a patch holding at least one observation
     _libraries = ("chronos",)
     _requirement = "chronos-forecasting"

@@ -5,7 +5,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import POSITIVE_INT, WindowSurfaceTags, check_windows
-from ..metrics import SurfaceScoreMixin
+from ..metrics._ranking import SurfaceScoreMixin
 from ..surface import check_survival_y, expected_time_to_event
 from ..survival import SurvivalMixin
 from ..windows import window_age
@@ -101,7 +101,8 @@ class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMi
         return self
 
     def _cumulative(self):
-        """``at(t)``: the sum of ``log(1 - h)`` over the event times up to ``t`` where ``h < 1``, and the count where ``h = 1``."""
+        """``at(t)``: the sum of ``log(1 - h)`` over the event times up to ``t`` where ``h < 1``, and the count where
+        ``h = 1``."""
         certain = self.hazard_ >= 1.0
         log_terms = np.concatenate([[0.0], np.cumsum(np.log1p(-np.where(certain, 0.0, self.hazard_)))])
         certain_count = np.concatenate([[0], np.cumsum(certain)])

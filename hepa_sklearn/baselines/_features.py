@@ -1,4 +1,5 @@
-"""Per-channel summary features of each window: level, trend, spread and extremes at several scales, ignoring missing steps."""
+"""Per-channel summary features of each window: level, trend, spread and extremes at several scales, ignoring missing
+steps."""
 
 from numbers import Integral
 

@@ -87,7 +87,7 @@ def pool_channels(embeddings, usable, pooling):
 class FoundationEmbedder(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Embed each channel of each window with a frozen pretrained model, pool over time, then over channels.
 
-    A subclass names its model (``_model_name``, ``_hub_id``), the rule
+    A subclass names its model (``model_name``, ``hub_id``), the rule
     by which a patch counts as observed (``_patch_rule``: ``"any"`` or
     ``"all"`` of its steps) and the modules ``fit`` imports
     (``_libraries``; ``_requirement`` names their packages for the
@@ -130,10 +130,10 @@ class FoundationEmbedder(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin,
         if not (folder / "config.json").is_file():
             found = "does not exist" if not folder.exists() else "holds no config.json"
             raise FileNotFoundError(
-                f"{type(self).__name__} found no {self._model_name} weights: model_path={str(self.model_path)!r} "
-                f"{found}. The weights are the files of the Hugging Face repository {self._hub_id}; on a "
-                f"machine with internet access run `huggingface-cli download {self._hub_id} --local-dir "
-                f"{self._hub_id.split('/')[-1]}`, copy that folder (config.json and model.safetensors) to "
+                f"{type(self).__name__} found no {self.model_name} weights: model_path={str(self.model_path)!r} "
+                f"{found}. The weights are the files of the Hugging Face repository {self.hub_id}; on a "
+                f"machine with internet access run `huggingface-cli download {self.hub_id} --local-dir "
+                f"{self.hub_id.split('/')[-1]}`, copy that folder (config.json and model.safetensors) to "
                 "this machine, and pass its path as model_path."
             )
         config = json.loads((folder / "config.json").read_text())
@@ -190,7 +190,7 @@ class FoundationEmbedder(WindowTransformerTags, ClassNamePrefixFeaturesOutMixin,
         if unusable.any():
             raise ValueError(
                 f"{int(unusable.sum())} window(s) of X (first at index {int(np.argmax(unusable))}) have no "
-                f"channel that {self._model_name} can embed: {self._patch_requirement()}."
+                f"channel that {self.model_name} can embed: {self._patch_requirement()}."
             )
         embeddings = np.zeros((n * C, self.embedding_dim_), dtype=np.float32)
         rows = np.flatnonzero(usable)  # channels with nothing usable are never sent to the model

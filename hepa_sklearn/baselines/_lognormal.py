@@ -19,7 +19,8 @@ MIN_SIGMA = 1e-3
 
 
 def survival_targets(event, time, K):
-    """Log-time regression targets: ``log(max(time, 1))`` for events within ``K`` steps, ``log(K + 1)`` past the horizon.
+    """Log-time regression targets: ``log(max(time, 1))`` for events within ``K`` steps, ``log(K + 1)`` past the
+    horizon.
 
     Every window known to survive the ``K`` horizons (an event at
     ``time > K``, or censoring at ``time >= K``) gets the same target, as

@@ -151,8 +151,10 @@ class MoiraiEmbedder(FoundationEmbedder):
     64
     """
 
-    _model_name = "Moirai"
-    _hub_id = "Salesforce/moirai-1.1-R-small"
+    #: The model, as messages and reports name it.
+    model_name = "Moirai"
+    #: The Hugging Face repository of the weights, whose folder ``model_path`` holds.
+    hub_id = "Salesforce/moirai-1.1-R-small"
     _patch_rule = "any"
     _libraries = ("safetensors",)
     _requirement = "safetensors"

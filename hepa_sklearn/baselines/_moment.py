@@ -151,8 +151,10 @@ class MomentEmbedder(FoundationEmbedder):
     'concat'
     """
 
-    _model_name = "MOMENT"
-    _hub_id = "AutonLab/MOMENT-1-large"
+    #: The model, as messages and reports name it.
+    model_name = "MOMENT"
+    #: The Hugging Face repository of the weights, whose folder ``model_path`` holds.
+    hub_id = "AutonLab/MOMENT-1-large"
     _patch_rule = "all"  # MOMENT attends to fully observed patches only
     _libraries = ("safetensors", "transformers")
     _requirement = "transformers and safetensors"
@@ -178,7 +180,7 @@ class MomentEmbedder(FoundationEmbedder):
         if not (folder / "model.safetensors").is_file():
             raise FileNotFoundError(
                 f"model_path={str(folder)!r} holds config.json but no model.safetensors; copy the whole "
-                f"folder of the Hugging Face repository ({self._hub_id} or another MOMENT model)."
+                f"folder of the Hugging Face repository ({self.hub_id} or another MOMENT model)."
             )
 
     def _patch_requirement(self):

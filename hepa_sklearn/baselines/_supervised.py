@@ -16,7 +16,8 @@ __all__ = ["ITransformerEncoder", "PatchTSTEncoder"]
 class SupervisedWindowEncoder(
     ClassNamePrefixFeaturesOutMixin, TransformerMixin, MatchedHeadMixin, WindowEncoderMixin, WindowSurfaceEstimator
 ):
-    """What PatchTST and iTransformer share: a per-channel encoder, channel pooling, the matched head, trained end to end.
+    """What PatchTST and iTransformer share: a per-channel encoder, channel pooling, the matched head, trained end to
+    end.
 
     A subclass declares its constructor, its constraints and
     ``_backbone(fitted)``: the name of its encoder in

@@ -106,8 +106,10 @@ class TimesFMEmbedder(FoundationEmbedder):
     'mean'
     """
 
-    _model_name = "TimesFM-2.5"
-    _hub_id = "google/timesfm-2.5-200m-pytorch"
+    #: The model, as messages and reports name it.
+    model_name = "TimesFM-2.5"
+    #: The Hugging Face repository of the weights, whose folder ``model_path`` holds.
+    hub_id = "google/timesfm-2.5-200m-pytorch"
     _patch_rule = "any"  # after interpolation a patch with one observation is a patch the model attends to
     _libraries = ("timesfm", "timesfm.timesfm_2p5.timesfm_2p5_torch", "safetensors")
     _requirement = "timesfm"

@@ -4,7 +4,7 @@ from ._batadal import fetch_batadal, load_batadal
 from ._beijing import BEIJING_STATIONS, fetch_beijing, load_beijing
 from ._catalog import EventDatasetDefaults, get_event_dataset
 from ._chbmit import fetch_chbmit, load_chbmit
-from ._cmapss import CMAPSS_SENSORS, load_cmapss
+from ._cmapss import CMAPSS_SENSORS, cmapss_file, load_cmapss
 from ._ettm1 import fetch_ettm1, load_ettm1
 from ._event_dataset import ChronologicalSplit, EventDataset
 from ._gecco import load_gecco
@@ -24,6 +24,7 @@ __all__ = [
     "ChronologicalSplit",
     "EventDataset",
     "EventDatasetDefaults",
+    "cmapss_file",
     "fetch_batadal",
     "fetch_beijing",
     "fetch_chbmit",

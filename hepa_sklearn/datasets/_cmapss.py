@@ -10,7 +10,7 @@ from sklearn.utils import Bunch
 from ..surface import make_survival_y
 from ..windows import make_windows
 
-__all__ = ["load_cmapss", "CMAPSS_SENSORS"]
+__all__ = ["load_cmapss", "cmapss_file", "CMAPSS_SENSORS"]
 
 #: The 14 sensors that vary over an engine's life; the other seven are
 #: constant (or nearly so) within an operating condition and carry no signal.
@@ -88,14 +88,34 @@ It holds {n_units} units, {n_rows} rows and {n_windows} windows.
 """
 
 
-def _data_file(name):
+def cmapss_file(name):
+    """One of the C-MAPSS files embedded in the package, as NASA publishes them (some gzip-compressed).
+
+    Parameters
+    ----------
+    name : str
+        ``"train_FD00x.txt.gz"``, ``"test_FD00x.txt.gz"`` or
+        ``"RUL_FD00x.txt"`` (x = 1..4), or ``"readme.txt"``.
+
+    Returns
+    -------
+    file : importlib.resources.abc.Traversable
+        Read it with ``read_bytes()`` or ``open("rb")``; ``is_file()`` is
+        False for a name the package does not hold.
+
+    Examples
+    --------
+    >>> from hepa_sklearn.datasets import cmapss_file
+    >>> cmapss_file("RUL_FD001.txt").read_text().split()[:3]
+    ['112', '98', '69']
+    """
     return resources.files("hepa_sklearn.datasets") / "data" / name
 
 
 @cache
 def _read_trajectories(subset, split):
     """Parse ``{split}_{subset}.txt.gz`` into the long DataFrame (cached)."""
-    with _data_file(f"{split}_{subset}.txt.gz").open("rb") as handle:
+    with cmapss_file(f"{split}_{subset}.txt.gz").open("rb") as handle:
         frame = pd.read_csv(handle, sep=r"\s+", header=None, names=_COLUMNS, compression="gzip")
     frame = frame.astype({"unit": np.int64, "cycle": np.int64})
     float_cols = [*SETTINGS, *_ALL_SENSORS]
@@ -107,7 +127,7 @@ def _read_trajectories(subset, split):
 @cache
 def _read_rul(subset):
     """Read ``RUL_{subset}.txt``: one remaining useful life per test unit (cached)."""
-    with _data_file(f"RUL_{subset}.txt").open("rb") as handle:
+    with cmapss_file(f"RUL_{subset}.txt").open("rb") as handle:
         values = pd.read_csv(handle, sep=r"\s+", header=None).iloc[:, 0]
     rul = values.to_numpy(dtype=np.int64)
     rul.setflags(write=False)

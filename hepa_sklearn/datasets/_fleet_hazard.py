@@ -101,7 +101,7 @@ def age_surface(wear, rate, ages, K, *, scale, growth):
     ages = np.asarray(ages, dtype=np.int64)
     n_steps = (int(ages.max()) if ages.size else 0) + K + 1
     survival = np.zeros(n_steps)
-    for w, r in zip(wear, rate):
+    for w, r in zip(wear, rate, strict=True):
         survival += np.exp(-_cumulative(w, r, n_steps, scale=scale, growth=growth)[1])
     ahead = ages[:, None] + np.arange(1, K + 1)[None, :]
     alive = survival[ages][:, None]

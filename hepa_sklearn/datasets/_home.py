@@ -1,4 +1,5 @@
-"""The data home directory, dataset files inside it, checksummed downloads into it, and reading them whole or not at all."""
+"""The data home directory, dataset files inside it, checksummed downloads into it, and reading them whole or not at
+all."""
 
 import gzip
 import hashlib

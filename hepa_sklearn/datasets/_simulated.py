@@ -73,7 +73,8 @@ def _read(damage, shape):
 
 
 def _draw_units(rng, n_units, n_modes, degradation_rate, rate_spread, initial_wear):
-    """Initial wear (uniform on [0, initial_wear)) and log-normal rates around ``degradation_rate``, (n_units, n_modes)."""
+    """Initial wear (uniform on [0, initial_wear)) and log-normal rates around ``degradation_rate``, (n_units,
+    n_modes)."""
     wear = rng.uniform(0.0, initial_wear, size=(n_units, n_modes))
     rate = degradation_rate * np.exp(rate_spread * rng.standard_normal((n_units, n_modes)))
     return wear, rate
@@ -289,13 +290,13 @@ def make_fleet(
         failed = (steps == last) & event
         columns.append((np.full(steps.size, unit), steps, regime, readings, failed, np.where(failed, mode, -1), damage))
         unit_rows.append((failure, mode, censor, event))
-    unit_col, step, regime, readings, failed, mode, damage = (np.concatenate(c) for c in zip(*columns))
+    unit_col, step, regime, readings, failed, mode, damage = (np.concatenate(c) for c in zip(*columns, strict=True))
     frame = pd.DataFrame(
         {
             "unit": unit_col,
             "step": step,
             "regime": regime,
-            **dict(zip(names, readings.T)),
+            **dict(zip(names, readings.T, strict=True)),
             "failure": failed,
             "mode": mode,
             **{f"damage{m}": damage[:, m] for m in range(n_modes)},

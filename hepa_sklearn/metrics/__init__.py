@@ -1,9 +1,11 @@
-"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, per-cause incidences, consistency, time to event, thresholded F1, event recall and the cost of alarms; scorers, including scikit-survival's IPCW metrics."""
+"""Metrics on event probability surfaces p(t, Δt): ranking, calibration, per-cause incidences, consistency, time to
+event, thresholded F1, event recall and the cost of alarms; scorers, including scikit-survival's IPCW metrics."""
 
+from .._stats import effective_rank
 from ._alarms import alarm_budget_score, alarm_cost, make_alarm_budget_scorer, make_alarm_cost_scorer
 from ._calibration import brier_decomposition, expected_calibration_error
 from ._causes import cause_calibration_error, cause_h_auroc
-from ._ranking import SurfaceScoreMixin, h_auroc, h_auroc_scorer, per_horizon_auroc, pooled_auprc, pooled_auroc
+from ._ranking import h_auroc, h_auroc_scorer, per_horizon_auroc, pooled_auprc, pooled_auroc
 from ._sksurv import (
     concordance_ipcw_scorer,
     cumulative_dynamic_auc_scorer,
@@ -24,6 +26,7 @@ __all__ = [
     "cause_h_auroc",
     "cause_calibration_error",
     "monotonicity_violation_rate",
+    "effective_rank",
     "rul_rmse",
     "surface_metrics",
     "point_adjust",

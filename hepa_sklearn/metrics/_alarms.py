@@ -1,4 +1,5 @@
-"""Maintenance alarm objectives for binary predictions at a horizon: the cost of misses and false alarms, recall within an alarm budget; their scorers.
+"""Maintenance alarm objectives for binary predictions at a horizon: the cost of misses and false alarms, recall within
+an alarm budget; their scorers.
 
 The scorers are built with ``sklearn.metrics.make_scorer`` on the
 predicted classes, so ``TunedThresholdClassifierCV(scoring=...)`` tunes a

@@ -1,4 +1,5 @@
-"""Calibration metrics of event surfaces over their known cells: expected calibration error and the Brier decomposition."""
+"""Calibration metrics of event surfaces over their known cells: expected calibration error and the Brier
+decomposition."""
 
 import numpy as np
 
@@ -115,4 +116,4 @@ def brier_decomposition(y_true, proba, *, n_bins=CALIBRATION_BINS):
         np.sum(count * (event_rate - base_rate) ** 2) / n_cells,
         base_rate * (1.0 - base_rate),
     )
-    return {name: float(value) for name, value in zip(names, values)}
+    return {name: float(value) for name, value in zip(names, values, strict=True)}

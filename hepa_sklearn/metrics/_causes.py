@@ -12,7 +12,8 @@ __all__ = ["cause_calibration_error", "cause_h_auroc"]
 
 
 def _cause_labels(y_true, incidence):
-    """The checked incidences and, per cause, its events as a survival ``y`` (:func:`~hepa_sklearn.causes.cause_event_y`)."""
+    """The checked incidences and, per cause, its events as a survival ``y``
+    (:func:`~hepa_sklearn.causes.cause_event_y`)."""
     event, _ = check_survival_y(y_true)
     incidence = check_incidence(incidence, event.shape[0])
     n_causes, K = incidence.shape[1:]

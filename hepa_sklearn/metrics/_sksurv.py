@@ -43,7 +43,8 @@ def _final_step_output(estimator, method, X):
 
 
 def _risk_scores(estimator, X):
-    """``predict_risk(X)`` where the estimator (or its final step) has it, else ``predict(X)``, scikit-survival's risk."""
+    """``predict_risk(X)`` where the estimator (or its final step) has it, else ``predict(X)``, scikit-survival's
+    risk."""
     final = estimator
     while not hasattr(final, "predict_risk") and isinstance(final, Pipeline):
         final = final[-1]
@@ -77,7 +78,8 @@ def _evaluation_times(event, time, lower, upper, minimum):
 
 
 class SksurvScorer:
-    """Scorer ``(estimator, X, y) -> float`` computing one of scikit-survival's IPCW metrics; build it with :func:`make_sksurv_scorer`."""
+    """Scorer ``(estimator, X, y) -> float`` computing one of scikit-survival's IPCW metrics; build it with
+    :func:`make_sksurv_scorer`."""
 
     def __init__(self, metric, survival_train, times, tau, tied_tol):
         self.metric = metric

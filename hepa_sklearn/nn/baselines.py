@@ -1,4 +1,5 @@
-"""Torch modules of the paper's baselines: the matched downstream head, the masked autoencoder, PatchTST and iTransformer.
+"""Torch modules of the paper's baselines: the matched downstream head, the masked autoencoder, PatchTST and
+iTransformer.
 
 Every encoder here is built from the blocks of :mod:`hepa_sklearn.nn.encoder`
 (pre-norm :class:`~hepa_sklearn.nn.encoder.Block`, the attention mask that
@@ -286,7 +287,8 @@ class MaskedAutoencoder(nn.Module):
         return last_valid_state(states, valid)
 
     def forward(self, x, mask):
-        """Reconstructed and true patch values (B, N', C * P) and the weight of each value (1 where masked and observed).
+        """Reconstructed and true patch values (B, N', C * P) and the weight of each value (1 where masked and
+        observed).
 
         ``mask`` (B, N) marks the masked tokens over the window's full token
         sequence (right-aligned patches, as the encoder cuts them).

@@ -112,7 +112,7 @@ class JEPA(nn.Module):
         """EMA step of the target encoder: θ_target <- m θ_target + (1 - m) θ_context."""
         if self.target != "ema":
             return
-        for target, online in zip(self.target_encoder.parameters(), self.encoder.parameters()):
+        for target, online in zip(self.target_encoder.parameters(), self.encoder.parameters(), strict=True):
             target.lerp_(online, 1 - momentum)
 
     def embed(self, x):
@@ -162,7 +162,7 @@ class JEPA(nn.Module):
         loc, scale = (statistic[owner] for statistic in self.encoder.statistics(x, None))
         return torch.cat(h)[inverse], torch.cat(has_context)[inverse], loc, scale
 
-    def _future(self, x, cut, dt):
+    def future(self, x, cut, dt):
         """The target intervals ``[cut, cut + dt)`` of ``x``, left-aligned in (B, C, target_length), NaN after."""
         return future_intervals(x, cut, dt, self.target_length)
 

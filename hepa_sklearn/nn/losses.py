@@ -1,4 +1,5 @@
-"""Training losses: the JEPA objective, BCE on the cumulative event surface, discrete-time survival likelihood, the cause of an event."""
+"""Training losses: the JEPA objective, BCE on the cumulative event surface, discrete-time survival likelihood, the
+cause of an event."""
 
 import math
 

@@ -1,4 +1,5 @@
-"""Tokens of many sequences packed in rows without padding: their layout, attention within each sequence, interval tokens."""
+"""Tokens of many sequences packed in rows without padding: their layout, attention within each sequence, interval
+tokens."""
 
 import torch
 

@@ -7,7 +7,7 @@ imports it only when something is drawn.
 from ._embedding_pca import EmbeddingPCADisplay
 from ._event_surface import EventSurfaceDisplay
 from ._horizon_auroc import HorizonAUROCDisplay
-from ._predictor_outputs import PredictorOutputsDisplay
+from ._predictor_outputs import PredictorOutputsDisplay, predictor_outputs
 from ._reliability import SurfaceReliabilityDisplay
 from ._training_history import TrainingHistoryDisplay
 
@@ -18,4 +18,5 @@ __all__ = [
     "PredictorOutputsDisplay",
     "SurfaceReliabilityDisplay",
     "TrainingHistoryDisplay",
+    "predictor_outputs",
 ]

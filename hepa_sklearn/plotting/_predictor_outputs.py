@@ -146,7 +146,9 @@ class PredictorOutputsDisplay(TitledDisplay):
         shades = pyplot().get_cmap("Reds")(np.linspace(0.35, 0.95, len(self.horizons)))
         self.output_scatters_ = [
             ax.scatter(*points.T, s=6, color=shade, label=f"ĥ at Δt = {k} (shift {shift:.2f})")
-            for points, shade, k, shift in zip(self.output_points, shades, self.horizons, self.relative_shift)
+            for points, shade, k, shift in zip(
+                self.output_points, shades, self.horizons, self.relative_shift, strict=True
+            )
         ]
         axis = "PC" if self.method == "pca" else "t-SNE "
         ax.set_xlabel(f"{axis}1")

@@ -108,7 +108,7 @@ class SurfaceReliabilityDisplay(TitledDisplay):
             [0, 1], [0, 1], color="black", linestyle=":", linewidth=1, label="perfectly calibrated"
         )
         self.lines_ = []
-        curves = zip(self.horizons, self.mean_predicted, self.observed_rate)
+        curves = zip(self.horizons, self.mean_predicted, self.observed_rate, strict=True)
         for horizon, predicted, observed in curves:
             filled = ~np.isnan(predicted)
             (line,) = ax.plot(predicted[filled], observed[filled], marker="o", label=f"Δt = {horizon}")

@@ -1,0 +1,302 @@
+"""TorchEstimator: what every torch-backed estimator of the package shares.
+
+The training parameters and their constraints, seeding, net construction,
+the fit skeleton (also without training: ``initialize``, ``training_data``),
+chunked inference, ``history_`` and the persistence hook.
+"""
+
+import logging
+import time
+from dataclasses import fields
+from typing import NamedTuple
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+from skorch.history import History
+
+from ._training import (
+    PRECISIONS,
+    TailSplit,
+    TrainingConfig,
+    check_finite_output,
+    infer_in_chunks,
+    resolve_device,
+    seeded_torch,
+)
+from ._training.callbacks import raise_if_interrupted, user_callbacks
+from ._training.distributed import join_net, join_world
+from ._training.net import completed_epochs
+from ._training.runtime import release_freed_memory
+from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
+
+__all__ = ["FitPlan", "TorchEstimator", "registered_estimator"]
+
+logger = logging.getLogger("hepa_sklearn")
+
+# every TorchEstimator subclass by class name: what persistence.load may rebuild
+_REGISTRY = {}
+
+
+class FitPlan(NamedTuple):
+    """What ``fit`` trains on, from its checked input: the fitted attributes the input gives, the training data.
+
+    ``data`` and ``targets`` are what the net's ``fit`` reads (``targets``
+    None for the pretrainers), ``groups`` one unit label per item of
+    ``data`` (or None) and ``prepare(net)`` what runs on the initialised
+    net before training (or None).
+    """
+
+    fitted: dict
+    data: object
+    targets: object = None
+    groups: object = None
+    prepare: object = None
+
+
+def registered_estimator(name):
+    """The TorchEstimator subclass called ``name``; ValueError for any other name."""
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown estimator class {name!r}; known: {sorted(_REGISTRY)}.")
+    return _REGISTRY[name]
+
+
+class TorchEstimator(BaseEstimator):
+    """What every torch-backed estimator of the package shares; a subclass holds only what differs.
+
+    A subclass declares
+
+    - its constructor, which assigns each parameter to the attribute of the
+      same name (``self.x = x``) and does nothing else, as scikit-learn's
+      ``get_params``, ``set_params`` and ``clone`` require, ending with the
+      shared training parameters (see
+      :class:`~hepa_sklearn._training.TrainingConfig`);
+    - ``_parameter_constraints``, extending this class's (``max_epochs >= 1``;
+      the pretrainers also take 0);
+    - ``_fitted_attributes``: the fitted attributes besides ``net_`` that
+      describe the fitted model (persistence saves them);
+    - ``_check_input``: the function validating its input;
+    - ``_fit_plan(X, y, groups)``: the parameters and the input checked, the
+      :class:`FitPlan` that ``fit``, :meth:`initialize` and
+      :meth:`training_data` share;
+    - ``_build_net(fitted, device, seed)``: the untrained skorch net for the
+      fitted attributes ``fitted`` (a dict), used by ``fit`` and by
+      :func:`hepa_sklearn.persistence.load`;
+    - ``_nested_parameters``: parameters holding a fitted estimator that the
+      fitted net needs (saved inside the same file), and
+      ``_transient_parameters``: estimator-valued parameters only ``fit``
+      reads (not saved).
+    """
+
+    _parameter_constraints = {
+        "max_epochs": [POSITIVE_INT],
+        "batch_size": [POSITIVE_INT],
+        "lr": [POSITIVE_REAL],
+        "weight_decay": [NON_NEGATIVE_REAL],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [OPEN_UNIT],
+        "n_iter_no_change": [POSITIVE_INT],
+        "device": [str],
+        "precision": [StrOptions(set(PRECISIONS))],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+        "callbacks": [None, list, tuple],
+    }
+    _fitted_attributes = ("n_features_in_",)
+    _nested_parameters = ()
+    _transient_parameters = ("callbacks",)
+    # rows per chunk in transform/predict_proba: memory stays bounded by the chunk; at
+    # K = 150 and width 256 a chunk of event-model activations is 20 MB
+    _inference_chunk = 128
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _REGISTRY[cls.__name__] = cls
+
+    # -- fitting -----------------------------------------------------------------
+
+    def _training_config(self):
+        return TrainingConfig(**{field.name: getattr(self, field.name) for field in fields(TrainingConfig)})
+
+    def _torch_seed(self):
+        """One seed for everything torch draws in ``fit``, from ``random_state``."""
+        return check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+
+    def _fit_plan(self, X, y, groups):
+        """The :class:`FitPlan` of checked ``X``, ``y`` and ``groups``; each kind of estimator has its own."""
+        raise NotImplementedError(f"{type(self).__name__} does not plan its fit.")
+
+    def _fit_planned(self, plan, *, train=True):
+        return self._fit_net(
+            plan.fitted,
+            plan.data,
+            plan.targets,
+            seed=self._torch_seed(),
+            prepare=plan.prepare,
+            groups=plan.groups,
+            train=train,
+        )
+
+    def initialize(self, X, y=None, groups=None):
+        """Fit without training: the fitted state that ``fit(X, y, groups)`` starts from.
+
+        The parameters and the input are checked, and the net is built and
+        initialised, exactly as ``fit`` does; then no epoch runs
+        (``n_epochs_`` is 0) and the net keeps the initial weights that
+        training would start from. For timing and profiling the training
+        loop: ``net_`` can then train (``net_.partial_fit``) on
+        :meth:`training_data`, and ``transform`` or ``predict_proba`` run
+        on the initial weights.
+
+        Parameters
+        ----------
+        X : array-like
+            What ``fit`` takes: windows, or embeddings.
+        y : structured ndarray or None, default=None
+            The labels of ``fit`` (None for the pretrainers).
+        groups : array-like or None, default=None
+            As in ``fit``.
+
+        Returns
+        -------
+        self : object
+            The estimator, fitted with the initial weights.
+        """
+        return self._fit_planned(self._fit_plan(X, y, groups), train=False)
+
+    def training_data(self, X, y=None, groups=None):
+        """The data and targets that the net of ``fit(X, y, groups)`` trains on, after the checks of ``fit``.
+
+        Parameters
+        ----------
+        X : array-like
+            What ``fit`` takes: windows, or embeddings.
+        y : structured ndarray or None, default=None
+            The labels of ``fit`` (None for the pretrainers).
+        groups : array-like or None, default=None
+            As in ``fit``.
+
+        Returns
+        -------
+        data : dataset or ndarray
+            The first argument of the net's ``fit`` and ``get_dataset``:
+            for the pretrainers a dataset of windows (each window
+            ``cuts_per_window`` times for HEPA's), else the checked input.
+        targets : ndarray or None
+            Its second argument: the packed surface labels and their known
+            mask, shape ``(n_samples, 2, K)``, or None for the pretrainers.
+        """
+        plan = self._fit_plan(X, y, groups)
+        return plan.data, plan.targets
+
+    def _fit_net(self, fitted, X, y=None, *, seed, prepare=None, groups=None, train=True):
+        """Build the net for ``fitted``, train it on ``(X, y)`` and only then store the fitted state.
+
+        ``prepare(net)`` runs on the initialised net before training (for
+        example to load starting weights). ``groups`` (checked, one label
+        per item of ``X``) makes early stopping hold out whole units. A
+        failure in training, or an interruption (Ctrl-C), raises and leaves
+        the estimator as it was before ``fit``.
+
+        Inside an initialised process group of several processes every
+        process trains the same model on its share of each global batch, and
+        all of them end with the same fitted state.
+
+        ``max_epochs=0`` (where the estimator allows it), or ``train=False``,
+        builds the net with the initial weights that training would start
+        from, and trains nothing.
+        """
+        settings = {name: getattr(self, name) for name in ("batch_size", "max_epochs", "lr", "weight_decay")}
+        world, device, seed = join_world(resolve_device(self.device), seed, X, y, settings)
+        net = self._build_net(fitted, device, seed)
+        net.callbacks = [*net.callbacks, *user_callbacks(self.callbacks, net.callbacks)]
+        if world is not None:
+            join_net(net, world)
+        if groups is not None and net.train_split is not None:
+            net.train_split = TailSplit(self.validation_fraction, groups)
+        name = type(self).__name__
+        log = world is None or world.rank == 0
+        if log:
+            logger.info(
+                "%s.fit: %d samples, at most %d epochs on %s%s",
+                name,
+                len(X),
+                self.max_epochs,
+                device,
+                ", validating on whole units" if groups is not None and self.early_stopping else "",
+            )
+        start = time.perf_counter()
+        try:
+            with seeded_torch(seed, device):
+                net.initialize()
+                if prepare is not None:
+                    prepare(net)
+                if self.max_epochs and train:
+                    net.partial_fit(X, y)
+        finally:
+            net.__dict__.pop("world_", None)
+            release_freed_memory()
+        n_epochs = completed_epochs(net)
+        raise_if_interrupted(self, net, n_epochs)
+        if log:
+            logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)
+        self._set_fitted({"n_epochs_": n_epochs, **fitted}, net)
+        return self
+
+    def _set_fitted(self, fitted, net):
+        # one dict update, which no signal handler can split: all fitted attributes or none
+        vars(self).update({**fitted, "net_": net})
+
+    # -- inference ---------------------------------------------------------------
+
+    def _validated_input(self, X):
+        """``X`` checked against the fitted estimator (raises NotFittedError first when unfitted)."""
+        check_is_fitted(self, "net_")
+        return type(self)._check_input(self, X, reset=False)
+
+    def _infer(self, array, what, forward=None):
+        """The net's output for ``array`` in chunks, float32 ndarray; ValueError naming ``what`` if not finite.
+
+        ``forward`` picks the module method to run (None: the module itself).
+        """
+        module = self.net_.module_
+        output = infer_in_chunks(
+            module, forward(module) if forward else module, array, self._inference_chunk, dtype=self.net_.autocast_dtype
+        )
+        return check_finite_output(output.numpy(), what)
+
+    @property
+    def history_(self):
+        """skorch History of the fit: one row per epoch with its losses."""
+        check_is_fitted(self, "net_")
+        return self.net_.history
+
+    # -- persistence hook (as skorch's save_params / load_params) -----------------
+
+    def _get_persistent_state(self):
+        """Fitted attributes, CPU weights and history: everything needed to rebuild the fitted net."""
+        check_is_fitted(self, "net_")
+        module = self.net_.module_
+        return {
+            "fitted": {name: getattr(self, name) for name in ("n_epochs_", *self._fitted_attributes)},
+            "state_dict": {key: tensor.detach().cpu() for key, tensor in module.state_dict().items()},
+            "history": list(self.net_.history),
+            "device": str(next(module.parameters()).device),
+        }
+
+    def _set_persistent_state(self, state, device):
+        """Rebuild the fitted net from :meth:`_get_persistent_state` output on ``device``, without training."""
+        device = resolve_device(device)
+        net = self._build_net(state["fitted"], device, 0)
+        with seeded_torch(0, device):  # the random initial weights are overwritten just below
+            net.initialize()
+        net.module_.load_state_dict(state["state_dict"])
+        net.history_ = History(state["history"])
+        self._set_fitted(state["fitted"], net)
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = self.random_state is None
+        return tags

@@ -1,10 +1,10 @@
-"""Command line of the harness: ``hepa-bench run|snapshots|speed|memory|report``."""
+"""Command line of the harness: ``hepa-bench run|snapshots|speed|memory|report|corpus``."""
 
 import argparse
 import os
 import sys
 
-from . import report, runner, snapshots, speed
+from . import corpus_cli, report, runner, snapshots, speed
 
 
 def _run(module):
@@ -43,6 +43,7 @@ def build_parser():
             "--reference PATH times the authors' implementation side by side",
         ),
         ("report", report, "markdown tables of benchmark results"),
+        ("corpus", corpus_cli, "pretraining corpus of the registry's training windows: build, info, pretrain"),
     )
     for name, module, text in suites:
         sub = commands.add_parser(name, help=text)

@@ -1,0 +1,216 @@
+"""Resumable pretraining of one HEPA encoder on a corpus (:mod:`hepa_bench.corpus`), with families left out.
+
+One :class:`~hepa_sklearn.HEPAPretrainer` reads every shard: its channel
+width is the widest shard's, and the windows of narrower shards get
+channels that are all NaN appended (:func:`~hepa_bench.corpus.pad_channels`);
+with channel tokens (``tokens="channel"``, the default here) a channel
+without any observation is left out of each patch's average, so the padding
+adds compute but no input. The pretrainer is built and initialised as
+``fit`` would build it (:meth:`~hepa_sklearn.HEPAPretrainer.initialize`),
+then its net trains with ``net_.partial_fit`` on pieces of at most
+``windows_per_piece`` windows of one shard (each piece the dataset that
+:meth:`~hepa_sklearn.HEPAPretrainer.training_data` makes of it), one
+skorch epoch per piece. A corpus epoch passes over every window once: each
+shard's windows in a seeded order cut into pieces, the pieces of all
+shards in a seeded order. The cosine learning-rate schedule runs over all
+pieces of all ``max_epochs`` corpus epochs.
+
+Every ``chunk_epochs`` corpus epochs the state is saved in the checkpoint
+folder: the pretrainer by :func:`hepa_sklearn.persistence.save`, the
+optimiser's state by ``torch.save``, both written under new names first,
+then ``state.json`` naming them replaces the previous one in one rename,
+so a kill at any moment leaves the last complete checkpoint in place. A
+later call with the same corpus, families and parameters resumes from it.
+Before each piece torch's generator and the cut sampler's stream are
+seeded from (seed, epoch, piece), so a resumed run trains exactly as an
+uninterrupted one on the same machine and device.
+"""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from hepa_sklearn import HEPAPretrainer
+from hepa_sklearn.persistence import load, save
+
+from .corpus import MANIFEST, corpus_families, corpus_windows, pad_channels, read_manifest, resolve_families
+from .corpus_files import outside_repository, sha256_file, write_json
+
+__all__ = ["DEFAULTS", "STATE", "epoch_pieces", "pretrain_corpus", "read_state"]
+
+STATE = "state.json"
+# the encoder of every corpus run unless the caller says otherwise: channel tokens read any shard once padded;
+# per-window RevIN, as the event benchmarks; no regimes or window level (they are statistics of one dataset)
+DEFAULTS = {"tokens": "channel", "norm": "revin", "regimes": None, "window_level": False}
+FIXED = {"early_stopping": False}  # a corpus run trains its epochs; it holds nothing out
+
+
+def _seed(*words):
+    return int(np.random.SeedSequence([int(w) for w in words]).generate_state(1)[0])
+
+
+def epoch_pieces(sizes, epoch, seed, windows_per_piece):
+    """``[(shard index, window indices)]`` of corpus epoch ``epoch``: every window of every shard once.
+
+    Each shard's windows in a permutation drawn from ``(seed, epoch)`` are
+    cut into ``ceil(n / windows_per_piece)`` near-equal pieces (indices
+    sorted within a piece); the pieces of all shards then come in a second
+    permutation from the same generator.
+    """
+    rng = np.random.default_rng([seed, epoch])
+    pieces = []
+    for shard, n in enumerate(sizes):
+        order = rng.permutation(n)
+        pieces += [(shard, np.sort(part)) for part in np.array_split(order, math.ceil(n / windows_per_piece))]
+    return [pieces[i] for i in rng.permutation(len(pieces))]
+
+
+def read_state(checkpoint_dir):
+    """The ``state.json`` of a checkpoint folder, or None when it has none."""
+    path = Path(checkpoint_dir) / STATE
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, params):
+    """What a resumed run must share with the run it continues."""
+    return {
+        "manifest_sha256": sha256_file(Path(manifest["root"]) / MANIFEST),
+        "families": included,
+        "exclude": excluded,
+        "max_epochs": max_epochs,
+        "seed": seed,
+        "windows_per_piece": windows_per_piece,
+        "params": params,
+    }
+
+
+def _save(folder, pretrainer, identity, epochs, losses, shards, log):
+    """Write the checkpoint after ``epochs`` corpus epochs; ``state.json`` last, then drop the older files."""
+    names = {"pretrainer": f"pretrainer-epoch{epochs:04d}.pt", "optimizer": f"optimizer-epoch{epochs:04d}.pt"}
+    save(pretrainer, folder / names["pretrainer"])
+    partial = folder / f".{names['optimizer']}.partial"
+    torch.save(pretrainer.net_.optimizer_.state_dict(), partial)
+    partial.replace(folder / names["optimizer"])
+    state = {**identity, "epochs": epochs, "skorch_epochs": len(pretrainer.history_), "epoch_losses": losses}
+    write_json(folder / STATE, {**state, "shards": shards, "files": names})
+    for path in folder.glob("*-epoch*.pt"):
+        if path.name not in names.values():
+            path.unlink()
+    log(f"checkpoint after corpus epoch {epochs}: {folder / names['pretrainer']}")
+
+
+def _resume(folder, state, identity, device):
+    """The pretrainer and finished epochs of ``state``; ValueError when it belongs to another run."""
+    differ = [key for key in identity if state.get(key) != identity[key]]
+    if differ:
+        raise ValueError(
+            f"{folder} holds a checkpoint of another run (it differs in {differ}); name another --checkpoint-dir, "
+            "or run with that run's corpus, families and parameters."
+        )
+    pretrainer = load(folder / state["files"]["pretrainer"], device=device)
+    where = next(pretrainer.net_.module_.parameters()).device  # "auto" resolved as the library resolves it
+    optimizer = torch.load(folder / state["files"]["optimizer"], map_location=where, weights_only=True)
+    pretrainer.net_.optimizer_.load_state_dict(optimizer)
+    return pretrainer, state["epochs"], list(state["epoch_losses"])
+
+
+def _train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels):
+    """One corpus epoch; the mean training loss over its windows."""
+    net, total, weight = pretrainer.net_, 0.0, 0
+    sizes = [len(X) for _, X in shards]
+    for i, (shard, index) in enumerate(epoch_pieces(sizes, epoch, seed, windows_per_piece)):
+        torch.manual_seed(_seed(seed, epoch, i))
+        sampler = net.iterator_train__collate_fn
+        if hasattr(sampler, "rng"):  # the cut draws continue one stream: start it from (seed, epoch, piece)
+            sampler.rng = np.random.default_rng([seed, epoch, i])
+        data, _ = pretrainer.training_data(pad_channels(shards[shard][1][index], n_channels))
+        net.partial_fit(data, epochs=1)
+        total += float(net.history[-1, "train_loss"]) * len(index)
+        weight += len(index)
+    return total / weight
+
+
+def pretrain_corpus(
+    corpus,
+    *,
+    checkpoint_dir,
+    exclude=(),
+    chunk_epochs=1,
+    max_epochs=10,
+    max_chunks=None,
+    seed=0,
+    device="cpu",
+    windows_per_piece=1024,
+    log=print,
+    **params,
+):
+    """Pretrain on ``corpus`` without the families ``exclude`` until ``max_epochs`` corpus epochs; resumable.
+
+    ``params`` are :class:`~hepa_sklearn.HEPAPretrainer` parameters over
+    :data:`DEFAULTS` (``max_epochs``, ``early_stopping``, ``random_state``
+    and ``device`` are the driver's). A checkpoint is saved every
+    ``chunk_epochs`` epochs; ``max_chunks`` ends the call after that many
+    chunks. Started again with the same corpus, ``exclude``, ``max_epochs``,
+    ``seed``, ``windows_per_piece`` and ``params``, it resumes from the last
+    checkpoint (``chunk_epochs`` and ``device`` may change).
+
+    Returns
+    -------
+    pretrainer : HEPAPretrainer
+        The pretrainer after the last epoch of this call.
+    state : dict
+        The checkpoint's ``state.json``: ``epochs`` done, the mean training
+        loss of each (``epoch_losses``), the shards read, the run's identity.
+    """
+    counts = {"chunk_epochs": chunk_epochs, "max_epochs": max_epochs, "windows_per_piece": windows_per_piece}
+    if max_chunks is not None:
+        counts["max_chunks"] = max_chunks
+    for name, value in counts.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
+    clash = sorted(set(params) & {"max_epochs", "early_stopping", "random_state", "device"})
+    if clash:
+        raise ValueError(f"{clash} are set by the corpus driver; use its own arguments.")
+    manifest = read_manifest(corpus)
+    known = corpus_families(manifest)
+    excluded = resolve_families(list(exclude), known) if exclude else []
+    included = sorted(set(known) - set(excluded))
+    if not included:
+        raise ValueError(f"excluding {excluded} leaves no shard of the corpus {manifest['root']}.")
+    folder = outside_repository(checkpoint_dir, "the checkpoint folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    shards = list(corpus_windows(manifest, excluded, verify=True))
+    n_channels = max(X.shape[1] for _, X in shards)
+    n_pieces = sum(math.ceil(len(X) / windows_per_piece) for _, X in shards)
+    params = {**DEFAULTS, **params}
+    # every parameter as the estimator resolves it, so that a default given or omitted is the same run
+    resolved = HEPAPretrainer(**params).get_params()
+    resolved = {k: v for k, v in resolved.items() if k not in (*FIXED, "max_epochs", "random_state", "device")}
+    resolved = {k: v for k, v in resolved.items() if k not in ("callbacks", "verbose")}
+    identity = _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, resolved)
+    listed = [{key: s[key] for key in ("family", "dataset", "n_windows", "n_channels", "sha256")} for s, _ in shards]
+    state = read_state(folder)
+    if state is not None:
+        pretrainer, done, losses = _resume(folder, state, identity, device)
+        log(f"resuming after corpus epoch {done} of {max_epochs} from {folder}")
+    else:
+        pretrainer = HEPAPretrainer(
+            **params, **FIXED, max_epochs=max_epochs * n_pieces, random_state=seed, device=device
+        )
+        first = shards[0][1]
+        pretrainer.initialize(pad_channels(first[: min(len(first), 64)], n_channels))
+        done, losses = 0, []
+        log(f"{len(shards)} shards of {included}, {n_channels} channels, {n_pieces} pieces per epoch")
+    chunks = 0
+    while done < max_epochs and (max_chunks is None or chunks < max_chunks):
+        stop = min(done + chunk_epochs, max_epochs)
+        for epoch in range(done, stop):
+            losses.append(_train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels))
+            log(f"corpus epoch {epoch + 1}/{max_epochs}: training loss {losses[-1]:.4f}")
+        done, chunks = stop, chunks + 1
+        pretrainer.n_epochs_ = len(pretrainer.history_)
+        _save(folder, pretrainer, identity, done, losses, listed, log)
+    return pretrainer, read_state(folder)

@@ -1,0 +1,221 @@
+"""The pretraining corpus: training windows only, shards and manifest, leave-one-family-out selection, the CLI.
+
+The disjointness test runs for every registry entry: C-MAPSS reads the
+subsets the library ships, VIX the synthetic series of the ``data_home``
+fixture, and the other datasets the real data home ($HEPA_DATA_HOME) when
+it holds them (skipped otherwise). The splits it checks against are the
+harness's own: :class:`hepa_sklearn.protocol.SubsetSplit`, as
+:meth:`~hepa_bench.entry.BenchmarkEntry.load` uses it, and each entry's
+loader's table of parts.
+"""
+
+import json
+
+import numpy as np
+import pytest
+from hepa_bench.cli import main
+from hepa_bench.corpus import (
+    build_corpus,
+    corpus_windows,
+    family_of,
+    pad_channels,
+    read_manifest,
+    registry_families,
+    resolve_families,
+)
+from hepa_bench.corpus_files import REPOSITORY, sha256_file
+from hepa_bench.registry import BENCHMARKS
+
+from hepa_sklearn.protocol import SubsetSplit
+
+QUIET = {"log": lambda message: None}
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory, data_home):
+    """C-MAPSS (64-step windows, stride 64), the synthetic VIX and a quarter of simulated windows."""
+    folder = tmp_path_factory.mktemp("corpus")
+    return build_corpus(
+        folder,
+        families=["cmapss", "vix"],
+        data_home=data_home,
+        window=64,
+        stride=64,
+        simulated_share=0.25,
+        command="hepa-bench corpus build",
+        **QUIET,
+    )
+
+
+def test_families_of_the_registry():
+    families = registry_families()
+    assert families["cmapss"] == ["FD001", "FD002", "FD003", "FD004"]
+    assert all(len(names) == 1 for family, names in families.items() if family != "cmapss")
+    assert family_of(BENCHMARKS["ETTm1"]) == "ettm1"
+    assert resolve_families(["fd003", "VIX", "cmapss"], families) == ["cmapss", "vix"]
+    with pytest.raises(ValueError, match="unknown families"):
+        resolve_families(["nope"], families)
+
+
+def test_shards_and_manifest(small_corpus):
+    manifest = read_manifest(small_corpus["root"])
+    assert manifest["families"] == {
+        "cmapss": ["FD001", "FD002", "FD003", "FD004"],
+        "vix": ["VIX"],
+        "simulated": ["make_fleet"],
+    }
+    assert manifest["command"] == "hepa-bench corpus build" and manifest["n_windows"] == sum(
+        shard["n_windows"] for shard in manifest["shards"]
+    )
+    for shard in manifest["shards"]:
+        path = f"{manifest['root']}/{shard['file']}"
+        assert shard["file"] == f"{shard['family']}/{shard['dataset']}.npz"
+        assert sha256_file(path) == shard["sha256"]
+        with np.load(path, allow_pickle=False) as stored:
+            X, units, ends = stored["X"], stored["unit"], stored["end"]
+        assert X.dtype == np.float32 and X.shape == (shard["n_windows"], shard["n_channels"], 64)
+        assert len(units) == len(ends) == len(X) and list(dict.fromkeys(units.tolist())) == shard["units"]
+        assert len(shard["channel_names"]) == len(shard["offset"]) == len(shard["scale"]) == shard["n_channels"]
+        assert not np.isinf(X).any() and (~np.isnan(X)).any(axis=(1, 2)).all()
+        for span in shard["spans"]:
+            mine = ends[units == span["unit"]]
+            assert span["stop"] == mine.max() + 1 and span["start"] == max(0, mine.min() - 63)
+    # the simulated windows are a quarter of the corpus
+    simulated = manifest["shards"][-1]
+    assert simulated["family"] == "simulated" and simulated["n_windows"] == pytest.approx(
+        manifest["n_windows"] / 4, abs=1
+    )
+
+
+def test_retired_and_missing_datasets_are_left_out(tmp_path):
+    manifest = build_corpus(tmp_path / "c", families=["tep", "smap"], data_home=str(tmp_path), **QUIET)
+    assert manifest["shards"] == []
+    reasons = {item["dataset"]: item["reason"] for item in manifest["skipped"]}
+    assert reasons["TEP"] == f"retired: {BENCHMARKS['TEP'].retired}" and reasons["SMAP"].startswith("no data in")
+
+
+def test_cmapss_defaults_are_the_protocol_pretraining_windows(tmp_path):
+    """Default window and stride: one whole-history window per training unit, as the protocol's ``X_pre``."""
+    manifest = build_corpus(tmp_path / "c", families=["FD001"], **QUIET)
+    (shard, X), *others = corpus_windows(manifest)
+    assert shard["dataset"] == "FD001" and [s["dataset"] for s, _ in others] == ["FD002", "FD003", "FD004"]
+    split = SubsetSplit("FD001", 0, regime=False, defer_windows=True)
+    order = np.argsort(split.split.train)  # X_pre follows the seeded permutation, the shard the unit ids
+    raw = X * np.array(shard["scale"])[None, :, None] + np.array(shard["offset"])[None, :, None]
+    np.testing.assert_allclose(raw, split.X_pre[order], rtol=1e-5, atol=1e-3)
+
+
+@pytest.fixture(scope="module")
+def family_corpus(tmp_path_factory):
+    """``family_corpus(name, data_home)``: the default corpus of ``name``'s family, built once per family."""
+    built = {}
+
+    def build(name, home):
+        family = family_of(BENCHMARKS[name])
+        if family not in built:
+            folder = tmp_path_factory.mktemp(family)
+            built[family] = build_corpus(folder, families=[family], data_home=home, **QUIET)
+        return built[family]
+
+    return build
+
+
+def _data_home(entry, synthetic):
+    if entry.name == "VIX":
+        return synthetic
+    if entry.is_cmapss:
+        return None
+    if not entry.available():
+        pytest.skip(f"{entry.name}: no data in the data home")
+    return None
+
+
+@pytest.mark.parametrize("name", list(BENCHMARKS))
+def test_corpus_holds_no_validation_or_test_rows(name, family_corpus, data_home):
+    entry = BENCHMARKS[name]
+    home = _data_home(entry, data_home)
+    manifest = family_corpus(name, home)
+    shards = [shard for shard in manifest["shards"] if shard["dataset"] == name]
+    if entry.retired:
+        assert shards == [] and name in {item["dataset"] for item in manifest["skipped"]}
+        return
+    (shard,) = shards
+    with np.load(f"{manifest['root']}/{shard['file']}", allow_pickle=False) as stored:
+        X, units, ends = stored["X"], stored["unit"], stored["end"]
+    if entry.is_cmapss:
+        split = SubsetSplit(entry.loader_params["subset"], 0, regime=False, defer_windows=True).split
+        assert set(units.astype(int)) == set(split.train.tolist())
+        assert not set(units.astype(int)) & (set(split.valid.tolist()) | set(split.test.tolist()))
+        return
+    # the loader's table of parts: what every part of entry.load(0) is cut from
+    table = entry.loader(
+        data_home=home, split="valid", context_length=entry.context_length, stride=10**6, min_history=entry.min_history
+    ).splits
+    first_row = np.maximum(ends - X.shape[2] + 1, 0)
+    for unit, part, start, stop in table[["unit", "split", "start", "stop"]].itertuples(index=False):
+        mine = units == str(unit)
+        if part in ("valid", "test"):
+            assert not np.any(mine & (first_row < stop) & (ends >= start)), f"{name}: {unit} {part} rows in the corpus"
+        elif part in shard["parts"]:  # every training window of the part is in the corpus
+            assert mine.any()
+    held = set(table.loc[table["split"].isin(["valid", "test"]), "unit"].astype(str))
+    only_held = held - set(table.loc[table["split"].isin(["train", "normal"]), "unit"].astype(str))
+    assert not only_held & set(units.tolist())
+
+
+def test_corpus_windows_leave_one_family_out(small_corpus, tmp_path):
+    every = [(shard["dataset"], X.shape) for shard, X in corpus_windows(small_corpus)]
+    assert [name for name, _ in every] == ["FD001", "FD002", "FD003", "FD004", "VIX", "make_fleet"]
+    for exclude in (["cmapss"], ["FD002"], ["Cmapss", "fd004"]):  # the C-MAPSS subsets leave together
+        kept = [shard["dataset"] for shard, _ in corpus_windows(small_corpus, exclude_families=exclude)]
+        assert kept == ["VIX", "make_fleet"]
+    kept = [shard["family"] for shard, _ in corpus_windows(small_corpus["root"], exclude_families=["vix", "simulated"])]
+    assert kept == ["cmapss"] * 4
+    with pytest.raises(ValueError, match="unknown families"):
+        list(corpus_windows(small_corpus, exclude_families=["weather"]))  # not in this corpus
+    shard, X = next(corpus_windows(small_corpus, exclude_families=["cmapss"], verify=True))
+    with np.load(f"{small_corpus['root']}/{shard['file']}") as stored:
+        np.testing.assert_array_equal(X, stored["X"])
+
+
+def test_a_changed_shard_fails_verification(tmp_path, data_home):
+    manifest = build_corpus(tmp_path / "c", families=["vix"], data_home=data_home, window=64, stride=64, **QUIET)
+    path = tmp_path / "c" / manifest["shards"][0]["file"]
+    with np.load(path) as stored:
+        parts = dict(stored)
+    parts["X"][0, 0, -1] += 1.0
+    np.savez(path, **parts)
+    assert len(list(corpus_windows(manifest))) == 1
+    with pytest.raises(ValueError, match="SHA-256"):
+        list(corpus_windows(manifest, verify=True))
+
+
+def test_pad_channels():
+    X = np.ones((2, 3, 5), dtype=np.float32)
+    padded = pad_channels(X, 5)
+    assert padded.shape == (2, 5, 5) and np.isnan(padded[:, 3:]).all() and (padded[:, :3] == 1).all()
+    assert pad_channels(X, 3) is X
+    with pytest.raises(ValueError, match="cannot be padded"):
+        pad_channels(X, 2)
+
+
+def test_build_and_info_commands(tmp_path, data_home, capsys):
+    output = tmp_path / "corpus"
+    args = ["corpus", "build", "--output", str(output), "--families", "vix", "--data-home", data_home]
+    assert main([*args, "--window", "64", "--stride", "32", "--simulated-share", "0.5"]) == 0
+    manifest = json.loads((output / "manifest.json").read_text())
+    assert [s["family"] for s in manifest["shards"]] == ["vix", "simulated"]
+    assert manifest["window"] == 64 and manifest["stride"] == 32 and manifest["versions"]["hepa_sklearn"]
+    assert "corpus build" in manifest["command"]
+    capsys.readouterr()
+    assert main(["corpus", "info", str(output), "--verify"]) == 0
+    printed = capsys.readouterr().out
+    assert "windows per family: vix" in printed and "match their SHA-256" in printed
+    with pytest.raises(SystemExit, match="already holds a corpus"):
+        main(args)
+    with pytest.raises(SystemExit, match="inside the repository"):
+        main(["corpus", "build", "--output", str(REPOSITORY / "corpus"), "--families", "vix"])
+    with pytest.raises(SystemExit, match="unknown families"):
+        main(["corpus", "build", "--output", str(tmp_path / "other"), "--families", "nope"])
+    with pytest.raises(SystemExit, match="no corpus manifest"):
+        main(["corpus", "info", str(tmp_path / "none")])

@@ -1,0 +1,115 @@
+"""Resumable pretraining on a corpus: chunks and checkpoints, a resumed run equal to an uninterrupted one."""
+
+import numpy as np
+import pytest
+import torch
+from hepa_bench.cli import main
+from hepa_bench.corpus import build_corpus
+from hepa_bench.corpus_files import REPOSITORY
+from hepa_bench.corpus_pretrain import epoch_pieces, pretrain_corpus, read_state
+
+from hepa_sklearn.persistence import load
+
+TINY = ["--d-model", "16", "--n-heads", "2", "--n-layers", "1", "--max-horizon", "16", "--batch-size", "32"]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory, data_home):
+    """The synthetic VIX (4 channels) and as many simulated windows (12 channels), 64 steps, stride 16."""
+    folder = tmp_path_factory.mktemp("corpus")
+    build_corpus(
+        folder,
+        families=["vix"],
+        data_home=data_home,
+        window=64,
+        stride=16,
+        simulated_share=0.5,
+        log=lambda message: None,
+    )
+    return str(folder)
+
+
+def _pretrain(corpus, checkpoints, *extra):
+    args = ["corpus", "pretrain", "--corpus", corpus, "--checkpoint-dir", str(checkpoints), "--max-epochs", "3"]
+    return main([*args, "--windows-per-piece", "40", "--threads", "1", *TINY, *extra])
+
+
+def _weights(checkpoints):
+    state = read_state(checkpoints)
+    return state, load(checkpoints / state["files"]["pretrainer"]).net_.module_.state_dict()
+
+
+def test_epoch_pieces_cover_every_window_once():
+    pieces = epoch_pieces([5, 12], epoch=3, seed=0, windows_per_piece=4)
+    assert len(pieces) == 2 + 3 and all(len(index) <= 4 for _, index in pieces)
+    for shard, n in enumerate([5, 12]):
+        seen = np.concatenate([index for s, index in pieces if s == shard])
+        assert sorted(seen.tolist()) == list(range(n))
+
+    def listed(epoch):
+        return [(shard, index.tolist()) for shard, index in epoch_pieces([5, 12], epoch, 0, 4)]
+
+    assert listed(3) == [(shard, index.tolist()) for shard, index in pieces] and listed(4) != listed(3)
+
+
+def test_resumed_run_equals_an_uninterrupted_one(corpus, tmp_path, capsys):
+    resumed, straight = tmp_path / "resumed", tmp_path / "straight"
+    assert _pretrain(corpus, resumed, "--chunk-epochs", "1", "--max-chunks", "2") == 0
+    state = read_state(resumed)
+    assert state["epochs"] == 2 and len(state["epoch_losses"]) == 2
+    assert sorted(p.name for p in resumed.glob("*.pt")) == ["optimizer-epoch0002.pt", "pretrainer-epoch0002.pt"]
+    assert _pretrain(corpus, resumed, "--chunk-epochs", "1") == 0  # resumes: the remaining chunk
+    assert "resuming after corpus epoch 2 of 3" in capsys.readouterr().out
+    assert _pretrain(corpus, straight, "--chunk-epochs", "3") == 0  # one chunk, no checkpoint between epochs
+    (state, weights), (other, other_weights) = _weights(resumed), _weights(straight)
+    assert state["epochs"] == other["epochs"] == 3
+    # every window once per epoch, in pieces of at most 40: 2 shards of 26 and 26 windows -> 1 piece each
+    pieces = sum(-(-shard["n_windows"] // 40) for shard in state["shards"])
+    assert state["skorch_epochs"] == other["skorch_epochs"] == 3 * pieces
+    assert load(resumed / state["files"]["pretrainer"]).n_epochs_ == 3 * pieces
+    assert state["epoch_losses"] == other["epoch_losses"]
+    assert weights.keys() == other_weights.keys()
+    assert all(torch.equal(weights[key], other_weights[key]) for key in weights)
+    assert _pretrain(corpus, resumed) == 0  # nothing left: the checkpoint stays as it was
+    assert read_state(resumed)["epoch_losses"] == state["epoch_losses"]
+
+
+def test_families_left_out_and_the_encoder_reads_every_shard(corpus, tmp_path):
+    pretrainer, state = pretrain_corpus(
+        corpus,
+        checkpoint_dir=tmp_path / "ckpt",
+        exclude=["simulated"],
+        max_epochs=1,
+        windows_per_piece=40,
+        d_model=16,
+        n_heads=2,
+        n_layers=1,
+        max_horizon=16,
+        log=lambda message: None,
+    )
+    assert state["families"] == ["vix"] and state["exclude"] == ["simulated"]
+    assert [shard["dataset"] for shard in state["shards"]] == ["VIX"] and pretrainer.n_features_in_ == 4
+    assert pretrainer.get_params()["tokens"] == "channel" and pretrainer.get_params()["norm"] == "revin"
+    X = np.random.default_rng(0).normal(size=(3, 4, 64)).astype(np.float32)
+    assert pretrainer.transform(X).shape == (3, 16)
+    full, state = pretrain_corpus(
+        corpus, checkpoint_dir=tmp_path / "all", max_epochs=1, d_model=16, n_heads=2, log=lambda message: None
+    )
+    assert full.n_features_in_ == 12 and state["families"] == ["simulated", "vix"]
+
+
+def test_refusals(corpus, tmp_path):
+    checkpoints = tmp_path / "ckpt"
+    assert _pretrain(corpus, checkpoints, "--max-chunks", "1") == 0
+    with pytest.raises(SystemExit, match="another run"):
+        _pretrain(corpus, checkpoints, "--lr", "0.01")
+    with pytest.raises(SystemExit, match="another run"):
+        _pretrain(corpus, checkpoints, "--exclude", "simulated")
+    with pytest.raises(SystemExit, match="inside the repository"):
+        _pretrain(corpus, REPOSITORY / "checkpoints")
+    with pytest.raises(SystemExit, match="leaves no shard"):
+        _pretrain(corpus, tmp_path / "none", "--exclude", "vix", "simulated")
+    with pytest.raises(ValueError, match="set by the corpus driver"):
+        pretrain_corpus(corpus, checkpoint_dir=tmp_path / "x", random_state=1)
+    with pytest.raises(SystemExit, match="max_chunks must be an integer >= 1"):
+        _pretrain(corpus, tmp_path / "x", "--max-chunks", "0")

@@ -202,7 +202,7 @@ def check(document, text, bindings, nots, pending, expected, mismatched):
     def where(start):
         return f"{document}:{text.count(chr(10), 0, start) + 1}"
 
-    for i, ((kind, entry), named) in enumerate(zip(entries, hits)):
+    for i, ((kind, entry), named) in enumerate(zip(entries, hits, strict=True)):
         if kind == "not":
             named = [n for n in named if n[2] == entry.number]
             if not named:
@@ -317,9 +317,9 @@ class Cell(Source):
     """A cell of a table of a generated report (``docs/benchmarks.md`` unless ``report`` says).
 
     ``table``: the headings above the table, innermost last, joined by `` / `` (as many of the
-    innermost as make it unique; ``""``: any table of the file); ``n``: which table under that heading (0 the first); ``row``: the
-    first cells of the row (a string for the first alone; a list of such keys: the one row that
-    any of them names); ``column``: the column's header;
+    innermost as make it unique; ``""``: any table of the file); ``n``: which table under that
+    heading (0 the first); ``row``: the first cells of the row (a string for the first alone; a
+    list of such keys: the one row that any of them names); ``column``: the column's header;
     ``part``: the number in the cell that is meant (``mean``, ``sd`` and ``seeds`` of a
     ``0.957 ± 0.022 (5)`` cell; ``first``, ``second``... of any other), or ``text`` for the cell.
     """

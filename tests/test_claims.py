@@ -71,7 +71,8 @@ def test_the_mismatches_are_listed_and_visible(expected):
     if MISMATCHED:
         warnings.warn(
             f"{len(MISMATCHED)} quoted figures differ from their source: "
-            + "; ".join(f"{m.document}: {m.quoted} in {m.phrase!r}, source {m.source_value}" for m in MISMATCHED)
+            + "; ".join(f"{m.document}: {m.quoted} in {m.phrase!r}, source {m.source_value}" for m in MISMATCHED),
+            stacklevel=1,
         )
 
 
@@ -83,7 +84,7 @@ def test_the_inventory_of_figures_not_yet_bound_only_shrinks():
     )
     assert len(set(pending)) == len(pending)
     if pending:
-        warnings.warn(f"{claims_findings.DOCUMENT}: {len(pending)} numbers not yet bound to a source")
+        warnings.warn(f"{claims_findings.DOCUMENT}: {len(pending)} numbers not yet bound to a source", stacklevel=1)
 
 
 def test_every_bound_figure_changed_by_one_unit_is_reported(expected):
@@ -93,7 +94,7 @@ def test_every_bound_figure_changed_by_one_unit_is_reported(expected):
         text = claims_check.read(document)
         _, hits = located(text, [b.phrase for b in bindings])
         unreported = []
-        for binding, named in zip(bindings, hits):
+        for binding, named in zip(bindings, hits, strict=True):
             ((start, end, quoted),) = named
             for step in (1, -1):
                 changed = one_unit_changed(quoted, step)

@@ -1,4 +1,7 @@
-"""Training internals on skorch, one module per concern: runtime, sampling, statistics, criteria, callbacks, net, distributed."""
+"""Training internals on skorch, one module per concern.
+
+runtime, sampling, statistics, criteria, callbacks, net, distributed.
+"""
 
 from .callbacks import COLLAPSE_SPREAD, GRADIENT_CLIP, CollapseMonitor, TargetEMA
 from .criteria import JEPACriterion, ReconstructionLoss, SurfaceLoss, prediction_spread

@@ -1,4 +1,7 @@
-"""Callbacks of every training run: LR schedule, gradient clipping, early stopping, progress and logging, collapse monitor, EMA target; the user's own."""
+"""Callbacks of every training run and the user's own.
+
+LR schedule, gradient clipping, early stopping, progress and logging, collapse monitor, EMA target.
+"""
 
 import copy
 import logging

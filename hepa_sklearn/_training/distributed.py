@@ -1,4 +1,6 @@
-"""Training on several processes: the process world, each rank's rows of a global batch, the gathered output, agreed epoch scores.
+"""Training on several processes.
+
+The process world, each rank's rows of a global batch, the gathered output, agreed epoch scores.
 
 Every process iterates the same global batches (same shuffling, same
 (cut, horizon) draws), runs the module on its own rows only, and gathers the
@@ -124,7 +126,10 @@ def join_net(net, world):
 
 
 def _summary(data):
-    """Length and NaN-ignoring float64 sum of a training input (array, tensor, or a dataset holding windows as ``X``)."""
+    """Length and NaN-ignoring float64 sum of a training input.
+
+    The input is an array, a tensor, or a dataset holding windows as ``X``.
+    """
     if data is None:
         return [0.0, 0.0]
     values = getattr(data, "X", data)
@@ -133,7 +138,10 @@ def _summary(data):
 
 
 def check_same_run(X, y, settings, world, device):
-    """ValueError on every process unless all of them fit the same data (length and sum of X and y) with the same ``settings`` (a dict of numbers).
+    """ValueError on every process unless all of them fit the same data with the same ``settings``.
+
+    The data are compared by the length and sum of X and y; ``settings`` is a
+    dict of numbers.
 
     Every process must pass the whole data set and the same parameters to
     ``fit``: each draws every global batch and computes its share of it.
@@ -178,7 +186,7 @@ class _GatherRows(torch.autograd.Function):
         parts = [torch.empty_like(padded) for _ in range(world.size)]
         dist.all_gather(parts, padded)
         ctx.rows, ctx.n_computed, ctx.scale = world.rows(n_rows), local.shape[0], world.size
-        return torch.cat([part[:size] for part, size in zip(parts, sizes)])
+        return torch.cat([part[:size] for part, size in zip(parts, sizes, strict=True)])
 
     @staticmethod
     def backward(ctx, grad):
@@ -217,12 +225,15 @@ class ScoresAcrossRanks(Callback):
             [float(row[name]) for name in names], dtype=torch.float64, device=world.communication_device(net.device)
         )
         dist.all_reduce(values)
-        for name, value in zip(names, (values / world.size).tolist()):
+        for name, value in zip(names, (values / world.size).tolist(), strict=True):
             net.history.record(name, value)
 
 
 def distributed_callbacks(callbacks, world):
-    """The net's ``(name, callback)`` pairs for ``world``: scores agreed before they are read; progress and logs on rank 0 only."""
+    """The net's ``(name, callback)`` pairs for ``world``.
+
+    Scores are agreed before they are read; progress and logs come from rank 0 only.
+    """
     at = [name for name, _ in callbacks].index("training_log")  # right after the callbacks that record scores
     pairs = [*callbacks[:at], ("scores_across_ranks", ScoresAcrossRanks()), *callbacks[at:]]
     if world.rank != 0:

@@ -78,7 +78,7 @@ class BlockBatches:
         order = np.argsort(windows, kind="stable")
         starts = np.flatnonzero(np.r_[True, windows[order][1:] != windows[order][:-1]])
         self.blocks = []
-        for start, stop in zip(starts, np.r_[starts[1:], len(order)]):
+        for start, stop in zip(starts, np.r_[starts[1:], len(order)], strict=True):
             self.blocks += [order[i : min(i + block, stop)] for i in range(start, stop, block)]
         self.n_items = len(order)
 
@@ -130,10 +130,10 @@ class CutSampler:
         observed = ~torch.isnan(windows[torch.from_numpy(first_item)]).all(dim=1)  # (windows, L)
         first = torch.where(observed.any(dim=1), observed.int().argmax(dim=1), torch.full((len(distinct),), L))
         draws = []
-        for index, first_observed in zip(items.tolist(), first[torch.from_numpy(local)].tolist()):
+        for index, first_observed in zip(items.tolist(), first[torch.from_numpy(local)].tolist(), strict=True):
             rng = np.random.default_rng([self.seed, index]) if self.fixed else self.rng
             draws.append(self._draw(rng, first_observed, L))
-        cut, dt, usable = (torch.tensor(column) for column in zip(*draws))
+        cut, dt, usable = (torch.tensor(column) for column in zip(*draws, strict=True))
         inputs = {"x": windows, "owner": owner, "cut": cut, "dt": dt, "usable": usable.float()}
         return inputs, torch.zeros(B)
 

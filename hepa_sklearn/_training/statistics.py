@@ -1,4 +1,7 @@
-"""What a pretraining fit reads from its windows before training: per-channel statistics, and whether they can be pretrained on."""
+"""What a pretraining fit reads from its windows before training.
+
+Per-channel statistics, and whether the windows can be pretrained on.
+"""
 
 import warnings
 
@@ -38,7 +41,10 @@ def normalisation_statistics(X, norm):
 
 
 def window_attributes(X, norm):
-    """The fitted attributes that windows ``X`` (n, C, L) give an encoder: their shape and the statistics of ``norm``."""
+    """The fitted attributes that windows ``X`` (n, C, L) give an encoder.
+
+    Their shape and the statistics of ``norm``.
+    """
     channel_loc, channel_scale = normalisation_statistics(X, norm)
     return {
         "n_features_in_": X.shape[1],

@@ -101,6 +101,7 @@ PINNED_PRETRAINER = dict(
 )
 PINNED_PREDICTOR = dict(
     head="mlp",
+    horizon_knots=None,  # every horizon, as before 0.3.0
     hidden=256,
     loss="bce",
     pos_weight="auto",

@@ -69,6 +69,11 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-default-trend0",
         "hepa-default-auto0-channel",
         "hepa-default-auto0-wd",
+        "hepa-default-auto0-knots16",
+        "hepa-default-auto0-knots8",
+        "hepa-default-auto0-knots12",
+        "hepa-default-auto0-knots12-b128",
+        "hepa-default-auto0-knots16-h128",
         "hepa-default-auto0-nll",
         "gbm-hazard",
     ]

@@ -209,6 +209,7 @@ def protocol_event_predictor(finetune_epochs, *, device, seed, verbose=0, **para
     """The protocol's event predictor: K = 150 and fixed epochs (no early stopping); ``params`` override."""
     return HEPAEventPredictor(
         K=K,
+        horizon_knots=None,  # the paper's head: every horizon
         max_epochs=finetune_epochs,
         early_stopping=False,
         device=device,

@@ -2032,7 +2032,7 @@ BINDINGS = [
         ".3f",
     ),
     Bind(
-        "the 0.2.0 defaults on all {} training windows of FD002",
+        "(the event head at 12 horizons) on all {} training windows of FD002",
         Records(FIRST_FIT, dict(subset="FD002", params={}), "n_train_windows", how="one"),
         ",d",
     ),
@@ -3695,7 +3695,8 @@ NOT_MEASUREMENTS = [
     Not("0.567): not eligible, so the {} defaults stay. One token", "0.2.0", "a release"),
     Not("each aimed at the rows with {} % labels that the defaults", "10", "a label fraction, a setting"),
     Not("likelihood lifts VIX with {} % labels (0.738 against", "10", "a label fraction, a setting"),
-    Not("the headline line with the {} defaults on all 5,284", "0.2.0", "a release"),
+    Not("the headline line with the {} defaults (the event head", "0.3.0", "a release"),
+    Not("(the event head at {} horizons) on all 5,284", "12", "the default of horizon_knots, a setting"),
     # --- C-MAPSS under the reference protocol
     Not('in the report\'s "h-AUROC, {}% labels" and "Label', "100", "the name of a report table (a label fraction)"),
     Not("baseline on the last {} steps on every seed, but not", "30", "a setting of the former boosting baseline"),

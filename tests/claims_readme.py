@@ -4,6 +4,7 @@ The summary table between ``<!-- summary-table:start -->`` and ``<!-- summary-ta
 generated and checked against the records by ``tests/test_readme.py``, so it has no entries here.
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -19,6 +20,27 @@ SPEED_CPU = "benchmarks/speed_reference_median3.json"
 SPEED_GPU = "benchmarks/speed_gpu.json"
 
 
+FIT_VS_BOOSTING = "benchmarks/experiments/fit_vs_boosting.txt"
+
+
+def _fd001_summary():
+    """The summary line of the FD001 side-by-side run in fit_vs_boosting.txt (the one with medians)."""
+    text = (Path(__file__).resolve().parents[1] / FIT_VS_BOOSTING).read_text()
+    (line,) = [line for line in text.splitlines() if line.startswith('{"subset": "FD001", "params": {}')]
+    return json.loads(line)
+
+
+def fit_vs_boosting(method, field):
+    """The median over the repetitions of the FD001 side-by-side run, as printed."""
+    return Computed(lambda: _fd001_summary()["medians"][method][field])
+
+
+def _default_knots():
+    from hepa_sklearn import HEPAEventPredictor
+
+    return HEPAEventPredictor().horizon_knots
+
+
 def first_fit(subset, field):
     """The main job with today's defaults (no parameters), seed 0, one thread, as printed."""
     return Records(FIRST_FIT, dict(subset=subset, params={}), field, how="one")
@@ -32,8 +54,8 @@ BINDINGS = [
         "printed",
     ),
     # the demo on one thread: first_fit.py's FD001 line
-    Bind("records, scores {} in 97 CPU s on one core", first_fit("FD001", "test_h_auroc"), ".3f"),
-    Bind("scores 0.907 in {} CPU s on one core", first_fit("FD001", "fit_cpu_s"), ".0f"),
+    Bind("records, scores {} in 12 CPU s on one core", first_fit("FD001", "test_h_auroc"), ".3f"),
+    Bind("scores 0.896 in {} CPU s on one core", first_fit("FD001", "fit_cpu_s"), ".0f"),
     # hepa protocol, CPU: the median of the side-by-side pairs
     Bind("30 of finetuning: {} CPU s,", Json(SPEED_CPU, "median.hepa_sklearn.cpu_s"), ".0f"),
     Bind("CPU s, {} times less CPU time than the authors'", Json(SPEED_CPU, "ratio.cpu_s"), ".2f"),
@@ -51,11 +73,20 @@ BINDINGS = [
     Bind("On the {} training windows of FD002", first_fit("FD002", "n_train_windows"), ","),
     Bind("the same line takes {} CPU seconds", first_fit("FD002", "fit_cpu_s"), ".0f"),
     Bind("CPU seconds and scores {} on its test engines", first_fit("FD002", "test_h_auroc"), ".3f"),
+    # the headline line beside boosting, pinned cores: fit_vs_boosting.py's FD001 medians
+    Bind("the line takes\n{} against", fit_vs_boosting("headline", "fit_cpu_s"), ".1f"),
+    Bind("11.9 against {} CPU seconds on FD001", fit_vs_boosting("boosting", "fit_cpu_s"), ".1f"),
+    Bind("(medians of {}) and holds", Computed(lambda: _fd001_summary()["repeats"]), "d"),
+    Bind("and holds {} against 544 MB", fit_vs_boosting("headline", "peak_rss_mb"), ".0f"),
+    Bind("against {} MB at its peak", fit_vs_boosting("boosting", "peak_rss_mb"), ".0f"),
+    # the head's default (head_judgement.py) and its knots
+    Bind("runs its horizon predictor at {} horizons", Computed(_default_knots), "d"),
 ]
 
 NOT_MEASUREMENTS = [
     Not("for every horizon Δt = {}..K", "1", "the first horizon, a definition"),
     Not("Since release {} `HEPAPretrainer()`", "0.2.0", "a release"),
+    Not("Since {} `HEPAEventPredictor()`", "0.3.0", "a release"),
     Not("defaults of {} on the validation units", "0.1.0", "a release"),
     Not("with release {} (with changes not committed)", "0.1.0", "a release"),
     Not("and torch {}, the authors' code", "2.11", "a version of torch"),

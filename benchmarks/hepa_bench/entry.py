@@ -170,6 +170,7 @@ class BenchmarkEntry:
         return HEPAEventPredictor(
             **{
                 "K": self.K,
+                "horizon_knots": None,  # the paper's head: every horizon
                 "max_epochs": epochs,
                 "early_stopping": True,
                 "n_iter_no_change": PATIENCE,

@@ -49,7 +49,8 @@ def test_best_variant_is_the_highest_mean_of_the_hepa_recipes_on_two_or_more_see
     events += _cells("ETTm1", "hepa-change", [0.97, 0.98, 0.99])  # retired: not chosen
     events += _cells("ETTm1", "mae", [0.95, 0.96, 0.97])  # a baseline, not a HEPA variant
     events += _cells("ETTm1", "hepa-default", [0.70, 0.72, 0.74])
-    events += _cells("ETTm1", "hepa-default-auto0", [0.76, 0.78])  # the headline line: a column, not a variant
+    events += _cells("ETTm1", "hepa-default-auto0-knots12", [0.76, 0.78])  # the headline line: a column
+    events += _cells("ETTm1", "hepa-default-auto0", [0.97, 0.98])  # 0.2.0's headline line: neither column nor variant
     events += _cells("ETTm1", "gbm", [0.60, 0.61])
     row = _rows(summary_table([], events))["ETTm1"]
     assert row == ["0.770", "0.720", "0.605", "–", "0.850 (hepa-random)", "2–3", "–"]
@@ -59,7 +60,7 @@ def test_a_method_without_records_shows_a_dash():
     lines = render_summary([], _cells("VIX", "hepa", [0.6, 0.62]))
     assert lines[0] == CAPTION + ":"
     assert (
-        "| dataset | headline line (`hepa-default-auto0`) | 0.1.0 defaults (`hepa-default`) | `gbm` | `elapsed` "
+        "| dataset | headline line, 0.3.0 defaults (`hepa-default-auto0-knots12`) | 0.1.0 defaults (`hepa-default`) | `gbm` | `elapsed` "
         "| best HEPA variant | seeds | solved by position |"
     ) in lines
     assert _rows(lines)["VIX"] == ["–", "–", "–", "–", "0.610 (hepa)", "2", "–"]

@@ -60,7 +60,8 @@ def test_a_method_without_records_shows_a_dash():
     lines = render_summary([], _cells("VIX", "hepa", [0.6, 0.62]))
     assert lines[0] == CAPTION + ":"
     assert (
-        "| dataset | headline line, 0.3.0 defaults (`hepa-default-auto0-knots12`) | 0.1.0 defaults (`hepa-default`) | `gbm` | `elapsed` "
+        "| dataset | headline line, 0.3.0 defaults (`hepa-default-auto0-knots12`) "
+        "| 0.1.0 defaults (`hepa-default`) | `gbm` | `elapsed` "
         "| best HEPA variant | seeds | solved by position |"
     ) in lines
     assert _rows(lines)["VIX"] == ["–", "–", "–", "–", "0.610 (hepa)", "2", "–"]

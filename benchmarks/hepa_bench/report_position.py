@@ -8,7 +8,7 @@ method counts for no method in the win counts; so does a retired dataset's.
 import numpy as np
 
 from .registry import BENCHMARKS
-from .stats import ALPHA, holm, markdown_table, mean_std, paired_by_seed, paired_tests, scores_of
+from .stats import ALPHA, holm, markdown_table, mean_std, one_run, paired_by_seed, paired_tests, scores_of
 
 __all__ = ["REFERENCE_POINTS", "excluded_rows", "position_guard", "reference_section"]
 
@@ -26,7 +26,8 @@ def position_guard(cells, rows, methods):
     it by the paired t-test over their shared seeds, Holm-adjusted over the
     rows (a family of its own, apart from the table's). A row where that
     score is not significantly below the best method is one where position
-    is not ruled out: solved by position where its mean is at least the
+    is not ruled out (so is a row where both scored the same on every seed,
+    :func:`~hepa_bench.stats.one_run`, where no test can rule it out): solved by position where its mean is at least the
     best's, otherwise too close for the seeds to tell. Either way no
     method's win there can be credited to what the windows hold.
     """
@@ -42,7 +43,10 @@ def position_guard(cells, rows, methods):
         seeds, score_reference, score_best = paired_by_seed(
             cells[(name, fraction, stronger)], cells[(name, fraction, best)]
         )
-        t_p, _ = paired_tests(score_reference, score_best)
+        if one_run(score_reference) and one_run(score_best):
+            t_p = np.nan  # two deterministic runs: one pair of scores, nothing for a test to rule out
+        else:
+            t_p, _ = paired_tests(score_reference, score_best)
         gap = float(np.mean(score_reference - score_best)) if seeds else np.nan
         tests.append([name, fraction, stronger, best, len(seeds), gap, t_p])
     if not tests:
@@ -61,7 +65,7 @@ def position_guard(cells, rows, methods):
                 f"{best} ({_mean(cells, name, fraction, best):.3f})",
                 str(n_seeds),
                 f"{gap:+.3f} ({stronger})",
-                f"{adjusted:.3g}",
+                f"{adjusted:.3g}" if np.isfinite(adjusted) else "untested (one run each)",
                 verdict,
             ]
         )

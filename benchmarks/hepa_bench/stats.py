@@ -225,11 +225,13 @@ def win_tie_loss(comparisons, method, baselines, alpha=ALPHA):
     """``{baseline: (wins, ties, losses)}`` of ``method`` over the table's rows where both ran on 2+ shared seeds.
 
     A win or a loss needs a Holm-adjusted paired-t p below ``alpha``; every
-    other row where both ran is a tie.
+    other row where both ran is a tie, an untested one (either side one run,
+    p NaN) included.
     """
     counts = {b: [0, 0, 0] for b in baselines}
     for c, baseline, ahead in _against_baselines(comparisons, method, baselines):
-        counts[baseline][1 if c.holm_p >= alpha else 0 if ahead else 2] += 1
+        significant = c.holm_p < alpha  # False for NaN: an untested pair is no win and no loss
+        counts[baseline][(0 if ahead else 2) if significant else 1] += 1
     return {b: tuple(v) for b, v in counts.items()}
 
 

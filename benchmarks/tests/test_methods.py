@@ -278,7 +278,11 @@ def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_wind
     # every parameter at today's default but the seed and device (and K for the predictor), the
     # 0.1.0 defaults for hepa-default, and a candidate default's one change
     assert pipe[0].get_params() == HEPAPretrainer(random_state=0, device="cpu", **changed).get_params()
-    assert pipe[-1].get_params() == HEPAEventPredictor(K=entry.K, random_state=0, device="cpu").get_params()
+    # the predictor at the pinned defaults of 0.2.0 (every horizon: horizon_knots=None), today's otherwise
+    assert (
+        pipe[-1].get_params()
+        == HEPAEventPredictor(K=entry.K, random_state=0, device="cpu", horizon_knots=None).get_params()
+    )
     # fitted on the labelled windows alone; the protocol's epoch counts do not apply: the defaults' early
     # stopping decides
     assert pipe[0].n_features_in_ == data.X_train.shape[1] and cell["n_train_windows"] == mask.sum()

@@ -36,10 +36,11 @@ def main():
         default=None,
         help="stride of the test windows (the loader's default, 1, when not given; the Quickstart's is 4)",
     )
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     parser.add_argument("params", nargs="*", metavar="NAME=VALUE")
     args = parser.parse_args()
     params = {name: ast.literal_eval(value) for name, value in (p.split("=", 1) for p in args.params)}
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     stride = {} if args.test_stride is None else {"stride": args.test_stride}
     train, test = load_cmapss(args.subset), load_cmapss(args.subset, split="test", **stride)
     pipe = make_pipeline(
@@ -53,6 +54,7 @@ def main():
             {
                 "subset": args.subset,
                 "seed": args.seed,
+                **({} if args.threads == 1 else {"threads": args.threads}),
                 "params": params,
                 "n_train_windows": len(train.X),
                 "n_test_windows": len(test.X),

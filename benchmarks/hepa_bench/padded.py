@@ -11,7 +11,7 @@ length. Both optimise the same objective; they differ in floating-point
 summation order, in the dropout draws and in which cuts share a batch, so
 one seed gives other numbers in each. :class:`PaddedHEPAPretrainer`
 computes exactly what the padded layout did, to rerun or extend the
-published records; docs/speed.md compares the two layouts.
+published records (the hepa-packed method of the table runs the library's layout).
 """
 
 from hepa_sklearn import HEPAPretrainer

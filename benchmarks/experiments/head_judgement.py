@@ -13,11 +13,11 @@ differences at least -0.005::
 """
 
 import argparse
-import json
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
+from hepa_bench.results import read_results
 from hepa_bench.stats import holm, markdown_table, paired_by_seed, paired_tests
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -29,8 +29,7 @@ ALPHA, MAX_MEAN_SHORTFALL = 0.05, 0.005
 def records_of(methods):
     cells = defaultdict(list)
     for path in FILES:
-        for line in open(path):
-            record = json.loads(line)
+        for record in read_results(path):
             if record.get("method") in methods and record.get("split") in (None, "fixed"):
                 cells[record.get("dataset") or record.get("subset"), record["fraction"], record["method"]].append(
                     record

@@ -15,11 +15,11 @@ eligible::
 """
 
 import argparse
-import json
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
+from hepa_bench.results import read_results
 from scipy import stats
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -41,8 +41,7 @@ MAX_CELL_SHORTFALL_2, MIN_WILCOXON_P = 0.10, 0.05  # second screen: per cell (me
 def read(path, methods, seeds):
     """``{(dataset, fraction, method): {seed: record}}`` of the fixed-split records of ``methods``."""
     cells = defaultdict(dict)
-    for line in open(path):
-        record = json.loads(line)
+    for record in read_results(path):
         if record.get("method") in methods and record["seed"] in seeds and record.get("split") in (None, "fixed"):
             dataset = record.get("dataset") or record.get("subset")
             cells[dataset, record["fraction"], record["method"]][record["seed"]] = record

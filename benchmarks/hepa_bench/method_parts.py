@@ -161,6 +161,9 @@ class Method:
     retired : str or None
         Why the method no longer runs (the option it needs was removed from
         the estimators); its records stay in the results as data.
+    datasets : tuple of str or None
+        The only datasets the method runs on (the simulated rows' oracles,
+        which read a fleet's hidden state); None: every dataset.
     """
 
     description: str
@@ -174,6 +177,7 @@ class Method:
     regime: bool = False
     ablation: bool = False
     retired: str | None = None
+    datasets: tuple | None = None
 
     def __post_init__(self):
         if self.retired is None and self.encoder is None and self.surface is None:

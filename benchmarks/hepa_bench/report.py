@@ -76,7 +76,7 @@ def render_report(
         )
     if former:
         text = text.rstrip("\n") + "\n\n" + "\n".join(former) + "\n"
-    simulated_lines = render_simulated(read_results(simulated)) if simulated else []
+    simulated_lines = render_simulated(report_records(simulated, "simulated")) if simulated else []
     if simulated_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(simulated_lines)
     cause_lines = render_causes(read_results(causes)) if causes else []
@@ -104,6 +104,7 @@ RECORD_FIELDS = {
         "finetune_epochs": int,
     },
     "snapshots": {"subset": str, "method": str, "seed": int, "epoch": int},
+    "simulated": {"dataset": str, "method": str, "seed": int, "fraction": (int, float)},
 }
 
 
@@ -207,7 +208,9 @@ def add_arguments(parser):
         "--snapshots", default=None, help="results of `hepa-bench snapshots` to add as a section (optional)"
     )
     parser.add_argument(
-        "--simulated", default=None, help="results of `python -m hepa_bench.simulated` to add as a section (optional)"
+        "--simulated",
+        default=None,
+        help="results of `hepa-bench run` on the simulated rows (sim-default, ...) to add as a section (optional)",
     )
     parser.add_argument(
         "--causes",

@@ -12,6 +12,10 @@ Everything is chosen on training and validation windows (early stopping,
 the gradient-boosting candidate, the F1 and false-alarm thresholds,
 calibrators); the test windows are only scored. How one cell is fitted
 and scored is in :mod:`hepa_bench.cells`.
+
+The runner's datasets are the registry's and the simulated rows
+(:data:`RUN_DATASETS`), its methods the method table's and the simulated
+rows' two oracles (:data:`RUN_METHODS`), which run on those rows alone.
 """
 
 import os
@@ -24,8 +28,14 @@ from .cells import FALSE_ALARM_RATE, Encoded, run_cell, score_surfaces
 from .methods import METHODS
 from .registry import BENCHMARKS
 from .results import append_record, command_line, environment, read_results, uninterrupted
+from .simulated_rows import ORACLES, SIMULATED
 
-__all__ = ["FALSE_ALARM_RATE", "cell_key", "run_benchmark", "run_cell", "score_surfaces"]
+__all__ = ["FALSE_ALARM_RATE", "RUN_DATASETS", "RUN_METHODS", "cell_key", "run_benchmark", "run_cell", "score_surfaces"]
+
+#: What ``hepa-bench run`` runs: the registry's datasets and the simulated rows, whose seeds each draw a new fleet.
+RUN_DATASETS = {**BENCHMARKS, **SIMULATED}
+#: The method table and the simulated rows' references (the exact surfaces given the hidden state or the age).
+RUN_METHODS = {**METHODS, **ORACLES}
 
 
 def _fit_encoder(method, entry, data, fraction, *, pre_epochs, ft_epochs, device, seed):
@@ -80,6 +90,13 @@ def _check(datasets, methods, fractions, table, registry, split="fixed"):
     retired = [f"{m} ({table[m].retired})" for m in methods if table[m].retired]
     if retired:
         raise ValueError(f"retired methods cannot run: {'; '.join(retired)}.")
+    bound = [
+        f"{m} runs on {list(table[m].datasets)} only, not on {[n for n in datasets if n not in table[m].datasets]}"
+        for m in methods
+        if table[m].datasets is not None and not set(datasets) <= set(table[m].datasets)
+    ]
+    if bound:
+        raise ValueError("; ".join(bound) + ".")
     retired = [f"{name} ({registry[name].retired})" for name in datasets if registry[name].retired]
     if retired:
         raise ValueError(f"retired datasets cannot run: {'; '.join(retired)}.")
@@ -125,11 +142,11 @@ def run_benchmark(
     have passed unless the cell reads an encoder this call has already
     fitted (the other label fractions of a fitted encoder finish with it
     rather than costing a second fit in the next call). ``methods_table``
-    replaces :data:`~hepa_bench.methods.METHODS` and ``registry``
-    :data:`~hepa_bench.registry.BENCHMARKS` (for smaller variants of the protocol).
+    replaces :data:`RUN_METHODS` and ``registry`` :data:`RUN_DATASETS` (for
+    smaller variants of the protocol).
     """
-    table = METHODS if methods_table is None else methods_table
-    registry = BENCHMARKS if registry is None else registry
+    table = RUN_METHODS if methods_table is None else methods_table
+    registry = RUN_DATASETS if registry is None else registry
     scope = "validation" if validation_only else "test"
     _check(datasets, methods, fractions, table, registry, split)
     previous = read_results(results)
@@ -245,7 +262,8 @@ def add_arguments(parser):
         nargs="+",
         default=list(BENCHMARKS),
         metavar="NAME",
-        help=f"registry names: {', '.join(BENCHMARKS)}",
+        help=f"registry names: {', '.join(BENCHMARKS)} (the default); simulated rows, each seed a new fleet: "
+        f"{', '.join(SIMULATED)}",
     )
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     parser.add_argument("--label-fractions", nargs="+", type=float, default=[1.0, 0.1])
@@ -254,7 +272,8 @@ def add_arguments(parser):
         nargs="+",
         default=["hepa", "gbm"],
         metavar="METHOD",
-        help=f"from: {', '.join(m for m, spec in METHODS.items() if not spec.retired)}",
+        help=f"from: {', '.join(m for m, spec in RUN_METHODS.items() if not spec.retired)} (oracle and age-oracle: "
+        "the simulated rows only)",
     )
     parser.add_argument(
         "--pretrain-epochs",
@@ -328,7 +347,12 @@ def check_options(args):
         raise SystemExit(f"hepa-bench run: --results names the folder {args.results}; name a JSON-lines file.")
 
 
-def run(args):
+def run(args, *, prog="hepa-bench run", command=None):
+    """Run the cells of the parsed options ``args``; ``command`` (default: this process's) is stored in the records.
+
+    An unknown or refused name, or a dataset missing from the data home,
+    ends the run with SystemExit before any cell, its message led by ``prog``.
+    """
     check_options(args)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -345,10 +369,10 @@ def run(args):
             data_home=args.data_home,
             max_cells=args.max_cells,
             max_minutes=args.max_minutes,
-            command=command_line(),
+            command=command_line() if command is None else command,
             split=args.split,
             validation_only=args.validation_only,
             log=lambda message, **kw: print(message, flush=True),
         )
     except (ValueError, FileNotFoundError) as exc:  # an unknown name, or a dataset not in the data home
-        raise SystemExit(f"hepa-bench run: {exc}") from None
+        raise SystemExit(f"{prog}: {exc}") from None

@@ -1,228 +1,50 @@
-"""Simulated fleets as benchmark rows: each seed a new fleet, with the oracle and age-only oracle as references.
+"""``python -m hepa_bench.simulated``: ``hepa-bench run`` with the simulated rows and their references as defaults.
 
-Four rows of :func:`hepa_sklearn.datasets.make_fleet` (:data:`PRESETS`):
-``sim-default``, one failure mode at the generator's defaults (six
-regimes, noise 0.15); ``sim-hard``, more noise, fewer informative sensors
-among more that carry nothing, slower degradation; ``sim-modes``, three
-failure modes; ``sim-two-modes``, two (run as competing risks by
-:mod:`hepa_bench.simulated_causes`). Seed ``s`` draws the fleet with ``random_state=s``, so seeds
-vary the data, not only the model. Of its 100 units (exchangeable draws)
-the first 60 train, the next 10 validate and the last 30 test, the
-proportions of the C-MAPSS protocol; a label fraction keeps whole units
-(one label block per unit). The settings below were fixed before any
-method was scored on them.
-
-The rows live in :data:`SIMULATED`, beside the registry's
-:data:`~hepa_bench.registry.BENCHMARKS`, and two references beside the
-method table: ``oracle`` (the exact surface given the hidden damage and
-rates, the ceiling of the row) and ``age-oracle`` (the exact surface given
-the unit's age alone). ``python -m hepa_bench.simulated`` runs them with
-``hepa-bench run``'s options.
+The rows (:data:`~hepa_bench.simulated_rows.SIMULATED`, each seed a new
+fleet of :func:`hepa_sklearn.datasets.make_fleet`) and the ``oracle`` and
+``age-oracle`` references are in :mod:`hepa_bench.simulated_rows`, and
+``hepa-bench run`` runs them with every method of the table. This command
+is the one the first records of ``benchmarks/simulated_results.jsonl``
+store; it takes every option of ``hepa-bench run``, with the simulated rows,
+:data:`DEFAULT_METHODS` and ``simulated_results.jsonl`` as defaults, and
+writes the records ``hepa-bench run`` writes for the same cells (the same
+fleets, windows, labels and cell keys), its own command aside. The rows'
+names are importable from here too.
 """
 
 import argparse
-from functools import lru_cache, partial
 
-import numpy as np
-import pandas as pd
-from sklearn.utils import Bunch
-
-from hepa_sklearn.datasets import make_fleet
-
-from .methods import METHODS, Method
-from .registry import BENCHMARKS, BenchmarkEntry
 from .results import command_line
-from .runner import add_arguments, check_options, run_benchmark
+from .runner import add_arguments, run
+from .simulated_rows import CONTEXT_LENGTH, N_UNITS, ORACLES, PARTS, PRESETS, SIMULATED, K, load_fleet, oracle_surface
 
-__all__ = ["ORACLES", "PRESETS", "SIMULATED", "load_fleet", "main", "oracle_surface"]
-
-K = 50  # the generator's default: half the median life
-CONTEXT_LENGTH = 128  # the generator's default: most lives fit in one window, so age is visible to every method
-N_UNITS = 100
-PARTS = {"train": range(0, 60), "valid": range(60, 70), "test": range(70, 100)}  # the C-MAPSS protocol's 60/10/30
-STRIDE = 4  # about 25 windows per unit of 100 steps: ~1,500 training windows with all labels, ~150 with 10 %
-
-#: The fleet settings of each row (make_fleet's parameters; the rest at their defaults).
-PRESETS = {
-    "sim-default": {},
-    # noise x 2.7 (0.4: a reading's noise 40 % of its lifetime range), 4 informative sensors among 8 that
-    # carry nothing, and degradation 25 % slower (median life about 125 steps)
-    "sim-hard": {"noise": 0.4, "n_informative": 4, "n_uninformative": 8, "degradation_rate": 0.006},
-    # three competing modes, three informative sensors each (every mode gets three of the four shapes)
-    "sim-modes": {"n_modes": 3, "n_informative": 9},
-    # two competing modes, four informative sensors each (every mode gets each of the four shapes)
-    "sim-two-modes": {"n_modes": 2, "n_informative": 8},
-}
-_TEXT = {
-    "sim-default": "one failure mode at make_fleet's defaults (6 regimes, noise 0.15, 8 informative and 4 empty "
-    "sensors)",
-    "sim-hard": "one failure mode, noise 0.4, 4 informative sensors among 8 empty ones, degradation rate 0.006 "
-    "instead of 0.008",
-    "sim-modes": "three competing failure modes, 9 informative sensors (3 per mode) and 4 empty ones",
-    "sim-two-modes": "two competing failure modes, 8 informative sensors (4 per mode) and 4 empty ones",
-}
-
-
-@lru_cache(maxsize=1)
-def _fleet(preset, seed):
-    """The fleet of ``preset`` under ``seed``, every window (stride 1), cached for the parts of one seed."""
-    return make_fleet(N_UNITS, K=K, context_length=CONTEXT_LENGTH, random_state=seed, **PRESETS[preset])
-
-
-def load_fleet(
-    *,
-    data_home=None,
-    split,
-    context_length=CONTEXT_LENGTH,
-    stride=STRIDE,
-    min_history=1,
-    random_state=0,
-    preset="sim-default",
-):
-    """One part of seed ``random_state``'s fleet, with the fields a registry loader returns, both oracles and the
-    causes.
-
-    The windows are those :func:`~hepa_sklearn.make_windows` cuts with
-    ``stride`` and ``min_history`` from the part's units (taken from the
-    fleet's stride-1 windows). ``data_home`` is unused (nothing is read).
-    """
-    if context_length != CONTEXT_LENGTH:
-        raise ValueError(f"the simulated rows are cut with context_length={CONTEXT_LENGTH}, got {context_length}.")
-    fleet = _fleet(preset, random_state)
-    units = list(PARTS[split])
-    steps, unit_of = fleet.index["step"].to_numpy(), fleet.index["unit"].to_numpy()
-    last = fleet.frame.groupby("unit")["step"].max().to_numpy()
-    keep = np.isin(unit_of, units) & ((last[unit_of] - steps) % stride == 0) & (steps >= min_history - 1)
-    frame = fleet.frame[fleet.frame["unit"].isin(units)].reset_index(drop=True)
-    frame["label"] = frame["failure"]
-    splits = pd.DataFrame({"unit": units, "split": split, "start": 0, "stop": last[units] + 1})
-    return Bunch(
-        X=fleet.X[keep],
-        y=fleet.y[keep],
-        groups=fleet.groups[keep],
-        frame=frame,
-        splits=splits,
-        oracle=fleet.oracle[keep],
-        age_oracle=fleet.age_oracle[keep],
-        feature_names=fleet.feature_names,
-        cause=fleet.cause[keep],
-        oracle_by_mode=fleet.oracle_by_mode[keep],
-    )
-
-
-def _entry(name):
-    return BenchmarkEntry(
-        name=name,
-        description=f"Simulated fleet, {_TEXT[name]}: seed s draws a new fleet of 100 units (make_fleet, "
-        "random_state=s), units 0-59 train, 60-69 validate, 70-99 test; K = 50, windows of 128 steps "
-        "from the first step on, stride 4; a label fraction keeps whole units. Pretraining on the "
-        "training windows, up to 100 epochs; finetuning up to 50 epochs, early-stopped (patience 10) "
-        "on the validation windows.",
-        K=K,
-        context_length=CONTEXT_LENGTH,
-        pretrain_stride=STRIDE,
-        finetune_stride=STRIDE,
-        eval_stride=STRIDE,
-        min_history=1,
-        norm="global",
-        finetune_stop="validation",
-        pretrain_part="train",
-        pretrain_epochs=100,
-        finetune_epochs=50,
-        loader=load_fleet,
-        loader_params={"preset": name},
-        seeded_split=True,
-        label_blocks=1,
-    )
-
-
-#: The simulated rows, as registry entries.
-SIMULATED = {name: _entry(name) for name in PRESETS}
-
-
-class _Lookup:
-    """``predict_proba(X)``: the stored surface of the stored windows equal to ``X``; refuses any other windows."""
-
-    def __init__(self, pairs):
-        self.pairs = pairs
-
-    def predict_proba(self, X):
-        for windows, surface in self.pairs:
-            if windows.shape == X.shape and np.array_equal(windows, X, equal_nan=True):
-                return surface
-        raise ValueError("the oracle knows only the validation and test windows of its fleet.")
-
-
-def oracle_surface(entry, data, mask, *, epochs, device, seed, encoder=None, field="oracle"):
-    """The fleet's ``field`` surface (``"oracle"`` or ``"age_oracle"``) of the validation and test windows.
-
-    Nothing is learned: the seed's fleet is drawn again (equal seeds give
-    equal fleets) and its surfaces are read for the windows of the cell.
-    """
-    params = {
-        "context_length": entry.context_length,
-        "min_history": entry.min_history,
-        "random_state": seed,
-        **entry.loader_params,
-    }
-    parts = [
-        entry.loader(split=part, stride=stride, **params)
-        for part, stride in (("valid", entry.finetune_stride), ("test", entry.eval_stride))
-    ]
-    return _Lookup([(part.X, getattr(part, field)) for part in parts]), {}
-
-
-#: The references only a simulated row has.
-ORACLES = {
-    "oracle": Method(
-        "reference: the exact surface given the unit's hidden damage and degradation rates, the "
-        "ceiling of any model of the sensors",
-        family="reference",
-        surface=oracle_surface,
-    ),
-    "age-oracle": Method(
-        "reference: the exact surface given the unit's age alone (over the fleet's prior of damage and rates)",
-        family="reference",
-        surface=partial(oracle_surface, field="age_oracle"),
-    ),
-}
+__all__ = [
+    "CONTEXT_LENGTH",
+    "DEFAULT_METHODS",
+    "K",
+    "N_UNITS",
+    "ORACLES",
+    "PARTS",
+    "PRESETS",
+    "SIMULATED",
+    "load_fleet",
+    "main",
+    "oracle_surface",
+]
 
 DEFAULT_METHODS = ["elapsed", "oracle", "age-oracle", "hepa-default-auto0", "gbm"]
 PROG = "python -m hepa_bench.simulated"  # the command a record stores
 
 
 def main(argv=None):
-    """``python -m hepa_bench.simulated``: ``hepa-bench run`` on the simulated rows, with their references."""
-    parser = argparse.ArgumentParser(prog=PROG, description=main.__doc__)
+    """Run the simulated rows' missing cells with ``hepa-bench run``'s options (``argv``: this process's)."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="hepa-bench run with the simulated rows and their references as defaults"
+    )
     add_arguments(parser)
     parser.set_defaults(datasets=list(SIMULATED), methods=DEFAULT_METHODS, results="simulated_results.jsonl")
     args = parser.parse_args(argv)
-    check_options(args)
-    if args.threads:
-        import torch
-
-        torch.set_num_threads(args.threads)
-    try:
-        run_benchmark(
-            datasets=args.datasets,
-            seeds=args.seeds,
-            fractions=args.label_fractions,
-            methods=args.methods,
-            pretrain_epochs=args.pretrain_epochs,
-            finetune_epochs=args.finetune_epochs,
-            device=args.device,
-            results=args.results,
-            max_cells=args.max_cells,
-            max_minutes=args.max_minutes,
-            command=command_line(argv).replace("hepa-bench", PROG, 1),
-            split=args.split,
-            validation_only=args.validation_only,
-            methods_table={**METHODS, **ORACLES},
-            registry={**BENCHMARKS, **SIMULATED},
-            log=lambda message, **kw: print(message, flush=True),
-        )
-    except ValueError as exc:  # an unknown name
-        raise SystemExit(f"{PROG}: {exc}") from None
+    run(args, prog=PROG, command=command_line(argv).replace("hepa-bench", PROG, 1))
 
 
 if __name__ == "__main__":

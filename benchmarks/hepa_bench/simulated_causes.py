@@ -1,6 +1,6 @@
 """Simulated fleets of several failure modes as competing risks: each cause's h-AUROC beside the oracle's.
 
-The rows of :mod:`hepa_bench.simulated` with more than one failure mode
+The rows of :mod:`hepa_bench.simulated_rows` with more than one failure mode
 (:data:`ROWS`), cut as there (the same seeds, units, windows and label
 fractions), with labels that carry the cause of each failure: mode ``m`` is
 cause ``m + 1`` (``make_fleet``'s ``cause``). Each method is fitted on the
@@ -28,7 +28,7 @@ from hepa_sklearn.metrics import cause_calibration_error, cause_h_auroc, h_auroc
 
 from .methods import METHODS
 from .results import append_record, command_line, environment, read_results
-from .simulated import PRESETS, SIMULATED, load_fleet
+from .simulated_rows import PRESETS, SIMULATED, load_fleet
 from .surfaces import gradient_boosting
 
 __all__ = ["CAUSE_METHODS", "ROWS", "load_fleet_causes", "main", "run_causes"]
@@ -40,7 +40,7 @@ RESULTS = "simulated_causes_results.jsonl"
 
 
 def load_fleet_causes(**params):
-    """:func:`~hepa_bench.simulated.load_fleet`'s part with ``y`` carrying each failure's cause (mode + 1)."""
+    """:func:`~hepa_bench.simulated_rows.load_fleet`'s part with ``y`` carrying each failure's cause (mode + 1)."""
     part = load_fleet(**params)
     part.y = make_survival_y(part.y["event"], part.y["time"], cause=part.cause)
     return part

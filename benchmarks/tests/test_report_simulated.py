@@ -65,3 +65,76 @@ def test_report_adds_the_section_only_when_asked(tmp_path):
     assert "Simulated fleets" not in plain
     assert render_report(cmapss, simulated=simulated).startswith(plain.rstrip("\n"))
     assert "Simulated fleets" in render_report(cmapss, simulated=simulated)
+
+
+def _record(name, fraction, method, seed, score, **extra):
+    return {"dataset": name, "fraction": fraction, "method": method, "seed": seed, "h_auroc": score, **extra}
+
+
+def _hand_made():
+    """sim-modes at 10 % labels: the oracle ran with all labels only, and the method and the floor on other seeds."""
+    scores = {
+        ("oracle", 1.0): {0: 0.90, 1: 0.95, 2: 0.92},
+        ("elapsed", 0.1): {0: 0.60, 1: 0.70, 2: 0.65},
+        ("gbm-select", 0.1): {0: 0.80, 1: 0.75, 3: 0.90},  # seed 2 did not run, seed 3 has no floor
+        ("minirocket", 0.1): {0: 0.55, 1: 0.68, 2: 0.61},
+    }
+    return [
+        _record("sim-modes", fraction, method, seed, score)
+        for (method, fraction), by_seed in scores.items()
+        for seed, score in by_seed.items()
+    ]
+
+
+def test_the_gap_is_shared_exactly_on_hand_made_records():
+    text = "\n".join(render_simulated(_hand_made()))
+    tested = text.split("#### The gap, tested")[1]
+    # gbm-select: seeds 0 and 1 pair with the floor and the all-labels oracle (the oracle learns nothing):
+    # (0.775 - 0.65) / (0.925 - 0.65) = 0.4545...; its own mean is over its three seeds, (0.8 + 0.75 + 0.9) / 3
+    assert "| sim-modes | 10% | gbm-select | 0.817 | 0.45 | 2 |" in tested
+    # minirocket, below the age: seeds 0-2, (0.61333 - 0.65) / (0.92333 - 0.65) = -0.134...
+    assert "| sim-modes | 10% | minirocket | 0.613 | -0.13 | 3 |" in tested
+    share, n_seeds = gap_share({0: 0.80, 1: 0.75, 3: 0.90}, {0: 0.60, 1: 0.70, 2: 0.65}, {0: 0.90, 1: 0.95, 2: 0.92})
+    assert share == pytest.approx((0.775 - 0.65) / (0.925 - 0.65), abs=1e-12) and n_seeds == 2
+
+
+def test_the_paired_tests_are_holm_adjusted_over_the_simulated_family():
+    from hepa_bench.report_simulated import simulated_comparisons
+    from hepa_bench.stats import holm
+    from scipy import stats
+
+    hard = {"oracle": (0.93, 0.95, 0.91, 0.94), "elapsed": (0.80, 0.85, 0.82, 0.81), "gbm": (0.88, 0.90, 0.86, 0.92)}
+    records = _hand_made() + [
+        _record("sim-hard", 1.0, m, seed, score) for m, scores in hard.items() for seed, score in enumerate(scores)
+    ]
+    records.append(_record("FD001", 1.0, "gbm", 0, 0.5))  # not a simulated row: in no comparison
+    _, rows, comparisons = simulated_comparisons(records)
+    assert [(name, fraction) for name, fraction, _ in rows] == [
+        ("sim-hard", 1.0),
+        ("sim-modes", 1.0),
+        ("sim-modes", 0.1),
+    ]
+    # sim-hard: 3 pairs; sim-modes 100 %: the oracle alone, no pair; sim-modes 10 %: 3 pairs
+    assert len(comparisons) == 6 and {c.subset for c in comparisons} == {"sim-hard", "sim-modes"}
+    pair = next(c for c in comparisons if {c.a, c.b} == {"gbm-select", "minirocket"})
+    assert pair.n_seeds == 2 and pair.t_p == pytest.approx(stats.ttest_rel([0.80, 0.75], [0.55, 0.68]).pvalue)
+    np.testing.assert_allclose([c.holm_p for c in comparisons], holm([c.t_p for c in comparisons]))
+    assert min(c.holm_p for c in comparisons) > min(c.t_p for c in comparisons)  # six tests, one family
+    text = "\n".join(render_simulated(records))
+    gbm = next(c for c in comparisons if c.subset == "sim-hard" and {c.a, c.b} == {"gbm", "elapsed"})
+    difference = gbm.mean_difference if gbm.a == "gbm" else -gbm.mean_difference
+    # (0.89 - 0.82) / (0.9325 - 0.82) = 0.622...
+    assert f"| sim-hard | 100% | gbm | 0.890 | 0.62 | 4 | {difference:+.3f} (p {gbm.holm_p:.3g}" in text
+    assert "Holm's correction over 6 comparisons" in text and "FD001" not in text
+
+
+def test_the_report_skips_malformed_simulated_records_with_a_warning(tmp_path):
+    cmapss, simulated = tmp_path / "cmapss.jsonl", tmp_path / "simulated.jsonl"
+    cmapss.write_text("")
+    for record in _records():
+        append_record(simulated, record)
+    append_record(simulated, {"dataset": "sim-default", "method": "gbm", "seed": "one", "fraction": 1.0})
+    append_record(simulated, _record("sim-default", 1.0, "gbm", 7, "0.99"))  # a score that is not a number
+    with pytest.warns(UserWarning, match=r"line 44: skipped, fields \['seed'\] of another type"):
+        text = render_report(cmapss, simulated=simulated)
+    assert "| sim-default | 100% | 0.900 ± 0.010 (3) |" in text and "(4)" not in text.split("Simulated fleets")[1]

@@ -1,13 +1,15 @@
 """HEPAPretrainer: self-supervised JEPA pretraining of the causal patch encoder."""
 
+import functools
 from dataclasses import replace
 
 import numpy as np
-import torch
 from sklearn.utils.validation import check_is_fitted
 
 from ._docs import fill_doc
+from ._held_out_loss import HeldOutLossMixin
 from ._pretrainer_input import INPUT_CONSTRAINTS, LEVEL_ATTRIBUTES, REGIME_ATTRIBUTES, PretrainerInputMixin
+from ._start_weights import source_pretrainer, start_weights
 from ._training import (
     CollapseMonitor,
     CutSampler,
@@ -19,7 +21,6 @@ from ._training import (
     make_net,
 )
 from ._training.callbacks import HeldOutRank
-from ._training.runtime import as_fp32, seeded_torch
 from ._validation import POSITIVE_INT, UNIT, StrOptions
 from ._window_pretrainer import WindowPretrainer
 from .nn.encoder import TOKEN_MODES
@@ -34,7 +35,7 @@ CUT_BLOCK = 8
 
 
 @fill_doc
-class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
+class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
     """Pretrain a causal patch Transformer by JEPA and embed windows.
 
     ``fit(X)`` learns, without labels, to predict the representation of the
@@ -61,7 +62,7 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
     Parameters
     ----------
     %(patch_encoder_parameters)s
-    tokens : {"patch", "channel"}, default="patch"
+    tokens : {"patch", "channel", "univariate"}, default="patch"
         ``"patch"``: one token per patch holding all channels of its steps
         (the paper). ``"channel"``: each channel is its own stream of patch
         tokens (a shared projection plus a learned channel embedding),
@@ -70,7 +71,10 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
         channels (the paper's "sensor-as-token" outlook, after
         iTransformer and PatchTST). The JEPA objective is unchanged; the
         encoder costs about ``n_channels`` times more, and its target
-        intervals are encoded in padded groups.
+        intervals are encoded in padded groups. ``"univariate"``: as
+        ``"channel"`` without the channel embedding, so every channel is
+        read alike and the weights fit windows of any number of channels
+        (one encoder for several datasets, see ``init_from``).
     norm : {"revin", "global", "none"}, default="revin"
         The network's own normalisation of its input (after ``regimes``):
         ``"revin"`` normalises each context by its own per-channel
@@ -125,6 +129,19 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
         (cut, Δt) pairs drawn from each window per epoch. With one long
         window per unit this reproduces the reference protocol's "40 random
         cuts per sequence per epoch".
+    init_from : HEPAPretrainer, str, path-like or None, default=None
+        Start the net from another fitted pretrainer's weights: the
+        pretrainer, one in a ``sklearn.frozen.FrozenEstimator`` (which
+        ``sklearn.clone`` leaves fitted), or the path of one written by
+        :func:`hepa_sklearn.persistence.save`. Its architecture
+        (``d_model``, ``n_layers``, ``n_heads``, ``patch_size``,
+        ``tokens``, ``max_horizon``, ``target``) must be this one's, and
+        its channel count too unless ``tokens="univariate"``. ``fit`` still
+        learns this data's statistics (regimes, window level, the channel
+        statistics of ``norm="global"``); with ``max_epochs=0`` the encoder
+        is the source's, with ``max_epochs > 0`` pretraining continues from
+        it on ``X``. Not stored by :func:`~hepa_sklearn.persistence.save`
+        (the fitted weights hold it).
     %(pretraining_epochs)s
     %(training_optimiser)s
     early_stopping : bool or {"loss", "rank"}, default=True
@@ -194,6 +211,7 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
         "regularizer": [StrOptions({"sigreg", "vicreg"})],
         "target": [StrOptions({"shared", "ema"})],
         "cuts_per_window": [POSITIVE_INT],
+        "init_from": "no_validation",  # checked in fit (source_pretrainer), where the source is read
         "early_stopping": ["boolean", StrOptions({"loss", "rank"})],
     }
 
@@ -217,6 +235,8 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
         regularizer="sigreg",
         target="shared",
         cuts_per_window=1,
+        # where the weights start: a fitted pretrainer or its file
+        init_from=None,
         # training, as every torch-backed estimator (see TorchEstimator)
         max_epochs=0,
         batch_size=64,
@@ -245,6 +265,7 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
         self.regularizer = regularizer
         self.target = target
         self.cuts_per_window = cuts_per_window
+        self.init_from = init_from
         self.max_epochs = max_epochs
         self.batch_size = batch_size
         self.lr = lr
@@ -259,6 +280,7 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
         self.callbacks = callbacks
 
     _fitted_attributes = (*WindowPretrainer._fitted_attributes, *REGIME_ATTRIBUTES, *LEVEL_ATTRIBUTES)
+    _transient_parameters = ("init_from", "callbacks")
 
     #: The torch module of the net (encoder, target path and predictor); a
     #: subclass may name a :class:`~hepa_sklearn.nn.JEPA` subclass that
@@ -312,6 +334,13 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
             monitor=("valid_rank", False) if self.early_stopping == "rank" else ("valid_loss", True),
         )
 
+    def _fit_plan(self, X, y, groups):
+        """As the window pretrainers' plan; with ``init_from`` the net starts from its source's weights."""
+        plan = super()._fit_plan(X, y, groups)
+        if self.init_from is None:
+            return plan
+        return plan._replace(prepare=functools.partial(start_weights, source=source_pretrainer(self)))
+
     def _pretraining_data(self, X, groups):
         """Each window ``cuts_per_window`` times in a row; a window's unit label covers all of its pairs."""
         if self.max_epochs > 0:  # short windows matter only to pretraining
@@ -324,54 +353,3 @@ class HEPAPretrainer(PretrainerInputMixin, WindowPretrainer):
     def predictor_(self):
         check_is_fitted(self, "net_")
         return self.net_.module_.predictor
-
-    def pretraining_loss(self, X, *, cuts_per_window=None, seed=0):
-        """The JEPA objective on windows ``X`` at fixed draws, no labels needed: held-out ε.
-
-        Every window gets ``cuts_per_window`` (default: the fitted value)
-        (cut, Δt) pairs, each drawn from ``(seed, item)`` alone, and SIGReg's
-        random directions come from ``seed`` too, so two encoders are scored
-        on the same pairs and the value is reproducible. Batches of ``batch_size`` in
-        input order, the module in eval mode (no dropout).
-
-        Returns
-        -------
-        loss : dict
-            ``"loss"`` (the training objective), ``"l1"`` and the
-            regulariser's term, each averaged over batches weighted by
-            their usable pairs; ``"n_pairs"``, the usable pairs.
-        """
-        X = self._validated_input(X)
-        repeats = self.cuts_per_window if cuts_per_window is None else cuts_per_window
-        if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
-            raise ValueError(f"cuts_per_window must be an int >= 1, got {repeats!r}.")
-        net, criterion = self.net_, self.net_.criterion_
-        sampler = CutSampler(self.patch_size, self.max_horizon, seed, fixed=True)
-        dataset = WindowDataset(X, repeats)
-        device = next(net.module_.parameters()).device
-        net.module_.eval()
-        sums, total = {}, 0.0
-        with torch.no_grad(), seeded_torch(seed, device):  # SIGReg draws its directions from torch
-            for start in range(0, len(dataset), self.batch_size):
-                inputs, _ = sampler([dataset[i] for i in range(start, min(start + self.batch_size, len(dataset)))])
-                inputs = {name: value.to(device) for name, value in inputs.items()}
-                output = as_fp32(net.module_(**inputs))
-                n = float((output[2] > 0).sum())
-                if n < 2:
-                    continue
-                terms = {"loss": float(criterion(output)), **criterion.last_terms}
-                terms.pop("spread", None)
-                for name, value in terms.items():
-                    sums[name] = sums.get(name, 0.0) + n * value
-                total += n
-        if not total:
-            raise ValueError("no window of X holds two usable (cut, horizon) pairs; nothing to score.")
-        return {**{name: value / total for name, value in sums.items()}, "n_pairs": int(total)}
-
-    def score(self, X, y=None):
-        """Minus the held-out JEPA loss of :meth:`pretraining_loss`: higher is better; ``y`` is ignored.
-
-        Lets label-free model selection (``GridSearchCV`` on the pretrainer
-        alone) compare encoders on held-out windows.
-        """
-        return -self.pretraining_loss(X)["loss"]

@@ -245,6 +245,7 @@ PARAMETERS = [
     "regularizer",
     "target",
     "cuts_per_window",
+    "init_from",
     "max_epochs",
     "batch_size",
     "lr",

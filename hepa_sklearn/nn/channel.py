@@ -1,4 +1,8 @@
-"""HEPA's encoder with channel tokens: one stream of patch tokens per channel, fused per patch position."""
+"""HEPA's encoder with channel tokens: one stream of patch tokens per channel, fused per patch position.
+
+With ``tokens="univariate"`` the channels carry no identity, so one set of
+weights reads windows of any number of channels.
+"""
 
 import torch
 import torch.nn.functional as F
@@ -12,8 +16,10 @@ class ChannelPatchEncoder(PatchEncoder):
 
     Each channel's patch of ``patch_size`` steps is its own token: projected
     by one ``Linear(patch_size, d_model)`` shared by all channels, plus a
-    learned embedding of its channel and the sinusoidal position of its
-    patch. The blocks run on each channel's stream separately (causal or
+    learned embedding of its channel (``tokens="channel"``; none with
+    ``tokens="univariate"``, where every channel is read alike and the
+    weights do not depend on the number of channels) and the sinusoidal
+    position of its patch. The blocks run on each channel's stream separately (causal or
     bidirectional as asked, so no channel reads another's future), and the
     final states of the channels observed in each patch are averaged into
     that patch's state. The output is laid out as :class:`PatchEncoder`'s
@@ -23,8 +29,10 @@ class ChannelPatchEncoder(PatchEncoder):
 
     def __init__(self, config):
         super().__init__(config)
-        self.channel_embedding = nn.Parameter(torch.zeros(config.n_channels, config.d_model))
-        nn.init.normal_(self.channel_embedding, std=0.02)
+        self.channel_embedding = None
+        if config.tokens == "channel":
+            self.channel_embedding = nn.Parameter(torch.zeros(config.n_channels, config.d_model))
+            nn.init.normal_(self.channel_embedding, std=0.02)
 
     @staticmethod
     def token_width(config):
@@ -53,7 +61,9 @@ class ChannelPatchEncoder(PatchEncoder):
         if replace_tokens is not None:
             mask, token = replace_tokens
             h = torch.where(mask[:, None, first:last, None], token.to(h.dtype), h)
-        h = h + self.channel_embedding[:, None, :] + positions
+        if self.channel_embedding is not None:
+            h = h + self.channel_embedding[:, None, :]
+        h = h + positions
         h = self.input_dropout(h).reshape(B * C, last - first, -1)
         mask = attention_mask(channel_valid.reshape(B * C, -1), causal)
         for block in self.blocks:
@@ -76,6 +86,6 @@ def make_encoder(config):
     """The encoder for ``config.tokens``: :class:`PatchEncoder` or :class:`ChannelPatchEncoder`."""
     if config.tokens == "patch":
         return PatchEncoder(config)
-    if config.tokens == "channel":
+    if config.tokens in ("channel", "univariate"):
         return ChannelPatchEncoder(config)
     raise ValueError(f"tokens must be one of {TOKEN_MODES}, got {config.tokens!r}.")

@@ -10,7 +10,7 @@ from torch import nn
 from .packed import PackedLayout, interval_tokens
 
 NORM_MODES = ("revin", "global", "none")
-TOKEN_MODES = ("patch", "channel")
+TOKEN_MODES = ("patch", "channel", "univariate")
 
 
 @dataclass(frozen=True)

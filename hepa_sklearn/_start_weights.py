@@ -1,0 +1,69 @@
+"""Starting a HEPAPretrainer's net from the weights of another fitted pretrainer (its ``init_from``).
+
+The source is a fitted :class:`~hepa_sklearn.HEPAPretrainer`, one wrapped in
+``sklearn.frozen.FrozenEstimator``, or the path of one written by
+:func:`hepa_sklearn.persistence.save`. Every tensor of its net (encoder,
+target path, predictor) is copied into the new net after that net is built
+for the new data, except the per-channel statistics buffers, which describe
+the new data (``channel_loc`` and ``channel_scale``, used by
+``norm="global"``). The architecture parameters must agree, and so must
+every copied tensor's shape: with ``tokens="patch"`` or ``"channel"`` that
+means the same number of channels, with ``tokens="univariate"`` any number.
+"""
+
+import os
+
+from sklearn.utils.validation import check_is_fitted
+
+from ._torch_estimator import registered_estimator
+from .persistence import load
+
+__all__ = ["ARCHITECTURE", "source_pretrainer", "start_weights"]
+
+# the parameters that fix the shapes and the meaning of the net's tensors
+ARCHITECTURE = ("d_model", "n_layers", "n_heads", "patch_size", "tokens", "max_horizon", "target")
+# buffers that hold statistics of the data the net is fitted on, never copied
+DATA_BUFFERS = ("channel_loc", "channel_scale")
+
+
+def source_pretrainer(estimator):
+    """The fitted pretrainer that ``estimator.init_from`` names, checked against ``estimator``'s architecture."""
+    pretrainer_class = registered_estimator("HEPAPretrainer")
+    given = estimator.init_from
+    if isinstance(given, (str, os.PathLike)):
+        source = load(given)
+        if not isinstance(source, pretrainer_class):
+            raise ValueError(f"init_from={str(given)!r} holds a {type(source).__name__}, not a HEPAPretrainer.")
+    else:
+        source = getattr(given, "estimator", given)  # a FrozenEstimator keeps its estimator there
+        if not isinstance(source, pretrainer_class):
+            raise TypeError(
+                "init_from must be None, a fitted HEPAPretrainer (or one in a FrozenEstimator) or the path of one "
+                f"saved with hepa_sklearn.persistence.save, got {type(given).__name__}."
+            )
+        check_is_fitted(source, "net_", msg="init_from must be a fitted HEPAPretrainer; this one is not fitted.")
+    differ = {name: (getattr(source, name), getattr(estimator, name)) for name in ARCHITECTURE}
+    differ = {name: pair for name, pair in differ.items() if pair[0] != pair[1]}
+    if differ:
+        listed = ", ".join(f"{name}={theirs!r} (here {ours!r})" for name, (theirs, ours) in differ.items())
+        raise ValueError(f"init_from's pretrainer has another architecture: {listed}; set them as it has them.")
+    return source
+
+
+def start_weights(net, source):
+    """Copy ``source``'s net into the initialised ``net``; ValueError naming the tensors whose shapes differ."""
+    theirs = source.net_.module_.state_dict()
+    ours = net.module_.state_dict()
+    kept = {key for key in ours if key.rsplit(".", 1)[-1] in DATA_BUFFERS}
+    missing = sorted(set(ours) - set(theirs) - kept)
+    unlike = sorted(key for key in set(ours) & set(theirs) - kept if ours[key].shape != theirs[key].shape)
+    if missing or unlike:
+        shapes = ", ".join(f"{key} {tuple(theirs[key].shape)} (here {tuple(ours[key].shape)})" for key in unlike[:3])
+        raise ValueError(
+            "init_from's net does not fit this data"
+            + (f"; it lacks {missing[:3]}" if missing else "")
+            + (f"; shapes differ: {shapes}" if unlike else "")
+            + f" (its windows had {source.n_features_in_} channels). tokens='univariate' reads any number of "
+            "channels with the same weights."
+        )
+    net.module_.load_state_dict({key: ours[key] if key in kept else theirs[key] for key in ours})

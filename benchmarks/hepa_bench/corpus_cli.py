@@ -27,7 +27,7 @@ PRETRAINER_OPTIONS = {
     "n_heads": (int, None),
     "patch_size": (int, None),
     "dropout": (float, None),
-    "tokens": (str, ("patch", "channel")),
+    "tokens": (str, ("channel", "univariate")),
     "norm": (str, ("revin", "global", "none")),
     "max_horizon": (int, None),
     "sigreg_weight": (float, None),
@@ -73,7 +73,10 @@ def _pretrain_arguments(parser):
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     parser.add_argument("--windows-per-piece", type=int, default=1024, help="windows per training call")
-    group = parser.add_argument_group("pretrainer parameters (default: the library's, tokens='channel')")
+    parser.add_argument(
+        "--max-channels", type=int, default=None, help="channels each piece reads at most, drawn per piece"
+    )
+    group = parser.add_argument_group("pretrainer parameters (default: the library's, tokens='univariate')")
     for name, (kind, choices) in PRETRAINER_OPTIONS.items():
         group.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, choices=choices, default=None)
 
@@ -158,6 +161,7 @@ def _pretrain(args):
         seed=args.seed,
         device=args.device,
         windows_per_piece=args.windows_per_piece,
+        max_channels=args.max_channels,
         log=lambda message: print(message, flush=True),
         **params,
     )

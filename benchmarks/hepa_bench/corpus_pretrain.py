@@ -1,11 +1,16 @@
 """Resumable pretraining of one HEPA encoder on a corpus (:mod:`hepa_bench.corpus`), with families left out.
 
-One :class:`~hepa_sklearn.HEPAPretrainer` reads every shard: its channel
-width is the widest shard's, and the windows of narrower shards get
-channels that are all NaN appended (:func:`~hepa_bench.corpus.pad_channels`);
-with channel tokens (``tokens="channel"``, the default here) a channel
-without any observation is left out of each patch's average, so the padding
-adds compute but no input. The pretrainer is built and initialised as
+One :class:`~hepa_sklearn.HEPAPretrainer` reads every shard. With
+``tokens="univariate"`` (the default here) its weights do not depend on the
+number of channels, so each shard's windows enter as they are; with
+``max_channels`` each piece of a shard wider than that reads a subset of
+that many of its channels, drawn per piece, which keeps wide shards from
+dominating the compute. With ``tokens="channel"`` the channel width is the
+widest shard's, and the windows of narrower shards get channels that are
+all NaN appended (:func:`~hepa_bench.corpus.pad_channels`), which a
+channel-token encoder leaves out of each patch's average, so the padding
+adds compute but no input; ``tokens="patch"`` would read the padding as
+input and is refused. The pretrainer is built and initialised as
 ``fit`` would build it (:meth:`~hepa_sklearn.HEPAPretrainer.initialize`),
 then its net trains with ``net_.partial_fit`` on pieces of at most
 ``windows_per_piece`` windows of one shard (each piece the dataset that
@@ -39,12 +44,12 @@ from hepa_sklearn.persistence import load, save
 from .corpus import MANIFEST, corpus_families, corpus_windows, pad_channels, read_manifest, resolve_families
 from .corpus_files import outside_repository, sha256_file, write_json
 
-__all__ = ["DEFAULTS", "STATE", "epoch_pieces", "pretrain_corpus", "read_state"]
+__all__ = ["DEFAULTS", "STATE", "epoch_pieces", "piece_channels", "pretrain_corpus", "read_state"]
 
 STATE = "state.json"
-# the encoder of every corpus run unless the caller says otherwise: channel tokens read any shard once padded;
+# the encoder of every corpus run unless the caller says otherwise: univariate tokens read any shard as it is;
 # per-window RevIN, as the event benchmarks; no regimes or window level (they are statistics of one dataset)
-DEFAULTS = {"tokens": "channel", "norm": "revin", "regimes": None, "window_level": False}
+DEFAULTS = {"tokens": "univariate", "norm": "revin", "regimes": None, "window_level": False}
 FIXED = {"early_stopping": False}  # a corpus run trains its epochs; it holds nothing out
 
 
@@ -74,9 +79,10 @@ def read_state(checkpoint_dir):
     return json.loads(path.read_text()) if path.is_file() else None
 
 
-def _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, params):
+def _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, max_channels, params):
     """What a resumed run must share with the run it continues."""
     return {
+        "max_channels": max_channels,
         "manifest_sha256": sha256_file(Path(manifest["root"]) / MANIFEST),
         "families": included,
         "exclude": excluded,
@@ -117,7 +123,21 @@ def _resume(folder, state, identity, device):
     return pretrainer, state["epochs"], list(state["epoch_losses"])
 
 
-def _train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels):
+def piece_channels(n_channels, max_channels, seed, epoch, piece):
+    """The channels a piece of a shard of ``n_channels`` reads: all, or ``max_channels`` of them drawn per piece."""
+    if max_channels is None or n_channels <= max_channels:
+        return np.arange(n_channels)
+    return np.sort(np.random.default_rng([seed, epoch, piece, 1]).choice(n_channels, max_channels, replace=False))
+
+
+def _piece_windows(X, params, n_channels, max_channels, seed, epoch, piece):
+    """The windows of one piece as the net reads them: a channel subset (univariate) or padded (channel tokens)."""
+    if params["tokens"] == "univariate":
+        return X[:, piece_channels(X.shape[1], max_channels, seed, epoch, piece)]
+    return pad_channels(X, n_channels)
+
+
+def _train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels, max_channels, params):
     """One corpus epoch; the mean training loss over its windows."""
     net, total, weight = pretrainer.net_, 0.0, 0
     sizes = [len(X) for _, X in shards]
@@ -126,7 +146,8 @@ def _train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels)
         sampler = net.iterator_train__collate_fn
         if hasattr(sampler, "rng"):  # the cut draws continue one stream: start it from (seed, epoch, piece)
             sampler.rng = np.random.default_rng([seed, epoch, i])
-        data, _ = pretrainer.training_data(pad_channels(shards[shard][1][index], n_channels))
+        X = _piece_windows(shards[shard][1][index], params, n_channels, max_channels, seed, epoch, i)
+        data, _ = pretrainer.training_data(X)
         net.partial_fit(data, epochs=1)
         total += float(net.history[-1, "train_loss"]) * len(index)
         weight += len(index)
@@ -144,6 +165,7 @@ def pretrain_corpus(
     seed=0,
     device="cpu",
     windows_per_piece=1024,
+    max_channels=None,
     log=print,
     **params,
 ):
@@ -153,8 +175,10 @@ def pretrain_corpus(
     :data:`DEFAULTS` (``max_epochs``, ``early_stopping``, ``random_state``
     and ``device`` are the driver's). A checkpoint is saved every
     ``chunk_epochs`` epochs; ``max_chunks`` ends the call after that many
-    chunks. Started again with the same corpus, ``exclude``, ``max_epochs``,
-    ``seed``, ``windows_per_piece`` and ``params``, it resumes from the last
+    chunks. ``max_channels`` (univariate tokens only) caps the channels
+    each piece reads (:func:`piece_channels`). Started again with the same
+    corpus, ``exclude``, ``max_epochs``, ``seed``, ``windows_per_piece``,
+    ``max_channels`` and ``params``, it resumes from the last
     checkpoint (``chunk_epochs`` and ``device`` may change).
 
     Returns
@@ -168,6 +192,8 @@ def pretrain_corpus(
     counts = {"chunk_epochs": chunk_epochs, "max_epochs": max_epochs, "windows_per_piece": windows_per_piece}
     if max_chunks is not None:
         counts["max_chunks"] = max_chunks
+    if max_channels is not None:
+        counts["max_channels"] = max_channels
     for name, value in counts.items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
@@ -186,11 +212,17 @@ def pretrain_corpus(
     n_channels = max(X.shape[1] for _, X in shards)
     n_pieces = sum(math.ceil(len(X) / windows_per_piece) for _, X in shards)
     params = {**DEFAULTS, **params}
+    if params["tokens"] == "patch":
+        raise ValueError("tokens='patch' would read the channels padded with NaN as input; use 'univariate'.")
+    if max_channels is not None and params["tokens"] != "univariate":
+        raise ValueError(
+            f"max_channels needs tokens='univariate' (channels without identity), not {params['tokens']!r}."
+        )
     # every parameter as the estimator resolves it, so that a default given or omitted is the same run
     resolved = HEPAPretrainer(**params).get_params()
     resolved = {k: v for k, v in resolved.items() if k not in (*FIXED, "max_epochs", "random_state", "device")}
     resolved = {k: v for k, v in resolved.items() if k not in ("callbacks", "verbose")}
-    identity = _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, resolved)
+    identity = _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, max_channels, resolved)
     listed = [{key: s[key] for key in ("family", "dataset", "n_windows", "n_channels", "sha256")} for s, _ in shards]
     state = read_state(folder)
     if state is not None:
@@ -201,14 +233,18 @@ def pretrain_corpus(
             **params, **FIXED, max_epochs=max_epochs * n_pieces, random_state=seed, device=device
         )
         first = shards[0][1]
-        pretrainer.initialize(pad_channels(first[: min(len(first), 64)], n_channels))
+        pretrainer.initialize(
+            _piece_windows(first[: min(len(first), 64)], params, n_channels, max_channels, seed, 0, 0)
+        )
         done, losses = 0, []
         log(f"{len(shards)} shards of {included}, {n_channels} channels, {n_pieces} pieces per epoch")
     chunks = 0
     while done < max_epochs and (max_chunks is None or chunks < max_chunks):
         stop = min(done + chunk_epochs, max_epochs)
         for epoch in range(done, stop):
-            losses.append(_train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels))
+            losses.append(
+                _train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels, max_channels, params)
+            )
             log(f"corpus epoch {epoch + 1}/{max_epochs}: training loss {losses[-1]:.4f}")
         done, chunks = stop, chunks + 1
         pretrainer.n_epochs_ = len(pretrainer.history_)

@@ -22,6 +22,7 @@ from .method_parts import (
     untrained_hepa,
 )
 from .methods_baselines import BOOSTING_AND_REFERENCE_METHODS, NEURAL_BASELINE_METHODS
+from .methods_corpus import CORPUS_METHODS
 from .methods_defaults import DEFAULT_METHODS
 from .methods_hepa import HEPA_METHODS
 from .surfaces import elapsed_time, end_to_end, gradient_boosting, position_only
@@ -49,7 +50,13 @@ __all__ = [
 
 # One table, in the order of the report's columns: HEPA's recipes, the neural baselines, the plain pipeline's
 # defaults and candidates, boosting and the references.
-METHODS = {**HEPA_METHODS, **NEURAL_BASELINE_METHODS, **DEFAULT_METHODS, **BOOSTING_AND_REFERENCE_METHODS}
+METHODS = {
+    **HEPA_METHODS,
+    **NEURAL_BASELINE_METHODS,
+    **DEFAULT_METHODS,
+    **CORPUS_METHODS,
+    **BOOSTING_AND_REFERENCE_METHODS,
+}
 
 #: the paper's ablations (§4.4), compared with ``hepa`` on FD001 and FD003
 PAPER_ABLATIONS = tuple(name for name, method in METHODS.items() if method.ablation)

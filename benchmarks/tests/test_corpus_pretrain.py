@@ -6,7 +6,7 @@ import torch
 from hepa_bench.cli import main
 from hepa_bench.corpus import build_corpus
 from hepa_bench.corpus_files import REPOSITORY
-from hepa_bench.corpus_pretrain import epoch_pieces, pretrain_corpus, read_state
+from hepa_bench.corpus_pretrain import epoch_pieces, piece_channels, pretrain_corpus, read_state
 
 from hepa_sklearn.persistence import load
 
@@ -89,13 +89,47 @@ def test_families_left_out_and_the_encoder_reads_every_shard(corpus, tmp_path):
     )
     assert state["families"] == ["vix"] and state["exclude"] == ["simulated"]
     assert [shard["dataset"] for shard in state["shards"]] == ["VIX"] and pretrainer.n_features_in_ == 4
-    assert pretrainer.get_params()["tokens"] == "channel" and pretrainer.get_params()["norm"] == "revin"
+    assert pretrainer.get_params()["tokens"] == "univariate" and pretrainer.get_params()["norm"] == "revin"
     X = np.random.default_rng(0).normal(size=(3, 4, 64)).astype(np.float32)
     assert pretrainer.transform(X).shape == (3, 16)
     full, state = pretrain_corpus(
         corpus, checkpoint_dir=tmp_path / "all", max_epochs=1, d_model=16, n_heads=2, log=lambda message: None
     )
-    assert full.n_features_in_ == 12 and state["families"] == ["simulated", "vix"]
+    assert state["families"] == ["simulated", "vix"]
+    # built on the first shard's windows; univariate weights fit any count
+    assert full.n_features_in_ == state["shards"][0]["n_channels"]
+
+
+def test_channel_tokens_pad_every_shard_to_the_widest(corpus, tmp_path):
+    padded, _ = pretrain_corpus(
+        corpus, checkpoint_dir=tmp_path / "pad", max_epochs=1, tokens="channel", d_model=16, n_heads=2, log=print
+    )
+    assert padded.n_features_in_ == 12 and padded.encoder_.channel_embedding.shape == (12, 16)
+
+
+def test_max_channels_draws_a_sorted_subset_per_piece():
+    drawn = [piece_channels(12, 5, seed=0, epoch=0, piece=p).tolist() for p in range(4)]
+    assert all(len(c) == 5 and c == sorted(set(c)) and max(c) < 12 for c in drawn)
+    assert len({tuple(c) for c in drawn}) > 1  # pieces differ
+    assert drawn[2] == piece_channels(12, 5, seed=0, epoch=0, piece=2).tolist()  # and repeat
+    assert piece_channels(4, 5, 0, 0, 0).tolist() == [0, 1, 2, 3]  # narrower shards read every channel
+    assert piece_channels(12, None, 0, 0, 0).tolist() == list(range(12))
+
+
+def test_max_channels_bounds_what_a_piece_reads(corpus, tmp_path, monkeypatch):
+    seen = []
+    original = pretrain_corpus.__globals__["_piece_windows"]
+
+    def recording(X, *args):
+        out = original(X, *args)
+        seen.append(out.shape[1])
+        return out
+
+    monkeypatch.setitem(pretrain_corpus.__globals__, "_piece_windows", recording)
+    _, state = pretrain_corpus(
+        corpus, checkpoint_dir=tmp_path / "cap", max_epochs=1, max_channels=3, d_model=16, n_heads=2, log=print
+    )
+    assert state["max_channels"] == 3 and max(seen) == 3
 
 
 def test_refusals(corpus, tmp_path):
@@ -111,5 +145,11 @@ def test_refusals(corpus, tmp_path):
         _pretrain(corpus, tmp_path / "none", "--exclude", "vix", "simulated")
     with pytest.raises(ValueError, match="set by the corpus driver"):
         pretrain_corpus(corpus, checkpoint_dir=tmp_path / "x", random_state=1)
+    with pytest.raises(ValueError, match="max_channels needs tokens='univariate'"):
+        pretrain_corpus(corpus, checkpoint_dir=tmp_path / "x", tokens="channel", max_channels=2)
+    with pytest.raises(ValueError, match="tokens='patch' would read the channels padded with NaN"):
+        pretrain_corpus(corpus, checkpoint_dir=tmp_path / "x", tokens="patch")
+    with pytest.raises(SystemExit, match="max_channels must be an integer >= 1"):
+        _pretrain(corpus, tmp_path / "x", "--max-channels", "0")
     with pytest.raises(SystemExit, match="max_chunks must be an integer >= 1"):
         _pretrain(corpus, tmp_path / "x", "--max-chunks", "0")

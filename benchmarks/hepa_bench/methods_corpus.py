@@ -1,0 +1,113 @@
+"""The headline line started from an encoder pretrained on the corpus without the evaluated dataset's family.
+
+The encoders come from ``hepa-bench corpus pretrain`` runs, one per design
+and family left out, in the folder named by the environment variable
+``HEPA_CORPUS_ENCODERS`` (default: ``corpus-encoders`` beside the data
+home), laid out as ``<folder>/<design>/without-<family>/``: the checkpoint
+folder of a run with ``--exclude <family>``. A cell refuses an encoder whose
+run did not exclude the dataset's family or has not finished its epochs, and
+records the encoder file's SHA-256 and the run's epochs and loss.
+
+Each design is listed with the pretrainer parameters its runs used, since
+``init_from`` needs the same architecture: :data:`CORPUS_DESIGNS`.
+"""
+
+import functools
+import os
+from pathlib import Path
+
+from hepa_sklearn.datasets import get_data_home
+
+from .corpus import family_of
+from .corpus_files import sha256_file
+from .corpus_pretrain import read_state
+from .method_parts import Method
+from .protocols import plain_pipeline
+
+__all__ = ["CORPUS_DESIGNS", "CORPUS_METHODS", "corpus_encoder", "encoders_home"]
+
+# the headline line's defaults around the encoder: untrained unless said, regimes found, RevIN, the level beside,
+# the event head at 12 horizon knots (the 0.3.0 defaults)
+HEADLINE = {"norm": "revin", "regimes": "auto", "window_level": True, "max_epochs": 0}
+KNOTS = {"horizon_knots": 12}
+# design -> the architecture of its corpus runs (`hepa-bench corpus pretrain --d-model ... --tokens univariate`)
+CORPUS_DESIGNS = {
+    "u64": {"tokens": "univariate", "d_model": 64, "n_heads": 4, "n_layers": 2, "patch_size": 16},
+    "u128": {"tokens": "univariate", "d_model": 128, "n_heads": 4, "n_layers": 2, "patch_size": 16},
+}
+
+
+def encoders_home():
+    """The folder of the corpus encoders: ``$HEPA_CORPUS_ENCODERS``, else ``corpus-encoders`` beside the data home."""
+    given = os.environ.get("HEPA_CORPUS_ENCODERS")
+    return Path(given) if given else Path(get_data_home()).parent / "corpus-encoders"
+
+
+def corpus_encoder(design, entry):
+    """``(path, provenance)`` of the finished corpus encoder of ``design`` that never saw ``entry``'s family."""
+    family = family_of(entry)
+    folder = encoders_home() / design / f"without-{family}"
+    state = read_state(folder)
+    if state is None:
+        raise FileNotFoundError(
+            f"no corpus encoder for design {design!r} without {family!r} in {folder}: run `hepa-bench corpus "
+            f"pretrain --exclude {family} --checkpoint-dir {folder}` with the design's parameters first."
+        )
+    if family not in state["exclude"]:
+        raise ValueError(f"the corpus encoder in {folder} was pretrained with {family!r} in its corpus.")
+    if state["epochs"] < state["max_epochs"]:
+        raise ValueError(f"the corpus run in {folder} has done {state['epochs']} of {state['max_epochs']} epochs.")
+    path = folder / state["files"]["pretrainer"]
+    provenance = {
+        "corpus_encoder": f"{design}/without-{family}/{path.name}",
+        "corpus_encoder_sha256": sha256_file(path),
+        "corpus_epochs": state["epochs"],
+        "corpus_final_loss": state["epoch_losses"][-1],
+        "corpus_families": state["families"],
+    }
+    return path, provenance
+
+
+def corpus_pipeline(entry, data, mask, *, epochs, device, seed, design, **params):
+    """The headline line whose pretrainer starts from ``design``'s corpus encoder (``init_from``)."""
+    path, provenance = corpus_encoder(design, entry)
+    pipe, info = plain_pipeline(
+        entry, data, mask, epochs=epochs, device=device, seed=seed, init_from=str(path), **params
+    )
+    return pipe, {**info, **provenance}
+
+
+def _untrained(design, description):
+    params = {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS}
+    return Method(description, family="candidate", surface=functools.partial(plain_pipeline, **params))
+
+
+def _corpus(design, description, **changes):
+    params = {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS, **changes}
+    return Method(description, family="candidate", surface=functools.partial(corpus_pipeline, design=design, **params))
+
+
+CORPUS_METHODS = {
+    "hepa-u64-untrained": _untrained(
+        "u64",
+        "the headline line (0.3.0 defaults) with the corpus designs' encoder, univariate channel tokens of width 64, "
+        "never pretrained: what the corpus encoder is measured against, the architecture alone",
+    ),
+    "hepa-corpus-u64": _corpus(
+        "u64",
+        "the headline line (0.3.0 defaults) with the u64 encoder pretrained by JEPA on the corpus without the "
+        "dataset's family, frozen (init_from, max_epochs=0)",
+    ),
+    "hepa-corpus-u64-continued": _corpus(
+        "u64",
+        "hepa-corpus-u64 with pretraining continued on the cell's training windows (max_epochs=20, early stopping "
+        "on the last tenth)",
+        max_epochs=20,
+    ),
+    "hepa-u128-untrained": _untrained(
+        "u128", "hepa-u64-untrained at width 128: the architecture of the corpus design u128, never pretrained"
+    ),
+    "hepa-corpus-u128": _corpus(
+        "u128", "hepa-corpus-u64 with the u128 encoder (width 128) pretrained on the corpus without the family"
+    ),
+}

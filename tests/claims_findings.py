@@ -2,9 +2,10 @@
 
 Most figures are read from the generated report ``docs/benchmarks.md`` (``Cell``), which a test
 of the harness regenerates byte for byte from the result records; the rest from the records
-themselves, the committed outputs of ``benchmarks/experiments`` and the speed measurements, or
-the protocol's own constants and models (``hepa_sklearn.protocol``). Counts and ranges ("18 of
-the 20", "from +0.13 to +1.00") are computed over the report's cells by the functions below.
+themselves, the committed outputs of ``benchmarks/experiments`` and of the scripts retired from it
+(``benchmarks/retired``), the speed measurements, or the protocol's own constants and models
+(``hepa_sklearn.protocol``). Counts and ranges ("18 of the 20", "from +0.13 to +1.00") are
+computed over the report's cells by the functions below.
 Cells of boosting (``gbm``, ``gbm-regime``, ``gbm-last30``, ``gbm-regime-last30``, ``gbm-select``)
 are read from the report as committed, not from the records, whose boosting records are being
 rerun; when the report is regenerated those bindings report every figure that changed. The
@@ -98,7 +99,7 @@ def event_pair(a, b, dataset, labels="100%", column="Holm p"):
 
 
 REFERENCE_PRETRAINING = "benchmarks/experiments/reference_pretraining.txt"
-PREDICTOR_INIT = "benchmarks/experiments/predictor_init.txt"
+PREDICTOR_INIT = "benchmarks/retired/predictor_init.txt"
 
 
 def reference_run(seed, column):
@@ -112,7 +113,8 @@ def reference_run(seed, column):
 
 
 def predictor_init(seed, column):
-    """The table of ``predictor_init.py``: FD001, the event head started at random or from the JEPA predictor."""
+    """The table of the retired ``predictor_init.py``: FD001, the event head started at random or from the JEPA
+    predictor."""
     column = {
         "random": "random start (`hepa`)",
         "pretrained": "pretrained start (`hepa-init`)",
@@ -121,11 +123,11 @@ def predictor_init(seed, column):
     return Cell("", seed, column, "first", report=PREDICTOR_INIT)
 
 
-MULTI_HORIZON_PROBE = "benchmarks/experiments/multi_horizon_probe.txt"
+MULTI_HORIZON_PROBE = "benchmarks/retired/multi_horizon_probe.txt"
 
 
 def probe_summary(pattern):
-    """The summary line that ``multi_horizon_probe.py`` prints under its table."""
+    """The summary line that the retired ``multi_horizon_probe.py`` printed under its table."""
     return Line(MULTI_HORIZON_PROBE, r"^\d+ seeds, FD001, all labels, test h-AUROC" + pattern)
 
 
@@ -250,11 +252,11 @@ def smallest(*printed):
     return min(printed, key=lambda p: Decimal(p.replace("−", "-")))
 
 
-EPSILON = "benchmarks/experiments/epsilon_correlation.txt"
-EPSILON_RECORDS = "benchmarks/experiments/epsilon_records.jsonl"
+EPSILON = "benchmarks/retired/epsilon_correlation.txt"
+EPSILON_RECORDS = "benchmarks/retired/epsilon_records.jsonl"
 EVENT_RECORDS = "benchmarks/event_results.jsonl"
-EMBEDDING_PCA = "benchmarks/experiments/embedding_pca.txt"
-PREDICTOR_OUTPUTS = "benchmarks/experiments/predictor_outputs.txt"
+EMBEDDING_PCA = "benchmarks/retired/embedding_pca.txt"
+PREDICTOR_OUTPUTS = "benchmarks/retired/predictor_outputs.txt"
 
 
 class Seeds(Source):
@@ -295,24 +297,24 @@ def epsilon_rerun_seeds(datasets, split=None):
 
 
 def epsilon_row(dataset, column):
-    """The table of ``epsilon_correlation.py``: one row per dataset."""
+    """The table of the retired ``epsilon_correlation.py``: one row per dataset."""
     return Cell("", dataset, column, "first", report=EPSILON)
 
 
 def epsilon_summary(pattern):
-    """The summary line that ``epsilon_correlation.py`` prints under its table."""
+    """The summary line that the retired ``epsilon_correlation.py`` printed under its table."""
     return Line(EPSILON, r"^Across \d+ datasets: " + pattern)
 
 
 def embedding(dataset, encoder, field, per_engine=False):
-    """A record of ``embedding_pca.py`` (seed 0): the first run's, or the FD001 rerun's that adds the
+    """A record of the retired ``embedding_pca.py`` (seed 0): the first run's, or the FD001 rerun's that adds the
     median ρ within each test engine (``per_engine``)."""
     where = dict(dataset=dataset, encoder=encoder, n_units=30 if per_engine else None)
     return Records(EMBEDDING_PCA, where, field, how="one")
 
 
 def predictor_outputs(dataset, field):
-    """A record of ``predictor_outputs.py`` (seed 0, test windows)."""
+    """A record of the retired ``predictor_outputs.py`` (seed 0, test windows)."""
     return Records(PREDICTOR_OUTPUTS, dict(dataset=dataset), field, how="one")
 
 
@@ -322,7 +324,7 @@ def as_printed(value):
 
 
 def predictor_output(dataset, field):
-    """One printed number of a record of ``predictor_outputs.py``."""
+    """One printed number of a record of the retired ``predictor_outputs.py``."""
     return Computed(as_printed, predictor_outputs(dataset, field))
 
 
@@ -339,17 +341,17 @@ def largest_value(*values):
     return max(values, key=Decimal)
 
 
-DEFAULT_SCREEN = "benchmarks/experiments/default_screen.txt"
+DEFAULT_SCREEN = "benchmarks/retired/default_screen.txt"
 LEVEL_VARIANTS = "benchmarks/experiments/level_variants.txt"
-DEFAULT_JUDGEMENT = "benchmarks/experiments/default_judgement.txt"
-DEFAULT_ROUND2 = "benchmarks/experiments/default_round2.txt"
+DEFAULT_JUDGEMENT = "benchmarks/retired/default_judgement.txt"
+DEFAULT_ROUND2 = "benchmarks/retired/default_round2.txt"
 SCREEN_RECORDS = "benchmarks/screen_results.jsonl"
 MORE_UNLABELLED = "benchmarks/experiments/more_unlabelled.txt"
 FIRST_FIT = "benchmarks/experiments/first_fit.txt"
 
 
 def screen(row, column):
-    """The last table of ``default_screen.py`` (seeds 0 and 1, validation units, all labels)."""
+    """The last table of the retired ``default_screen.py`` (seeds 0 and 1, validation units, all labels)."""
     return Cell("", row, column, "first", n=2, report=DEFAULT_SCREEN)
 
 
@@ -368,7 +370,7 @@ def level_variant(dataset, arm):
 
 
 def judgement(row, labels, column, part="first"):
-    """The table of ``default_judgement.py``: the 0.2.0 defaults judged on test units."""
+    """The table of the retired ``default_judgement.py``: the 0.2.0 defaults judged on test units."""
     return Cell("", (row, labels), column, part, report=DEFAULT_JUDGEMENT)
 
 
@@ -397,7 +399,7 @@ def rows_judged(*verdicts):
 
 
 def round2(row, labels, column):
-    """The table of ``default_round2.py`` (seeds 0 and 1, validation units)."""
+    """The table of the retired ``default_round2.py`` (seeds 0 and 1, validation units)."""
     return Cell("", (row, labels), column, "first", report=DEFAULT_ROUND2)
 
 

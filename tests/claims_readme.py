@@ -15,7 +15,7 @@ from claims_check import Bind, Computed, Json, Line, Not, Records  # noqa: E402
 DOCUMENT = "README.md"
 
 FIRST_FIT = "benchmarks/experiments/first_fit.txt"
-DEFAULT_SCREEN = "benchmarks/experiments/default_screen.txt"
+DEFAULT_SCREEN = "benchmarks/retired/default_screen.txt"
 SPEED_CPU = "benchmarks/speed_reference_median3.json"
 SPEED_GPU = "benchmarks/speed_gpu.json"
 

@@ -34,6 +34,7 @@ FIGURE_SOURCES = (
     "benchmarks/*.md",
     "benchmarks/*.txt",
     "benchmarks/experiments/*.txt",
+    "benchmarks/retired/*.txt",
 )
 # each figure the prose quotes, bound to where it is printed: (the user guide's phrase, the
 # source, the source's phrase), "{}" standing for the figures, which must be the same in both

@@ -1,10 +1,10 @@
-"""Command line of the harness: ``hepa-bench run|snapshots|speed|memory|report|corpus``."""
+"""Command line of the harness: ``hepa-bench run|snapshots|speed|memory|report|query|corpus``."""
 
 import argparse
 import os
 import sys
 
-from . import corpus_cli, report, runner, snapshots, speed
+from . import corpus_cli, query, report, runner, snapshots, speed
 
 
 def _run(module):
@@ -43,6 +43,12 @@ def build_parser():
             "--reference PATH times the authors' implementation side by side",
         ),
         ("report", report, "markdown tables of benchmark results"),
+        (
+            "query",
+            query,
+            "the figures of a comparison from result records: per row each method's mean, sd and n, and with "
+            "--reference the paired differences, Holm-adjusted",
+        ),
         ("corpus", corpus_cli, "pretraining corpus of the registry's training windows: build, info, pretrain"),
     )
     for name, module, text in suites:

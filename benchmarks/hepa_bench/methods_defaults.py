@@ -3,7 +3,7 @@
 import functools
 
 from .method_parts import Method
-from .protocols import TrendLevelPretrainer, plain_pipeline
+from .protocols import SpreadLevelPretrainer, TrendLevelPretrainer, plain_pipeline
 
 __all__ = ["DEFAULT_METHODS"]
 
@@ -50,6 +50,12 @@ DEFAULT_METHODS = {
         "where regimes are found, then RevIN, the window level (each channel's mean over the window and over its "
         "last 30 steps) passed on beside the embedding",
         family="default",
+    ),
+    "hepa-default-auto0-spread": _auto0(
+        "candidate default: hepa-default-auto0 with the window level's first form, each channel's mean and "
+        "standard deviation over the window and over its last 30 steps (its screening records ran as "
+        "hepa-default-auto0 before commit d68869a kept the two means alone)",
+        pretrainer=SpreadLevelPretrainer,
     ),
     "hepa-default-trend0": _auto0(
         "candidate default: hepa-default-auto0 with the level widened to each channel's "

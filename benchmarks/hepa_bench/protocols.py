@@ -22,6 +22,7 @@ __all__ = [
     "predictor_init",
     "protocol_pretrainer",
     "run_protocol",
+    "SpreadLevelPretrainer",
     "TrendLevelPretrainer",
     "with_state",
 ]
@@ -124,6 +125,15 @@ class TrendLevelPretrainer(HEPAPretrainer):
 
     def level_features(self, X):
         return window_level(X, spans=(10, 30, 100, None), spread=False, slope=True)
+
+
+class SpreadLevelPretrainer(HEPAPretrainer):
+    """HEPAPretrainer whose window level (``window_level=True``) is each channel's mean and standard deviation over
+    the window and over its last 30 steps: the window level's first form, before commit d68869a kept the two means
+    alone."""
+
+    def level_features(self, X):
+        return window_level(X, spans=(None, 30), spread=True)
 
 
 def default_pipeline(K, *, seed, device="auto", pretrainer=HEPAPretrainer, predictor=None, **pretrainer_params):

@@ -66,6 +66,7 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-default-untrained",
         "hepa-default-regime",
         "hepa-default-regime0",
+        "hepa-default-auto0-spread",
         "hepa-default-trend0",
         "hepa-default-auto0-channel",
         "hepa-default-auto0-wd",
@@ -330,6 +331,19 @@ def test_the_trend_level_pretrainer_changes_the_level_alone():
     assert trend.shape == (12, 16 + 8 * 3)  # mean and slope per channel over four spans
     np.testing.assert_array_equal(trend[:, :16], default[:, :16])
     assert TrendLevelPretrainer(**small, window_level=False).fit(X).transform(X).shape == (12, 16)
+
+
+def test_the_spread_level_pretrainer_adds_the_standard_deviations_to_the_level():
+    from hepa_bench.protocols import SpreadLevelPretrainer
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(12, 3, 48)).astype(np.float32)
+    small = dict(d_model=16, n_heads=2, n_layers=1, max_epochs=0, random_state=0, device="cpu")
+    spread, default = SpreadLevelPretrainer(**small).fit(X).transform(X), HEPAPretrainer(**small).fit(X).transform(X)
+    assert spread.shape == (12, 16 + 4 * 3)  # mean and standard deviation per channel over two spans
+    np.testing.assert_array_equal(spread[:, :16], default[:, :16])
+    # the means are the default level's columns, in the order of the spans
+    np.testing.assert_allclose(spread[:, [16, 17, 18, 22, 23, 24]], default[:, 16:], rtol=1e-6)
 
 
 def test_the_foundation_baselines_load_their_weights_from_the_model_home(

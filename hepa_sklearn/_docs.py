@@ -1,8 +1,10 @@
-"""Docstring fragments shared by several public objects, filled in by :func:`fill_doc`.
+"""Docstring fragments shared by three or more public objects, filled in by :func:`fill_doc`.
 
 A docstring names a fragment as ``%(name)s`` alone on its line; the
 fragment's lines take that line's indentation. This is how MNE-Python shares
-parameter descriptions: one text, no copies that drift apart.
+parameter descriptions: one text, no copies that drift apart. Text that
+fewer objects share is written out in their docstrings, where a reader of
+the source finds it (``tests/test_docs_fragments.py`` checks both).
 """
 
 import inspect
@@ -10,14 +12,6 @@ import inspect
 __all__ = ["fill_doc"]
 
 DOCS = {
-    "supervised_head_parameters": """\
-K : int, default={K!r}
-    Horizons of the end-to-end training surface.
-hidden : int, default={hidden!r}
-    Width of the training head (see :class:`MatchedHeadPredictor`).
-horizon_rows : int or None, default={horizon_rows!r}
-    Rows of the training head's horizon table.
-%(surface_loss_parameters)s""",
     # the loss of every estimator of an event surface
     "surface_loss_parameters": """\
 loss : {{"bce", "nll"}}, default={loss!r}
@@ -35,86 +29,12 @@ X : array-like
 return_array : bool, default=False
     Return the values at the horizons ``1..K`` as an array instead of
     step functions.""",
-    # the exporters of hepa_sklearn.export
-    "export_example": """\
-example : array-like of shape (n, C, L) or (n, d)
-    Inputs as ``transform`` / ``predict_proba`` take them (validated the
-    same way); the graph accepts any batch size with the channels and
-    steps of ``example``.""",
-    "export_sections": """\
-Parameters
-----------
-%(export_parameters)s
-
-Raises
-------
-%(export_errors)s""",
-    "export_parameters": """\
-estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
-    Fitted; see the module description for what each exports.
-path : str or path-like
-    The file to write (conventionally ``*.pt`` for TorchScript, ``*.onnx``
-    for ONNX, which holds the weights too), whose folder must exist; it is
-    written under a temporary name and renamed over ``path`` once
-    complete, so an export cut short leaves no half file.
-%(export_example)s""",
-    "export_errors": """\
-TypeError
-    For another estimator, or a Pipeline with any other step.
-ValueError
-    For an ``example`` that the estimator's own method refuses.
-FileNotFoundError
-    When the folder of ``path`` does not exist.
-sklearn.exceptions.NotFittedError
-    For an unfitted estimator.""",
-    # what every surface estimator's fit returns and how an interruption ends it
-    "surface_fit_returns": """\
-%(fit_groups)s
-
-Returns
--------
-self : object
-    The fitted estimator.
-
-%(fit_interruption)s""",
-    "y_true": """\
-y_true : structured ndarray with fields ``event`` and ``time``""",
-    "surface_probabilities": """\
-y_true : structured ndarray with fields ``event`` and ``time``
-proba : array-like of shape (n_samples, K)
-    Probabilities in [0, 1].""",
-    "surface_probabilities_binned": """\
-y_true : structured ndarray with fields ``event`` and ``time``
-proba : array-like of shape (n_samples, K)
-    Probabilities in [0, 1].
-n_bins : int, default=10
-    Equal-width bins on [0, 1].""",
-    "pooled_score": """\
-Parameters
-----------
-y_true : structured ndarray with fields ``event`` and ``time``
-proba : array-like of shape (n_samples, K)
-    Scores; any finite values (only their order matters).
-
-Returns
--------
-score : float
-    NaN when the known cells hold fewer than two classes.""",
-    # the from_* constructors of the displays
-    "display_name_ax": """\
-name : str, default=None
-    Title of the axes.
-ax : matplotlib Axes, default=None
-    As in :meth:`plot`.""",
     # the functions of a surface in hepa_sklearn.surface
     "surface_proba_parameters": """\
 Parameters
 ----------
 proba : array-like of shape (n_samples, K)
     Probabilities in [0, 1], ``proba[i, k-1]`` = P(event within k steps).""",
-    "plot_ax": """\
-ax : matplotlib Axes, default=None
-    Axes to draw on; None makes a new figure.""",
     "window_shape_attributes": """\
 n_features_in_ : int
     Number of channels seen in ``fit``.
@@ -129,31 +49,6 @@ n_layers : int, default={n_layers}
 n_heads : int, default={n_heads}
     Attention heads; must divide ``d_model``. The feed-forward layer of
     each block is ``d_model`` wide, as in the paper.""",
-    "patch_encoder_parameters": """\
-%(encoder_parameters)s
-patch_size : int, default={patch_size}
-    Steps per token (all channels of those steps form one token).
-dropout : float, default={dropout}""",
-    # the supervised baseline encoders, after their encoder's own parameters
-    "supervised_encoder_parameters": """\
-dropout : float, default={dropout}
-channel_pooling : {{"mean", "concat"}}, default={channel_pooling!r}
-    How ``transform`` combines the states of the channels: their mean
-    (width ``d_model``) or all of them side by side (width
-    ``n_channels * d_model``).
-norm : {{"revin", "global", "none"}}, default={norm!r}
-    Per-window, per-channel instance normalisation (RevIN, as PatchTST
-    and iTransformer), per-channel statistics learned in ``fit``, or raw
-    values.
-%(supervised_head_parameters)s
-%(training_parameters)s""",
-    "supervised_encoder_attributes": """\
-net_ : skorch.NeuralNet
-    The fitted net: encoder, channel pooling and training head.
-history_ : skorch.History
-pos_weight_ : float
-n_epochs_ : int
-%(encoder_attributes)s""",
     "encoder_attributes": """\
 %(window_shape_attributes)s
 channel_loc_, channel_scale_ : ndarray of shape (n_channels,)
@@ -175,29 +70,18 @@ batch_size : int, default={batch_size}
 device : str, default={device!r}
     ``"auto"`` (CUDA when torch sees a GPU, else CPU), ``"cpu"``,
     ``"cuda"`` or any torch device string.""",
-    # The training parameters, in parts: the pretrainers also take
-    # max_epochs=0, and HEPAPretrainer's early_stopping has more values.
-    # Defaults are filled from the decorated class's own signature.
+    # The training parameters, in parts: the pretrainers write their own
+    # max_epochs (0 is allowed), and HEPAPretrainer its own early_stopping,
+    # which has more values. Defaults are filled from the decorated class's
+    # own signature.
     "training_parameters": """\
 %(training_epochs)s
-%(training_optimiser)s
-%(training_early_stopping)s
-%(training_run)s""",
-    "pretraining_parameters": """\
-%(pretraining_epochs)s
 %(training_optimiser)s
 %(training_early_stopping)s
 %(training_run)s""",
     "training_epochs": """\
 max_epochs : int, default={max_epochs}
     Training epochs; fewer when early stopping ends training.""",
-    "pretraining_epochs": """\
-max_epochs : int, default={max_epochs}
-    Training epochs; fewer when early stopping ends training. 0 trains
-    nothing, the untrained-encoder control: ``fit`` checks the windows,
-    learns the statistics of ``norm`` and keeps the encoder at the
-    initial weights that training with the same ``random_state`` starts
-    from (``n_epochs_`` is 0 and ``history_`` has no epoch).""",
     "training_optimiser": """\
 batch_size : int, default={batch_size}
     Samples per optimiser step; under distributed training (see

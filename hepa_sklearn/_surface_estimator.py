@@ -135,7 +135,14 @@ class EmbeddingSurfaceEstimator(SurfaceNetEstimator):
             Finite embeddings, one row per sample.
         y : structured ndarray with fields ``event`` and ``time``
             Time from each sample to its event, or to censoring.
-        %(surface_fit_returns)s
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+
+        %(fit_interruption)s
         """
         return self._fit_surface(E, y, groups)
 
@@ -156,6 +163,13 @@ class WindowSurfaceEstimator(WindowSurfaceTags, SurfaceNetEstimator):
             values and left padding.
         y : structured ndarray with fields ``event`` and ``time``
             Time from each window's end to its event, or to censoring.
-        %(surface_fit_returns)s
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+
+        %(fit_interruption)s
         """
         return self._fit_surface(X, y, groups)

@@ -70,7 +70,6 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
-from ._docs import fill_doc
 from ._persistence_format import replacing
 from ._pretrainer_input import LEVEL_SPANS
 from ._validation import check_embeddings, check_windows
@@ -219,14 +218,36 @@ def _inference_graph(estimator, example):
     return graph, torch.from_numpy(np.ascontiguousarray(example)), names
 
 
-@fill_doc
 def export_torchscript(estimator, path, example):
     """Write the inference path of a fitted estimator or Pipeline as a TorchScript file.
 
     Load it with ``torch.jit.load(path)`` (in Python or C++); it takes a
     float32 tensor and needs neither this package nor scikit-learn.
 
-    %(export_sections)s
+    Parameters
+    ----------
+    estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
+        Fitted; see the module description for what each exports.
+    path : str or path-like
+        The file to write (conventionally ``*.pt`` for TorchScript, ``*.onnx``
+        for ONNX, which holds the weights too), whose folder must exist; it is
+        written under a temporary name and renamed over ``path`` once
+        complete, so an export cut short leaves no half file.
+    example : array-like of shape (n, C, L) or (n, d)
+        Inputs as ``transform`` / ``predict_proba`` take them (validated the
+        same way); the graph accepts any batch size with the channels and
+        steps of ``example``.
+
+    Raises
+    ------
+    TypeError
+        For another estimator, or a Pipeline with any other step.
+    ValueError
+        For an ``example`` that the estimator's own method refuses.
+    FileNotFoundError
+        When the folder of ``path`` does not exist.
+    sklearn.exceptions.NotFittedError
+        For an unfitted estimator.
     """
     graph, example, _ = _inference_graph(estimator, example)
     with replacing(path, "export_torchscript") as temporary, torch.no_grad(), warnings.catch_warnings():
@@ -239,7 +260,6 @@ def export_torchscript(estimator, path, example):
         torch.jit.save(torch.jit.trace(graph, example), temporary)
 
 
-@fill_doc
 def export_onnx(estimator, path, example):
     """Write the inference path of a fitted estimator or Pipeline as one ONNX file with a dynamic batch.
 
@@ -247,7 +267,30 @@ def export_onnx(estimator, path, example):
     ``"windows"`` or ``"embeddings"`` and its output ``"embeddings"`` or
     ``"surface"``, and its first dimension is ``"batch"``.
 
-    %(export_sections)s
+    Parameters
+    ----------
+    estimator : HEPAPretrainer, HEPAEventPredictor, HEPAFinetuner or Pipeline
+        Fitted; see the module description for what each exports.
+    path : str or path-like
+        The file to write (conventionally ``*.pt`` for TorchScript, ``*.onnx``
+        for ONNX, which holds the weights too), whose folder must exist; it is
+        written under a temporary name and renamed over ``path`` once
+        complete, so an export cut short leaves no half file.
+    example : array-like of shape (n, C, L) or (n, d)
+        Inputs as ``transform`` / ``predict_proba`` take them (validated the
+        same way); the graph accepts any batch size with the channels and
+        steps of ``example``.
+
+    Raises
+    ------
+    TypeError
+        For another estimator, or a Pipeline with any other step.
+    ValueError
+        For an ``example`` that the estimator's own method refuses.
+    FileNotFoundError
+        When the folder of ``path`` does not exist.
+    sklearn.exceptions.NotFittedError
+        For an unfitted estimator.
     ImportError
         When onnx or onnxscript is not installed.
     """

@@ -61,7 +61,10 @@ class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
 
     Parameters
     ----------
-    %(patch_encoder_parameters)s
+    %(encoder_parameters)s
+    patch_size : int, default=16
+        Steps per token (all channels of those steps form one token).
+    dropout : float, default=0.1
     tokens : {"patch", "channel", "univariate"}, default="patch"
         ``"patch"``: one token per patch holding all channels of its steps
         (the paper). ``"channel"``: each channel is its own stream of patch
@@ -142,7 +145,12 @@ class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
         is the source's, with ``max_epochs > 0`` pretraining continues from
         it on ``X``. Not stored by :func:`~hepa_sklearn.persistence.save`
         (the fitted weights hold it).
-    %(pretraining_epochs)s
+    max_epochs : int, default=0
+        Training epochs; fewer when early stopping ends training. 0 trains
+        nothing, the untrained-encoder control: ``fit`` checks the windows,
+        learns the statistics of ``norm`` and keeps the encoder at the
+        initial weights that training with the same ``random_state`` starts
+        from (``n_epochs_`` is 0 and ``history_`` has no epoch).
     %(training_optimiser)s
     early_stopping : bool or {"loss", "rank"}, default=True
         Hold out the last ``validation_fraction`` of the training windows

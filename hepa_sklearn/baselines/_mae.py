@@ -35,7 +35,10 @@ class MAEPretrainer(WindowPretrainer):
 
     Parameters
     ----------
-    %(patch_encoder_parameters)s
+    %(encoder_parameters)s
+    patch_size : int, default=16
+        Steps per token (all channels of those steps form one token).
+    dropout : float, default=0.1
     mask_ratio : float, default=0.4
         Fraction of each window's observed patches masked in each epoch (at
         least one). 0.4 is the masking ratio of PatchTST's masked
@@ -44,7 +47,15 @@ class MAEPretrainer(WindowPretrainer):
     norm : {"revin", "global", "none"}, default="revin"
         As :class:`~hepa_sklearn.HEPAPretrainer`'s ``norm``; the
         reconstruction target is the normalised values.
-    %(pretraining_parameters)s
+    max_epochs : int, default=100
+        Training epochs; fewer when early stopping ends training. 0 trains
+        nothing, the untrained-encoder control: ``fit`` checks the windows,
+        learns the statistics of ``norm`` and keeps the encoder at the
+        initial weights that training with the same ``random_state`` starts
+        from (``n_epochs_`` is 0 and ``history_`` has no epoch).
+    %(training_optimiser)s
+    %(training_early_stopping)s
+    %(training_run)s
 
     Attributes
     ----------

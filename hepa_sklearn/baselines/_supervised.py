@@ -102,13 +102,34 @@ class PatchTSTEncoder(SupervisedWindowEncoder):
     patch_stride : int, default=8
         Steps between the starts of consecutive patches (PatchTST's S = 8;
         ``patch_stride=patch_size`` gives non-overlapping patches).
-    %(supervised_encoder_parameters)s
+    dropout : float, default=0.1
+    channel_pooling : {"mean", "concat"}, default='mean'
+        How ``transform`` combines the states of the channels: their mean
+        (width ``d_model``) or all of them side by side (width
+        ``n_channels * d_model``).
+    norm : {"revin", "global", "none"}, default='revin'
+        Per-window, per-channel instance normalisation (RevIN, as PatchTST
+        and iTransformer), per-channel statistics learned in ``fit``, or raw
+        values.
+    K : int, default=150
+        Horizons of the end-to-end training surface.
+    hidden : int, default=256
+        Width of the training head (see :class:`MatchedHeadPredictor`).
+    horizon_rows : int or None, default=256
+        Rows of the training head's horizon table.
+    %(surface_loss_parameters)s
+    %(training_parameters)s
 
     Attributes
     ----------
     encoder_ : torch.nn.Module
         The fitted :class:`~hepa_sklearn.nn.baselines.PatchTSTBackbone`.
-    %(supervised_encoder_attributes)s
+    net_ : skorch.NeuralNet
+        The fitted net: encoder, channel pooling and training head.
+    history_ : skorch.History
+    pos_weight_ : float
+    n_epochs_ : int
+    %(encoder_attributes)s
 
     See Also
     --------
@@ -243,13 +264,34 @@ class ITransformerEncoder(SupervisedWindowEncoder):
     Parameters
     ----------
     %(encoder_parameters)s
-    %(supervised_encoder_parameters)s
+    dropout : float, default=0.1
+    channel_pooling : {"mean", "concat"}, default='mean'
+        How ``transform`` combines the states of the channels: their mean
+        (width ``d_model``) or all of them side by side (width
+        ``n_channels * d_model``).
+    norm : {"revin", "global", "none"}, default='revin'
+        Per-window, per-channel instance normalisation (RevIN, as PatchTST
+        and iTransformer), per-channel statistics learned in ``fit``, or raw
+        values.
+    K : int, default=150
+        Horizons of the end-to-end training surface.
+    hidden : int, default=256
+        Width of the training head (see :class:`MatchedHeadPredictor`).
+    horizon_rows : int or None, default=256
+        Rows of the training head's horizon table.
+    %(surface_loss_parameters)s
+    %(training_parameters)s
 
     Attributes
     ----------
     encoder_ : torch.nn.Module
         The fitted :class:`~hepa_sklearn.nn.baselines.VariateTransformer`.
-    %(supervised_encoder_attributes)s
+    net_ : skorch.NeuralNet
+        The fitted net: encoder, channel pooling and training head.
+    history_ : skorch.History
+    pos_weight_ : float
+    n_epochs_ : int
+    %(encoder_attributes)s
 
     See Also
     --------

@@ -3,7 +3,6 @@ decomposition."""
 
 import numpy as np
 
-from .._docs import fill_doc
 from .._validation import POSITIVE_INT, validate_params
 from ._ranking import known_cells
 
@@ -26,7 +25,6 @@ def binned_forecasts(labels, scores, n_bins):
     return count, forecast, outcome
 
 
-@fill_doc
 @validate_params({"n_bins": [POSITIVE_INT]}, prefer_skip_nested_validation=True)
 def expected_calibration_error(y_true, proba, *, n_bins=CALIBRATION_BINS):
     """Expected calibration error over the known cells, with equal-width bins on [0, 1].
@@ -37,7 +35,11 @@ def expected_calibration_error(y_true, proba, *, n_bins=CALIBRATION_BINS):
 
     Parameters
     ----------
-    %(surface_probabilities_binned)s
+    y_true : structured ndarray with fields ``event`` and ``time``
+    proba : array-like of shape (n_samples, K)
+        Probabilities in [0, 1].
+    n_bins : int, default=10
+        Equal-width bins on [0, 1].
 
     Returns
     -------
@@ -59,7 +61,6 @@ def expected_calibration_error(y_true, proba, *, n_bins=CALIBRATION_BINS):
     return float(np.abs(forecast - outcome).sum() / labels.size)
 
 
-@fill_doc
 @validate_params({"n_bins": [POSITIVE_INT]}, prefer_skip_nested_validation=True)
 def brier_decomposition(y_true, proba, *, n_bins=CALIBRATION_BINS):
     """Brier score over the known cells and its binned Murphy decomposition.
@@ -81,7 +82,11 @@ def brier_decomposition(y_true, proba, *, n_bins=CALIBRATION_BINS):
 
     Parameters
     ----------
-    %(surface_probabilities_binned)s
+    y_true : structured ndarray with fields ``event`` and ``time``
+    proba : array-like of shape (n_samples, K)
+        Probabilities in [0, 1].
+    n_bins : int, default=10
+        Equal-width bins on [0, 1].
 
     Returns
     -------

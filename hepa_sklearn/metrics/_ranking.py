@@ -3,7 +3,6 @@
 import numpy as np
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from .._docs import fill_doc
 from ..surface import check_surface, check_survival_y, label_surface
 
 # Paper §4 and App. "Horizon Interval Design": horizons whose event prevalence
@@ -109,11 +108,19 @@ class SurfaceScoreMixin:
         return h_auroc(y, self.predict_proba(X))
 
 
-@fill_doc
 def pooled_auroc(y_true, proba):
     """ROC AUC over all known cells of the surface pooled across horizons.
 
-    %(pooled_score)s
+    Parameters
+    ----------
+    y_true : structured ndarray with fields ``event`` and ``time``
+    proba : array-like of shape (n_samples, K)
+        Scores; any finite values (only their order matters).
+
+    Returns
+    -------
+    score : float
+        NaN when the known cells hold fewer than two classes.
 
     Examples
     --------
@@ -128,14 +135,22 @@ def pooled_auroc(y_true, proba):
     return float(roc_auc_score(labels, scores))
 
 
-@fill_doc
 def pooled_auprc(y_true, proba):
     """Average precision over all known cells of the surface pooled across horizons.
 
     Uses ``sklearn.metrics.average_precision_score``: the mean of the precision
     at each positive's threshold, weighted by the recall gained there.
 
-    %(pooled_score)s
+    Parameters
+    ----------
+    y_true : structured ndarray with fields ``event`` and ``time``
+    proba : array-like of shape (n_samples, K)
+        Scores; any finite values (only their order matters).
+
+    Returns
+    -------
+    score : float
+        NaN when the known cells hold fewer than two classes.
     """
     labels, scores = known_cells(y_true, proba)
     if np.unique(labels).size < 2:

@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from .._docs import fill_doc
 from .._validation import NON_NEGATIVE_REAL, POSITIVE_REAL, real_numbers, validate_params
 from ..datasets._cmapss import RUL_CAP
 from ..surface import check_surface, check_survival_y, expected_time_to_event
@@ -92,13 +91,14 @@ def rul_rmse(y_true, predicted_time, *, cap=RUL_CAP):
     return float(np.sqrt(np.mean(error**2)))
 
 
-@fill_doc
 def surface_metrics(y_true, proba, *, cap=RUL_CAP):
     """Every surface metric in one dict of plain floats, for benchmark tables.
 
     Parameters
     ----------
-    %(surface_probabilities)s
+    y_true : structured ndarray with fields ``event`` and ``time``
+    proba : array-like of shape (n_samples, K)
+        Probabilities in [0, 1].
     cap : float, default=125
         Cap of :func:`rul_rmse`, which scores :func:`expected_time_to_event`;
         that prediction is truncated at K, so with ``K < cap`` it never

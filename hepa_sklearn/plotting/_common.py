@@ -3,7 +3,6 @@
 import numpy as np
 
 from .. import surface
-from .._docs import fill_doc
 
 PLOT_EXTRA_HINT = "pip install 'hepa-sklearn[plot]'"
 
@@ -68,13 +67,13 @@ class TitledDisplay:
 
     _legend = {}
 
-    @fill_doc
     def plot(self, ax=None):
         """Draw the display: what the class description lists.
 
         Parameters
         ----------
-        %(plot_ax)s
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
 
         Returns
         -------

@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from .._docs import fill_doc
 from ..surface import check_survival_y
 from ._common import axes_and_figure, check_labelled_surface, predict_surface
 
@@ -135,13 +134,13 @@ class EventSurfaceDisplay:
         self.times = times
         self.name = name
 
-    @fill_doc
     def plot(self, ax=None, *, cmap="viridis", colorbar=True):
         """Draw the heatmap and the event marks.
 
         Parameters
         ----------
-        %(plot_ax)s
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
         cmap : str or matplotlib Colormap, default="viridis"
             Colour map of the probabilities, fixed to the range [0, 1].
         colorbar : bool, default=True

@@ -2,7 +2,6 @@
 
 import numpy as np
 
-from .._docs import fill_doc
 from .._validation import POSITIVE_INT, validate_params
 from ..metrics._calibration import CALIBRATION_BINS, binned_forecasts
 from ..surface import label_surface
@@ -121,7 +120,6 @@ class SurfaceReliabilityDisplay(TitledDisplay):
 
     @classmethod
     @validate_params({"n_bins": [POSITIVE_INT]}, prefer_skip_nested_validation=True)
-    @fill_doc
     def from_predictions(cls, y, proba, *, horizons=None, n_bins=CALIBRATION_BINS, name=None, ax=None):
         """Draw the reliability diagram of a predicted surface.
 
@@ -136,7 +134,10 @@ class SurfaceReliabilityDisplay(TitledDisplay):
             ``ceil(K/4), ceil(K/2), ceil(3K/4), K`` (fewer when they coincide).
         n_bins : int, default=10
             Number of equal-width bins on [0, 1].
-        %(display_name_ax)s
+        name : str, default=None
+            Title of the axes.
+        ax : matplotlib Axes, default=None
+            As in :meth:`plot`.
 
         Returns
         -------

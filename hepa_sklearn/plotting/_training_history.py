@@ -5,7 +5,6 @@ from collections.abc import Mapping
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from .._docs import fill_doc
 from ._common import TitledDisplay
 
 
@@ -112,7 +111,6 @@ class TrainingHistoryDisplay(TitledDisplay):
         ax.set_ylabel("loss")
 
     @classmethod
-    @fill_doc
     def from_history(cls, history, *, name=None, ax=None):
         """Draw a history given as a list of per-epoch dicts (or a skorch ``History``).
 
@@ -121,7 +119,10 @@ class TrainingHistoryDisplay(TitledDisplay):
         history : sequence of dict
             One dict per epoch with ``train_loss`` and optionally
             ``valid_loss``, ``collapse`` and ``epoch``.
-        %(display_name_ax)s
+        name : str, default=None
+            Title of the axes.
+        ax : matplotlib Axes, default=None
+            As in :meth:`plot`.
 
         Returns
         -------

@@ -77,8 +77,8 @@ def corpus_pipeline(entry, data, mask, *, epochs, device, seed, design, **params
     return pipe, {**info, **provenance}
 
 
-def _untrained(design, description):
-    params = {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS}
+def _untrained(design, description, **changes):
+    params = {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS, **changes}
     return Method(description, family="candidate", surface=functools.partial(plain_pipeline, **params))
 
 
@@ -92,6 +92,12 @@ CORPUS_METHODS = {
         "u64",
         "the headline line (0.3.0 defaults) with the corpus designs' encoder, univariate channel tokens of width 64, "
         "never pretrained: what the corpus encoder is measured against, the architecture alone",
+    ),
+    "hepa-u64-own": _untrained(
+        "u64",
+        "hepa-u64-untrained pretrained by JEPA on the cell's own training windows alone (max_epochs=20, early "
+        "stopping on the last tenth): the dataset's own pretraining, to set beside the corpus's",
+        max_epochs=20,
     ),
     "hepa-corpus-u64": _corpus(
         "u64",

@@ -77,7 +77,8 @@ def corpus_pipeline(entry, data, mask, *, epochs, device, seed, design, **params
     return pipe, {**info, **provenance}
 
 
-def _untrained(design, description, **changes):
+def _own(design, description, **changes):
+    """The headline line with ``design``'s architecture, its encoder fitted on the cell's windows alone."""
     params = {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS, **changes}
     return Method(description, family="candidate", surface=functools.partial(plain_pipeline, **params))
 
@@ -88,12 +89,12 @@ def _corpus(design, description, **changes):
 
 
 CORPUS_METHODS = {
-    "hepa-u64-untrained": _untrained(
+    "hepa-u64-untrained": _own(
         "u64",
         "the headline line (0.3.0 defaults) with the corpus designs' encoder, univariate channel tokens of width 64, "
         "never pretrained: what the corpus encoder is measured against, the architecture alone",
     ),
-    "hepa-u64-own": _untrained(
+    "hepa-u64-own": _own(
         "u64",
         "hepa-u64-untrained pretrained by JEPA on the cell's own training windows alone (max_epochs=20, early "
         "stopping on the last tenth): the dataset's own pretraining, to set beside the corpus's",
@@ -110,7 +111,7 @@ CORPUS_METHODS = {
         "on the last tenth)",
         max_epochs=20,
     ),
-    "hepa-u128-untrained": _untrained(
+    "hepa-u128-untrained": _own(
         "u128", "hepa-u64-untrained at width 128: the architecture of the corpus design u128, never pretrained"
     ),
     "hepa-corpus-u128": _corpus(

@@ -25,8 +25,9 @@ import time
 
 import numpy as np
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc, per_horizon_auroc
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
 from hepa_sklearn.datasets import load_cmapss
+from hepa_sklearn.metrics import per_horizon_auroc
 from hepa_sklearn.protocol import split_units, unit_windows
 
 K = 150  # horizons 1..150 cycles, as in the paper's C-MAPSS experiments

@@ -143,7 +143,7 @@ callbacks : list of skorch callbacks or (name, callback) pairs, default=None
     "fit_groups": """\
 groups : array-like of shape (n_samples,), default=None
     Unit label of each sample, for example the ``groups`` of
-    :func:`~hepa_sklearn.make_windows`. Only early stopping reads it:
+    :func:`~hepa_sklearn.windows.make_windows`. Only early stopping reads it:
     its validation part is then every sample of the last
     ``validation_fraction`` of the distinct units (at least one), in
     order of first appearance, so no unit is on both sides of the

@@ -1,5 +1,5 @@
-"""The series :func:`~hepa_sklearn.make_windows` reads: each layout's units in time order, and the checks of their
-columns.
+"""The series :func:`~hepa_sklearn.windows.make_windows` reads: each layout's units in time order, and the checks
+of their columns.
 
 Every column is checked before anything is cut: unit labels of one type,
 times that sort as times (numbers or datetimes, none missing, no (unit,

@@ -11,7 +11,9 @@ __all__ = ["CAUSE_FIELD", "check_cause_codes", "check_times", "event_indicator",
 # the name of the optional third field of y: the type of each event, 1, 2, ..., and 0 where there is none
 CAUSE_FIELD = "cause"
 _NAMED = ({"event", "time"}, {"event", "time", CAUSE_FIELD})
-_BUILD_HINT = "Build y with hepa_sklearn.make_survival_y(event, time) or make_survival_y(event, time, cause=cause)."
+_BUILD_HINT = (
+    "Build y with hepa_sklearn.surface.make_survival_y(event, time) or make_survival_y(event, time, cause=cause)."
+)
 
 
 def check_times(time, name):
@@ -44,7 +46,7 @@ def event_indicator(values, name, by_position):
             f"y's first field {name!r} must be the boolean event indicator, got dtype {values.dtype}. "
             "A survival y holds (event, time) in this order, as scikit-survival's Surv builds it; "
             "name the fields 'event' and 'time' to give them in another order, or build y with "
-            "hepa_sklearn.make_survival_y(event, time)."
+            "hepa_sklearn.surface.make_survival_y(event, time)."
         )
     return check_event_indicator(values, "y['event']")
 

@@ -57,8 +57,9 @@ class SurfaceCalibrator(BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import SurfaceCalibrator, make_survival_y
+    >>> from hepa_sklearn import SurfaceCalibrator
     >>> from hepa_sklearn.metrics import expected_calibration_error
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, True, False, False], [1, 2, 5, 5])
     >>> P = np.array([[0.6, 0.7], [0.5, 0.6], [0.3, 0.6], [0.2, 0.3]])
     >>> calibrator = SurfaceCalibrator().fit(P, y)

@@ -3,7 +3,7 @@ sum to the any-event surface.
 
 With several failure types, ``y`` carries a third field ``("cause", int)``:
 1, 2, ... for the type of each event and 0 for a censored window (see
-:func:`hepa_sklearn.make_survival_y`). The cumulative incidence of cause
+:func:`hepa_sklearn.surface.make_survival_y`). The cumulative incidence of cause
 ``c`` at horizon ``k`` is ``F_c(k) = P(event within k steps, of cause c)``;
 the incidences of all causes sum to the any-event surface
 ``P(k) = P(event within k steps)``.
@@ -38,7 +38,7 @@ def check_cause_y(y, n_samples=None):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> check_cause_y(make_survival_y([True, False], [3, 8], cause=[2, 0])).tolist()
     [2, 0]
     >>> check_cause_y(make_survival_y([True, False], [3, 8])) is None
@@ -56,7 +56,7 @@ def any_event_y(y):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> any_event_y(make_survival_y([True, False], [3, 8], cause=[2, 0])).dtype.names
     ('event', 'time')
     """
@@ -80,7 +80,7 @@ def cause_label_surface(y, K):
     within ``k`` steps of window ``i``'s end". A window whose event has
     another cause is a known negative for ``c`` at every horizon (that
     event of cause ``c`` can no longer come first), so the known cells are
-    those of :func:`~hepa_sklearn.label_surface`, whose labels are the sum
+    those of :func:`~hepa_sklearn.surface.label_surface`, whose labels are the sum
     over the causes of these. A ``y`` without a cause field has one cause.
 
     Parameters
@@ -97,7 +97,7 @@ def cause_label_surface(y, K):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> labels, known = cause_label_surface(make_survival_y([True, True], [1, 2], cause=[2, 1]), 2)
     >>> labels.tolist()
     [[[0.0, 0.0], [1.0, 1.0]], [[0.0, 1.0], [0.0, 0.0]]]
@@ -114,7 +114,7 @@ def cause_event_y(y, cause, K):
     ``K``.
 
     A window whose event has another cause becomes censored at
-    ``max(time, K)``, which :func:`~hepa_sklearn.label_surface` reads as
+    ``max(time, K)``, which :func:`~hepa_sklearn.surface.label_surface` reads as
     negative at every horizon ``1..K``: every metric of a surface then
     scores cause ``c``'s cumulative incidence against cause ``c``'s events,
     with :func:`cause_label_surface`'s known cells.
@@ -133,7 +133,7 @@ def cause_event_y(y, cause, K):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> cause_event_y(make_survival_y([True, True, False], [3, 4, 6], cause=[1, 2, 0]), 1, 10).tolist()
     [(True, 3.0), (False, 10.0), (False, 6.0)]
     """

@@ -30,7 +30,7 @@ def label_at_horizon(y, horizon):
     horizon``). A window censored before ``horizon`` has an unknown label:
     drop it, as :func:`~hepa_sklearn.metrics.per_horizon_auroc` masks it.
     These are the cells of column ``horizon`` of
-    :func:`~hepa_sklearn.label_surface`.
+    :func:`~hepa_sklearn.surface.label_surface`.
 
     Parameters
     ----------
@@ -49,7 +49,7 @@ def label_at_horizon(y, horizon):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, True, False, False], [3, 40, 50, 10])
     >>> labels, known = label_at_horizon(y, 30)
     >>> labels.tolist(), known.tolist()
@@ -121,7 +121,7 @@ class HorizonClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     ``horizon`` (:func:`~hepa_sklearn.metrics.per_horizon_auroc`).
 
     ``fit(X, y)`` takes the binary label at ``horizon``
-    (:func:`label_at_horizon`) and trains a clone of ``estimator`` on the
+    (:func:`~hepa_sklearn.classifier.label_at_horizon`) and trains a clone of ``estimator`` on the
     cells of the label surface that this label determines, exactly: a
     positive (event within ``horizon`` steps) makes the cells at horizons
     ``>= horizon`` positive, a negative makes those at horizons ``<=
@@ -160,13 +160,15 @@ class HorizonClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     See Also
     --------
-    label_at_horizon : the binary label at a horizon from ``(event, time)``.
+    hepa_sklearn.classifier.label_at_horizon : the binary label at a horizon from ``(event, time)``.
     hepa_sklearn.metrics.make_alarm_cost_scorer : a scorer for tuning the threshold by cost.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import HEPAEventPredictor, HorizonClassifier, label_at_horizon, make_survival_y
+    >>> from hepa_sklearn import HEPAEventPredictor, HorizonClassifier
+    >>> from hepa_sklearn.classifier import label_at_horizon
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> rng = np.random.default_rng(0)
     >>> E = rng.normal(size=(64, 4)).astype("float32")
     >>> y = make_survival_y(np.ones(64, bool), 1 + np.round(5 * (E[:, 0] + 3)))
@@ -237,7 +239,7 @@ class HorizonClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
             n_channels, n_timepoints).
         y : array-like of shape (n_samples,)
             True (or 1) where the event comes within ``horizon`` steps,
-            False (or 0) where it does not; see :func:`label_at_horizon`.
+            False (or 0) where it does not; see :func:`~hepa_sklearn.classifier.label_at_horizon`.
         survival_y : structured ndarray with fields ``event`` and ``time``, default=None
             The full labels of the same windows: the surface then learns
             from all of them. Routed by scikit-learn's metadata routing

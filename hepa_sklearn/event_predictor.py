@@ -32,7 +32,7 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
 
     Several failure types (competing risks): with a ``y`` whose ``cause``
     field numbers the type of each event (see
-    :func:`~hepa_sklearn.make_survival_y`), a cause head beside the hazard
+    :func:`~hepa_sklearn.surface.make_survival_y`), a cause head beside the hazard
     head gives each cause's share ``π_c(Δt)`` of an event at each horizon
     (a softmax over the causes), trained by the cross-entropy of the
     observed cause at the event step, and
@@ -96,7 +96,8 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import HEPAEventPredictor, make_survival_y
+    >>> from hepa_sklearn import HEPAEventPredictor
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> rng = np.random.default_rng(0)
     >>> E = rng.normal(size=(64, 8)).astype("float32")
     >>> y = make_survival_y(np.ones(64, bool), rng.integers(1, 20, 64))

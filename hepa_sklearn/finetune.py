@@ -65,8 +65,9 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import HEPAPretrainer, make_survival_y
+    >>> from hepa_sklearn import HEPAPretrainer
     >>> from hepa_sklearn.finetune import HEPAFinetuner
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(32, 3, 64)).astype("float32")
     >>> y = make_survival_y(np.ones(32, bool), rng.integers(1, 12, 32))

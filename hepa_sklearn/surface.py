@@ -151,15 +151,15 @@ def check_survival_y(y, n_samples=None, *, events_within=None):
     if isinstance(y, pd.Series):
         raise TypeError(
             f"y is a pandas Series{f' named {y.name!r}' if y.name is not None else ''}: one column, but y needs "
-            "two, the event indicator and the time. Build it with hepa_sklearn.make_survival_y(event, time), or "
-            "pass a DataFrame with the columns 'event' and 'time'."
+            "two, the event indicator and the time. Build it with hepa_sklearn.surface.make_survival_y(event, time), "
+            "or pass a DataFrame with the columns 'event' and 'time'."
         )
     y = frame_records(y) if isinstance(y, pd.DataFrame) else np.asarray(y)
     names = y.dtype.names
     if names is None:
         raise TypeError(
             "y must be a structured array of two fields, the event indicator (bool) and the time "
-            f"(float), got an array of dtype {y.dtype}. Build one with hepa_sklearn.make_survival_y."
+            f"(float), got an array of dtype {y.dtype}. Build one with hepa_sklearn.surface.make_survival_y."
         )
     event_name, time_name, cause_name, by_position = survival_fields(names)
     if y.ndim != 1:

@@ -8,14 +8,17 @@ subnormal floats flushed (:func:`flushed_denormals`) and freed heap memory
 kept in the process (:func:`retained_heap`). A script that times a training
 step outside ``fit`` (on the net of an estimator's ``initialize`` and its
 ``training_data``) reproduces these conditions with the same functions.
+A training whose loss is no longer finite raises
+:class:`TrainingDivergedError`.
 """
 
 from ._training import callbacks as _callbacks
-from ._training.net import flushed_denormals, retained_heap
+from ._training.net import TrainingDivergedError, flushed_denormals, retained_heap
 from ._training.runtime import autocast, autocast_dtype, resolve_device, seeded_torch
 
 __all__ = [
     "GRADIENT_CLIP",
+    "TrainingDivergedError",
     "autocast",
     "autocast_dtype",
     "flushed_denormals",

@@ -153,7 +153,7 @@ def make_windows(
     the second channel marking events:
 
     >>> import numpy as np
-    >>> from hepa_sklearn import make_windows
+    >>> from hepa_sklearn.windows import make_windows
     >>> series = [np.array([[0., 1, 2, 3, 4, 5], [0, 0, 0, 1, 0, 0]]),
     ...           np.array([[9., 8, 7, 6, 5, 4], [0, 0, 0, 0, 0, 1]])]
     >>> X, y, groups, index = make_windows(
@@ -271,7 +271,7 @@ def surface_frame(P, index, *, form="wide"):
     --------
     >>> import numpy as np
     >>> import pandas as pd
-    >>> from hepa_sklearn import surface_frame
+    >>> from hepa_sklearn.windows import surface_frame
     >>> index = pd.DataFrame({"unit": ["a", "a", "b"], "time": [3, 4, 7]})
     >>> P = np.array([[0.1, 0.3], [0.2, 0.5], [0.0, 0.1]])
     >>> surface_frame(P, index)  # doctest: +NORMALIZE_WHITESPACE

@@ -10,15 +10,11 @@ from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GroupKFold
 from threadpoolctl import threadpool_limits
 
-from hepa_sklearn import (
-    GradientBoostingEventPredictor,
-    h_auroc,
-    make_survival_y,
-    summary_feature_names,
-    summary_features,
-)
+from hepa_sklearn import GradientBoostingEventPredictor, h_auroc
+from hepa_sklearn.baselines import summary_feature_names, summary_features
 from hepa_sklearn.baselines._boosting import SEARCH_GRID, auto_leaf_size, survival_targets
 from hepa_sklearn.baselines._folds import unit_folds as _folds
+from hepa_sklearn.surface import make_survival_y
 
 nan = np.nan
 

@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import NotFittedError
 
-from hepa_sklearn import ElapsedTimeEventPredictor, h_auroc, make_survival_y
+from hepa_sklearn import ElapsedTimeEventPredictor, h_auroc
 from hepa_sklearn.baselines import window_age
+from hepa_sklearn.surface import make_survival_y
 
 
 def windows_of_age(ages, length=6, n_channels=2):

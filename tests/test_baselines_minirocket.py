@@ -11,9 +11,10 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from hepa_sklearn import HEPAEventPredictor, make_survival_y
+from hepa_sklearn import HEPAEventPredictor
 from hepa_sklearn.baselines import MiniRocketEncoder
 from hepa_sklearn.baselines._minirocket import fill_missing_steps
+from hepa_sklearn.surface import make_survival_y
 
 pytest.importorskip("aeon", reason="MiniRocketEncoder needs the 'minirocket' extra (aeon)")
 

@@ -9,8 +9,9 @@ from sklearn.exceptions import NotFittedError
 from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 
-from hepa_sklearn import SurfaceCalibrator, label_surface, make_survival_y
+from hepa_sklearn import SurfaceCalibrator
 from hepa_sklearn.metrics import brier_decomposition, expected_calibration_error, monotonicity_violation_rate
+from hepa_sklearn.surface import label_surface, make_survival_y
 
 # K = 2. Row 0 (event at 1): labels 1 1; row 1 (event at 2): 0 1; rows 2, 3
 # (censored at 5): 0 0. Every cell is known.

@@ -5,9 +5,10 @@ import pytest
 import torch
 from skorch.callbacks import Callback
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn._stats import effective_rank
 from hepa_sklearn.persistence import load, save
+from hepa_sklearn.surface import make_survival_y
 
 TINY = {"d_model": 16, "n_heads": 2, "max_horizon": 16}
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import h_auroc, label_surface, make_survival_y, make_windows
+from hepa_sklearn import h_auroc
 from hepa_sklearn.causes import (
     any_event_y,
     cause_event_y,
@@ -20,7 +20,8 @@ from hepa_sklearn.causes import (
 )
 from hepa_sklearn.datasets import make_fleet
 from hepa_sklearn.metrics import cause_calibration_error, cause_h_auroc, expected_calibration_error
-from hepa_sklearn.surface import CAUSE_DTYPE, check_survival_y
+from hepa_sklearn.surface import CAUSE_DTYPE, check_survival_y, label_surface, make_survival_y
+from hepa_sklearn.windows import make_windows
 
 
 @st.composite

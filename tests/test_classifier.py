@@ -13,18 +13,11 @@ from sklearn.model_selection import GroupKFold, TunedThresholdClassifierCV, cros
 from sklearn.pipeline import make_pipeline
 from sklearn.utils._param_validation import InvalidParameterError
 
-from hepa_sklearn import (
-    ElapsedTimeEventPredictor,
-    HEPAEventPredictor,
-    HEPAPretrainer,
-    HorizonClassifier,
-    label_at_horizon,
-    label_surface,
-    make_survival_y,
-    per_horizon_auroc,
-)
+from hepa_sklearn import ElapsedTimeEventPredictor, HEPAEventPredictor, HEPAPretrainer, HorizonClassifier
 from hepa_sklearn._interval_labels import interval_label_surface
-from hepa_sklearn.metrics import make_alarm_cost_scorer
+from hepa_sklearn.classifier import label_at_horizon
+from hepa_sklearn.metrics import make_alarm_cost_scorer, per_horizon_auroc
+from hepa_sklearn.surface import label_surface, make_survival_y
 
 HORIZON = 9  # the subset's windows lie 0, 8, 16, ... cycles before failure
 

@@ -5,10 +5,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import make_survival_y, make_windows
 from hepa_sklearn.datasets import SENSOR_SHAPES, make_fleet
 from hepa_sklearn.datasets._fleet_hazard import age_surface, oracle_surfaces
 from hepa_sklearn.metrics import expected_calibration_error
+from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.windows import make_windows
 
 N_BINS = 10  # expected_calibration_error's default bins
 SIGMAS = 4  # per-bin bound: a calibrated surface exceeds it in a bin with probability 6e-5 (normal tail)

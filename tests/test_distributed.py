@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from hepa_sklearn import HEPAEventPredictor, h_auroc_scorer, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, h_auroc_scorer
+from hepa_sklearn.surface import make_survival_y
 
 distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
 

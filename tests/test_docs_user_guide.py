@@ -63,6 +63,10 @@ PACKAGE_MODULES = (
     "hepa_sklearn.causes",
     "hepa_sklearn.finetune",
     "hepa_sklearn.protocol",
+    "hepa_sklearn.windows",
+    "hepa_sklearn.surface",
+    "hepa_sklearn.classifier",
+    "hepa_sklearn.training",
 )
 
 

@@ -8,12 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
-from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, MatchedHeadPredictor, make_survival_y
+from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, MatchedHeadPredictor
 from hepa_sklearn.baselines._cause_mix import SHRINKAGE
 from hepa_sklearn.metrics import cause_h_auroc
 from hepa_sklearn.nn.losses import cause_cross_entropy
 from hepa_sklearn.nn.predictor import EventModel
 from hepa_sklearn.persistence import load, save
+from hepa_sklearn.surface import make_survival_y
 
 K = 10
 N, D = 90, 8

@@ -10,7 +10,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc, label_surface, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
+from hepa_sklearn.surface import label_surface, make_survival_y
 
 K = 10
 N, D = 60, 8

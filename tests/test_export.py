@@ -11,9 +11,10 @@ from sklearn.exceptions import NotFittedError
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAPretrainer, make_survival_y
+from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn.export import export_onnx, export_torchscript
 from hepa_sklearn.finetune import HEPAFinetuner
+from hepa_sklearn.surface import make_survival_y
 
 RNG = np.random.default_rng(5)
 # 50 steps: not a multiple of the patch size, so the encoder pads on the left itself

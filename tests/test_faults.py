@@ -26,7 +26,8 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="sends POSIX sig
 # two event models of different weights, and the embeddings both take (the child builds the same)
 MODELS = """
 import numpy as np
-from hepa_sklearn import HEPAEventPredictor, make_survival_y
+from hepa_sklearn import HEPAEventPredictor
+from hepa_sklearn.surface import make_survival_y
 
 rng = np.random.default_rng(0)
 E = rng.normal(size=(64, 128)).astype("float32")

@@ -20,9 +20,10 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.pipeline import make_pipeline
 
-from hepa_sklearn import HEPAEventPredictor, make_survival_y
+from hepa_sklearn import HEPAEventPredictor
 from hepa_sklearn.baselines import ChronosEmbedder, MoiraiEmbedder, MomentEmbedder, TimesFMEmbedder
 from hepa_sklearn.baselines._foundation import mean_over_patches, observed_patches, pool_channels
+from hepa_sklearn.surface import make_survival_y
 
 D_MODEL = 16
 PATCH = 8  # both tiny models read patches of 8 steps

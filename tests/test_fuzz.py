@@ -16,8 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import HEPAEventPredictor, make_survival_y, make_windows
+from hepa_sklearn import HEPAEventPredictor
 from hepa_sklearn.persistence import load, save
+from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.windows import make_windows
 
 FUZZ = settings(
     max_examples=150, deadline=2000, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]

@@ -8,8 +8,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import HEPAEventPredictor, make_survival_y
+from hepa_sklearn import HEPAEventPredictor
 from hepa_sklearn.nn.predictor import EventModel, interpolation_matrix, knot_horizons
+from hepa_sklearn.surface import make_survival_y
 
 
 def test_knot_horizons_by_hand():

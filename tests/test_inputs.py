@@ -12,16 +12,7 @@ import pandas as pd
 import pytest
 from sklearn.pipeline import make_pipeline
 
-from hepa_sklearn import (
-    HEPAEventPredictor,
-    HEPAPretrainer,
-    h_auroc,
-    h_auroc_scorer,
-    label_surface,
-    make_survival_y,
-    make_windows,
-    surface_frame,
-)
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc, h_auroc_scorer
 from hepa_sklearn.cli import main
 from hepa_sklearn.export import export_torchscript
 from hepa_sklearn.metrics import (
@@ -34,7 +25,8 @@ from hepa_sklearn.metrics import (
     rul_rmse,
 )
 from hepa_sklearn.persistence import load, save
-from hepa_sklearn.surface import check_survival_y
+from hepa_sklearn.surface import check_survival_y, label_surface, make_survival_y
+from hepa_sklearn.windows import make_windows, surface_frame
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 # two units of four and three steps, rows shuffled: "t" gives the order

@@ -16,10 +16,9 @@ from hepa_sklearn import (
     HEPAEventPredictor,
     HEPAFinetuner,
     HEPAPretrainer,
-    make_survival_y,
 )
 from hepa_sklearn.baselines import ITransformerEncoder, MatchedHeadPredictor, PatchTSTEncoder
-from hepa_sklearn.surface import check_survival_y
+from hepa_sklearn.surface import check_survival_y, make_survival_y
 from tests.conftest import TINY_PRETRAINER
 
 K = 10

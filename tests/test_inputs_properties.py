@@ -11,8 +11,8 @@ import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import make_survival_y, make_windows
-from hepa_sklearn.surface import check_survival_y
+from hepa_sklearn.surface import check_survival_y, make_survival_y
+from hepa_sklearn.windows import make_windows
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

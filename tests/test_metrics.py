@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import label_surface, make_survival_y
 from hepa_sklearn.metrics import h_auroc, h_auroc_scorer, per_horizon_auroc
+from hepa_sklearn.surface import label_surface, make_survival_y
 
 # Five windows, K = 4. Known cells (see test_windows): rows 0, 1, 4 everywhere;
 # row 2 (censored at 2) at horizons 1-2 only; row 3 (censored at 0) nowhere.

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
-from hepa_sklearn import HEPAEventPredictor, expected_time_to_event, label_surface, make_survival_y
+from hepa_sklearn import HEPAEventPredictor
 from hepa_sklearn.metrics import (
     brier_decomposition,
     expected_calibration_error,
@@ -18,6 +18,7 @@ from hepa_sklearn.metrics import (
     rul_rmse,
     surface_metrics,
 )
+from hepa_sklearn.surface import expected_time_to_event, label_surface, make_survival_y
 
 # Five windows, K = 4. Known cells: rows 0, 1, 4 at every horizon; row 2
 # (censored at 2) at horizons 1-2; row 3 (censored at 0) nowhere: 14 cells.

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
-from hepa_sklearn import make_survival_y
 from hepa_sklearn.metrics import best_f1_threshold, event_recall, f1_at_threshold, false_alarm_threshold, point_adjust
+from hepa_sklearn.surface import make_survival_y
 
 # Two positive segments: points 1-3 and 6-7; point 8 starts a third segment in group "b".
 LABELS = np.array([0, 1, 1, 1, 0, 0, 1, 1, 1, 0])

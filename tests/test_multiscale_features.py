@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from threadpoolctl import threadpool_limits
 
-from hepa_sklearn import GradientBoostingEventPredictor, make_survival_y, multiscale_feature_names, multiscale_features
+from hepa_sklearn import GradientBoostingEventPredictor
+from hepa_sklearn.baselines import multiscale_feature_names, multiscale_features
+from hepa_sklearn.surface import make_survival_y
 from hepa_sklearn.windows import window_age
 
 nan = np.nan

@@ -9,7 +9,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import NotFittedError
 
 import hepa_sklearn
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn.metrics import per_horizon_auroc
 from hepa_sklearn.plotting import (
     EventSurfaceDisplay,
@@ -17,6 +17,7 @@ from hepa_sklearn.plotting import (
     SurfaceReliabilityDisplay,
     TrainingHistoryDisplay,
 )
+from hepa_sklearn.surface import make_survival_y
 
 # One unit, windows ending at steps 0, 2, 4, 6: the first three see the event
 # at step 5, the last is censored 2 steps later (observation ends at step 8).

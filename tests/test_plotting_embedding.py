@@ -6,8 +6,9 @@ from numpy.testing import assert_allclose
 from scipy import stats
 from sklearn.decomposition import PCA
 
-from hepa_sklearn import HEPAPretrainer, make_survival_y
+from hepa_sklearn import HEPAPretrainer
 from hepa_sklearn.plotting import EmbeddingPCADisplay
+from hepa_sklearn.surface import make_survival_y
 
 
 def test_pc1_share_and_spearman_are_those_of_the_observed_events(plt):

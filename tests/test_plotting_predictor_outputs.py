@@ -10,9 +10,10 @@ from numpy.testing import assert_allclose
 from sklearn.decomposition import PCA
 from sklearn.pipeline import make_pipeline
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn.plotting import PredictorOutputsDisplay
 from hepa_sklearn.plotting._predictor_outputs import predictor_outputs, relative_shift
+from hepa_sklearn.surface import make_survival_y
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,9 @@ import pytest
 from scipy.stats import spearmanr
 from sklearn.exceptions import NotFittedError
 
-from hepa_sklearn import RegimeNormalizer, make_windows, preprocessing
+from hepa_sklearn import RegimeNormalizer, preprocessing
 from hepa_sklearn.datasets import CMAPSS_SENSORS, load_cmapss
+from hepa_sklearn.windows import make_windows
 
 nan = np.nan
 

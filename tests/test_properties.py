@@ -5,7 +5,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
+from hepa_sklearn.surface import make_survival_y
 from tests.conftest import N_CHANNELS, TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 

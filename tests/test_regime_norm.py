@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.pipeline import make_pipeline
 
-from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, RegimeNormalizer, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, RegimeNormalizer
 from hepa_sklearn._stats import window_level
 from hepa_sklearn.export import export_torchscript
 from hepa_sklearn.persistence import load, save
 from hepa_sklearn.preprocessing import RegimeWarning, choose_n_regimes, window_regimes
+from hepa_sklearn.surface import make_survival_y
 
 TINY = dict(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, device="cpu", random_state=0)
 # release 0.2.0's norm="regime": regimes, then the global z-score, no window level

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
+from hepa_sklearn.surface import make_survival_y
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 REPOSITORY = Path(__file__).resolve().parents[1]

@@ -4,14 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hepa_sklearn import (
-    GradientBoostingEventPredictor,
-    HEPAEventPredictor,
-    HEPAPretrainer,
-    TrainingDivergedError,
-    make_survival_y,
-    summary_features,
-)
+from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAPretrainer
+from hepa_sklearn.baselines import summary_features
+from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.training import TrainingDivergedError
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 RNG = np.random.default_rng(5)

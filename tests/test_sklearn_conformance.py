@@ -25,8 +25,8 @@ from hepa_sklearn import (
     PatchTSTEncoder,
     RegimeNormalizer,
     h_auroc_scorer,
-    make_survival_y,
 )
+from hepa_sklearn.surface import make_survival_y
 from tests.conftest import TINY_EVENT_PREDICTOR, TINY_PRETRAINER
 
 # Few boosting rounds and a two-candidate search: the checks fit dozens of

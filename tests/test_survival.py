@@ -10,11 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import NotFittedError
 
-from hepa_sklearn import (
-    GradientBoostingEventPredictor,
-    HEPAEventPredictor,
-    HEPAFinetuner,
-    HEPAPretrainer,
+from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer
+from hepa_sklearn.surface import (
     cumulative_hazard,
     expected_time_to_event,
     make_survival_y,

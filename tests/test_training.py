@@ -13,8 +13,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from skorch.callbacks import Callback
 
-from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, h_auroc_scorer, make_survival_y
+from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, h_auroc_scorer
 from hepa_sklearn._training import CollapseMonitor, CutSampler, TailSplit, WindowDataset
+from hepa_sklearn.surface import make_survival_y
 
 
 def batch_of(X, indices):

@@ -9,9 +9,10 @@ from sklearn.utils.validation import check_is_fitted
 from skorch.callbacks import LRScheduler
 from skorch.history import History
 
-from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, TrainingDivergedError
+from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn._training import CollapseMonitor, prediction_spread
 from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.training import TrainingDivergedError
 
 
 def embeddings(n=60, d=8, seed=0):

@@ -67,8 +67,9 @@ def prepare(directory, n, chunk):
     import numpy as np
     import torch
 
-    from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, make_survival_y
+    from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
     from hepa_sklearn.persistence import save
+    from hepa_sklearn.surface import make_survival_y
 
     rng = np.random.default_rng(0)
     X = rng.standard_normal((64, N_CHANNELS, N_STEPS), dtype=np.float32)

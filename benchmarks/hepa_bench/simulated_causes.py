@@ -22,9 +22,10 @@ from datetime import datetime, timezone
 import numpy as np
 import torch
 
-from hepa_sklearn import ElapsedTimeEventPredictor, make_survival_y
+from hepa_sklearn import ElapsedTimeEventPredictor
 from hepa_sklearn.causes import any_event_y, check_cause_y, cumulative_incidence
 from hepa_sklearn.metrics import cause_calibration_error, cause_h_auroc, h_auroc
+from hepa_sklearn.surface import make_survival_y
 
 from .methods import METHODS
 from .results import append_record, command_line, environment, read_results

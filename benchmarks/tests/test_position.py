@@ -5,7 +5,8 @@ import pytest
 from hepa_bench.position import AGE_BINS, PositionOnlyPredictor
 from hepa_bench.report_events import render_events
 
-from hepa_sklearn import h_auroc, make_survival_y
+from hepa_sklearn import h_auroc
+from hepa_sklearn.surface import make_survival_y
 
 
 def windows_of_age(ages, length=64):

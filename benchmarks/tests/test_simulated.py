@@ -19,8 +19,8 @@ from hepa_bench.simulated import (
     oracle_surface,
 )
 
-from hepa_sklearn import make_windows
 from hepa_sklearn.datasets import make_fleet
+from hepa_sklearn.windows import make_windows
 
 
 def test_parts_are_the_windows_make_windows_cuts_from_their_units():

@@ -102,9 +102,9 @@ fig.tight_layout()
 # At the level of single windows the trade-off is the ROC curve of the
 # column: a window whose engine fails within 30 cycles and stays below ``τ``
 # is a missed event; a window with more than 30 cycles left and above ``τ``
-# is a false alarm. :func:`~hepa_sklearn.label_surface` gives the label of
+# is a false alarm. :func:`~hepa_sklearn.surface.label_surface` gives the label of
 # every (window, horizon) cell.
-from hepa_sklearn import label_surface
+from hepa_sklearn.surface import label_surface
 
 thresholds = np.linspace(0.0, 1.0, 101)
 

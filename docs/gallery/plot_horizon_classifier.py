@@ -19,14 +19,14 @@ while the documentation builds; the scores show the method, not its best.
 # %%
 # Windows and the binary label at H = 30
 # --------------------------------------
-# :func:`~hepa_sklearn.label_at_horizon` turns ``(event, time)`` into the
+# :func:`~hepa_sklearn.classifier.label_at_horizon` turns ``(event, time)`` into the
 # label "failure within 30 cycles". A window censored before 30 cycles has
 # no such label; it is dropped, as the per-horizon AUROC leaves it out.
 # Seventy engines are for development (cross-validation and tuning), thirty
 # for the final check.
 import numpy as np
 
-from hepa_sklearn import label_at_horizon
+from hepa_sklearn.classifier import label_at_horizon
 from hepa_sklearn.datasets import load_cmapss
 
 H = 30
@@ -46,7 +46,7 @@ from sklearn.model_selection import GroupKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 
-from hepa_sklearn import summary_features
+from hepa_sklearn.baselines import summary_features
 
 forest = make_pipeline(FunctionTransformer(summary_features), RandomForestClassifier(n_estimators=100, random_state=0))
 scores = cross_val_score(forest, X[dev], y[dev], groups=groups[dev], cv=GroupKFold(3), scoring="roc_auc")

@@ -11,7 +11,7 @@ out of a database, and goes all the way to the probability surface
 
 The steps are the ones for any data set:
 
-1. :func:`~hepa_sklearn.make_windows` cuts each pump's history into windows
+1. :func:`~hepa_sklearn.windows.make_windows` cuts each pump's history into windows
    and labels each window with the hours to the next failure;
 2. a pipeline of :class:`~hepa_sklearn.HEPAPretrainer` and
    :class:`~hepa_sklearn.HEPAEventPredictor` learns from the windows of some
@@ -71,7 +71,7 @@ print(f"{len(log)} rows, {log['pump'].nunique()} pumps, {int(log['failure'].sum(
 # is only known to have survived that long). ``groups`` is the pump of each
 # window. Twelve pumps train the models, with a window every 4 hours; the
 # other four are scored at every hour.
-from hepa_sklearn import make_windows
+from hepa_sklearn.windows import make_windows
 
 features = ["vibration", "temperature", "pressure"]
 pumps = log["pump"].unique()

@@ -187,7 +187,8 @@ class GradientBoostingEventPredictor(
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import GradientBoostingEventPredictor, make_survival_y
+    >>> from hepa_sklearn import GradientBoostingEventPredictor
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> rng = np.random.default_rng(0)
     >>> time = rng.integers(1, 40, 100)
     >>> X = (time[:, None, None] + rng.normal(size=(100, 2, 32))).astype("float32")

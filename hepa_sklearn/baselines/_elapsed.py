@@ -65,8 +65,8 @@ class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMi
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import make_survival_y
     >>> from hepa_sklearn.baselines import ElapsedTimeEventPredictor
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> X = np.ones((3, 1, 4))
     >>> X[[0, 2], :, :3] = np.nan      # units seen for 1 step
     >>> X[1, :, :2] = np.nan           # a unit seen for 2 steps

@@ -246,7 +246,7 @@ def make_fleet(
 
     See Also
     --------
-    hepa_sklearn.make_windows : How the windows and labels are cut.
+    hepa_sklearn.windows.make_windows : How the windows and labels are cut.
 
     Examples
     --------

@@ -47,7 +47,7 @@ def alarm_cost(y_true, y_pred, *, missed_failure_cost, false_alarm_cost):
     Parameters
     ----------
     y_true : array-like of shape (n_windows,)
-        Binary labels at the horizon (see :func:`~hepa_sklearn.label_at_horizon`).
+        Binary labels at the horizon (see :func:`~hepa_sklearn.classifier.label_at_horizon`).
     y_pred : array-like of shape (n_windows,)
         Alarms: True (or 1) where the window raises one.
     missed_failure_cost : float >= 0

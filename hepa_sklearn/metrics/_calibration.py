@@ -48,7 +48,7 @@ def expected_calibration_error(y_true, proba, *, n_bins=CALIBRATION_BINS):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, False], [1, 5])
     >>> round(expected_calibration_error(y, [[0.9], [0.3]]), 6)  # (|0.9 - 1| + |0.3 - 0|) / 2
     0.2
@@ -96,7 +96,7 @@ def brier_decomposition(y_true, proba, *, n_bins=CALIBRATION_BINS):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, False, True, False], [1, 5, 1, 5])
     >>> parts = brier_decomposition(y, [[0.75], [0.25], [0.75], [0.75]])
     >>> {name: round(value, 6) for name, value in parts.items()}

@@ -57,8 +57,8 @@ def cause_h_auroc(y_true, incidence, *, horizons=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import make_survival_y
     >>> from hepa_sklearn.causes import cause_label_surface
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, True, False, True], [1, 2, 5, 3], cause=[1, 2, 0, 1])
     >>> labels, _ = cause_label_surface(y, 3)
     >>> cause_h_auroc(y, labels).tolist()
@@ -87,7 +87,7 @@ def cause_calibration_error(y_true, incidence, *, n_bins=CALIBRATION_BINS):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, True], [1, 1], cause=[1, 2])
     >>> cause_calibration_error(y, [[[0.75], [0.25]], [[0.5], [0.5]]]).tolist()  # cause 1: (0.25 + 0.5) / 2
     [0.375, 0.375]

@@ -78,7 +78,7 @@ def h_auroc(y_true, proba, *, horizons=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from hepa_sklearn import label_surface, make_survival_y
+    >>> from hepa_sklearn.surface import label_surface, make_survival_y
     >>> y = make_survival_y([True, True, False], [1, 3, 5])
     >>> labels, _ = label_surface(y, 4)
     >>> float(h_auroc(y, labels))
@@ -124,7 +124,7 @@ def pooled_auroc(y_true, proba):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, False], [1, 5])
     >>> pooled_auroc(y, [[0.6, 0.8], [0.7, 0.2]])  # 0.6 ranks below the negative 0.7
     0.75

@@ -67,7 +67,7 @@ def rul_rmse(y_true, predicted_time, *, cap=RUL_CAP):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, True, False], [10, 200, 3])
     >>> rul_rmse(y, [13, 121, 50])  # third window unknown; errors 3 and 4
     3.5355339059327378

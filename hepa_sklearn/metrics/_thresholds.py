@@ -247,7 +247,7 @@ def false_alarm_threshold(y_true, scores, *, rate, horizon):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([False] * 4 + [True], [9, 9, 9, 9, 2])
     >>> threshold = false_alarm_threshold(y, [0.1, 0.2, 0.3, 0.4, 0.35], rate=0.25, horizon=5)
     >>> bool(0.3 < threshold < 0.3 + 1e-12)  # flags 0.4 (1 of 4 event-free) and the event's 0.35
@@ -292,7 +292,7 @@ def event_recall(y_true, scores, threshold, *, horizon, groups=None):
 
     Examples
     --------
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True] * 6, [3, 2, 1, 9, 3, 1])  # two events within 3 steps
     >>> event_recall(y, [0, 0.8, 0, 0, 0.2, 0.3], 0.5, horizon=3)
     0.5

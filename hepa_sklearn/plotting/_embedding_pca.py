@@ -96,8 +96,8 @@ class EmbeddingPCADisplay(TitledDisplay):
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import numpy as np
-    >>> from hepa_sklearn import make_survival_y
     >>> from hepa_sklearn.plotting import EmbeddingPCADisplay
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> time = np.arange(1.0, 21.0)
     >>> E = np.column_stack([3 * time, np.sin(time)])  # the first direction is the time to event
     >>> display = EmbeddingPCADisplay.from_embeddings(E, make_survival_y(np.ones(20, bool), time))

@@ -110,7 +110,7 @@ class EventSurfaceDisplay:
     See Also
     --------
     HorizonAUROCDisplay : Ranking quality of the surface at each horizon.
-    hepa_sklearn.label_surface : The positive, negative and unknown cells.
+    hepa_sklearn.surface.label_surface : The positive, negative and unknown cells.
 
     Examples
     --------
@@ -118,7 +118,7 @@ class EventSurfaceDisplay:
     >>> matplotlib.use("Agg")
     >>> import numpy as np
     >>> from hepa_sklearn.plotting import EventSurfaceDisplay
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, True, True], [6, 4, 2])
     >>> proba = np.array([[0.0, 0.1, 0.2, 0.3], [0.1, 0.3, 0.5, 0.7], [0.4, 0.8, 0.9, 1.0]])
     >>> display = EventSurfaceDisplay.from_predictions(y, proba, times=[10, 12, 14])

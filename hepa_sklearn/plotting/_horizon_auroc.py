@@ -70,7 +70,7 @@ class HorizonAUROCDisplay:
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from hepa_sklearn.plotting import HorizonAUROCDisplay
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, True, False], [1, 2, 2])
     >>> proba = {"sharp": [[0.6, 0.9], [0.2, 0.7], [0.1, 0.2]],
     ...          "flat": [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]}

@@ -120,8 +120,9 @@ class PredictorOutputsDisplay(TitledDisplay):
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import numpy as np
-    >>> from hepa_sklearn import HEPAEventPredictor, make_survival_y
+    >>> from hepa_sklearn import HEPAEventPredictor
     >>> from hepa_sklearn.plotting import PredictorOutputsDisplay
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> rng = np.random.default_rng(0)
     >>> E = rng.normal(size=(40, 8)).astype("float32")
     >>> y = make_survival_y(np.ones(40, bool), rng.integers(1, 20, 40))

@@ -39,7 +39,7 @@ class SurfaceReliabilityDisplay(TitledDisplay):
     """Reliability diagram of an event probability surface at chosen horizons.
 
     For each chosen horizon ``Δt``, the known cells of column ``Δt`` (see
-    :func:`~hepa_sklearn.label_surface`) are put in equal-width
+    :func:`~hepa_sklearn.surface.label_surface`) are put in equal-width
     probability bins; each non-empty bin gives one point, its mean predicted
     probability against its observed event rate. Points of a calibrated
     surface lie on the diagonal.
@@ -82,7 +82,7 @@ class SurfaceReliabilityDisplay(TitledDisplay):
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from hepa_sklearn.plotting import SurfaceReliabilityDisplay
-    >>> from hepa_sklearn import make_survival_y
+    >>> from hepa_sklearn.surface import make_survival_y
     >>> y = make_survival_y([True, False, True, False], [1, 5, 1, 5])
     >>> proba = [[0.75], [0.25], [0.75], [0.75]]
     >>> display = SurfaceReliabilityDisplay.from_predictions(y, proba, n_bins=2)

@@ -76,6 +76,12 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-default-auto0-knots12-b128",
         "hepa-default-auto0-knots16-h128",
         "hepa-default-auto0-nll",
+        "hepa-u64-untrained",
+        "hepa-u64-own",
+        "hepa-corpus-u64",
+        "hepa-corpus-u64-continued",
+        "hepa-u128-untrained",
+        "hepa-corpus-u128",
         "gbm-hazard",
     ]
     # the boosting baselines with the targets of release 0.2.0: records kept, no longer run

@@ -31,3 +31,19 @@ def test_two_deterministic_runs_do_not_rule_position_out():
     lines, not_ruled_out = position_guard(cells, [("X", 1.0, None), ("Y", 1.0, None)], ["gbm"])
     assert not_ruled_out == {("X", 1.0)}
     assert "untested (one run each)" in "\n".join(lines)
+
+
+def test_a_one_run_best_gives_way_to_the_best_method_that_varies():
+    seeds = range(5)
+    cells = {
+        ("X", 1.0, "gbm"): [record(s, 0.95) for s in seeds],  # one run, the highest mean
+        ("X", 1.0, "hepa"): [record(s, 0.90 + 0.002 * s) for s in seeds],
+        ("X", 1.0, "position"): [record(s, 0.60 + 0.003 * s) for s in seeds],
+        ("Y", 1.0, "gbm"): [record(s, 0.95) for s in seeds],
+        ("Y", 1.0, "hepa"): [record(s, 0.90 + 0.002 * s) for s in seeds],
+        ("Y", 1.0, "position"): [record(s, 0.90 + 0.003 * (s % 2)) for s in seeds],
+    }
+    lines, not_ruled_out = position_guard(cells, [("X", 1.0, None), ("Y", 1.0, None)], ["gbm", "hepa"])
+    assert not_ruled_out == {("Y", 1.0)}
+    text = "\n".join(lines)
+    assert "hepa (0.904)" in text and "gbm (" not in text

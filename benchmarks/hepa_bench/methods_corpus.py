@@ -34,6 +34,8 @@ KNOTS = {"horizon_knots": 12}
 CORPUS_DESIGNS = {
     "u64": {"tokens": "univariate", "d_model": 64, "n_heads": 4, "n_layers": 2, "patch_size": 16},
     "u128": {"tokens": "univariate", "d_model": 128, "n_heads": 4, "n_layers": 2, "patch_size": 16},
+    # u64 on the corpus with simulated fleets as 30 % of its windows (`corpus build --simulated-share 0.3`)
+    "u64-sim30": {"tokens": "univariate", "d_model": 64, "n_heads": 4, "n_layers": 2, "patch_size": 16},
 }
 
 
@@ -110,6 +112,11 @@ CORPUS_METHODS = {
         "hepa-corpus-u64 with pretraining continued on the cell's training windows (max_epochs=20, early stopping "
         "on the last tenth)",
         max_epochs=20,
+    ),
+    "hepa-corpus-u64-sim30": _corpus(
+        "u64-sim30",
+        "hepa-corpus-u64 with the encoder pretrained on the corpus whose windows are 30 % simulated fleets "
+        "(make_fleet), without the dataset's family",
     ),
     "hepa-u128-untrained": _own(
         "u128", "hepa-u64-untrained at width 128: the architecture of the corpus design u128, never pretrained"

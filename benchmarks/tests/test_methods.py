@@ -80,6 +80,7 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-u64-own",
         "hepa-corpus-u64",
         "hepa-corpus-u64-continued",
+        "hepa-corpus-u64-sim30",
         "hepa-u128-untrained",
         "hepa-corpus-u128",
         "gbm-hazard",

@@ -91,6 +91,7 @@ PINNED_PRETRAINER = dict(
     regularizer="sigreg",
     target="shared",
     cuts_per_window=1,
+    init_from=None,  # from scratch, as every release before 0.3.0 (which added init_from)
     max_epochs=100,
     batch_size=64,
     lr=3e-4,

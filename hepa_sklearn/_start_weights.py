@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._torch_estimator import registered_estimator
 from .persistence import load
 
-__all__ = ["ARCHITECTURE", "source_pretrainer", "start_weights"]
+__all__ = ["ARCHITECTURE", "source_pretrainer", "start_from_source", "start_weights"]
 
 # the parameters that fix the shapes and the meaning of the net's tensors
 ARCHITECTURE = ("d_model", "n_layers", "n_heads", "patch_size", "tokens", "max_horizon", "target")
@@ -67,3 +67,13 @@ def start_weights(net, source):
             "channels with the same weights."
         )
     net.module_.load_state_dict({key: ours[key] if key in kept else theirs[key] for key in ours})
+
+
+def start_from_source(net, estimator):
+    """Read ``estimator.init_from`` and copy its weights into the initialised ``net`` (the ``prepare`` of ``fit``).
+
+    The source is read here, when the net exists, rather than when the fit is
+    planned, so that ``training_data`` and other callers of the plan never
+    read the file.
+    """
+    start_weights(net, source_pretrainer(estimator))

@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._docs import fill_doc
 from ._held_out_loss import HeldOutLossMixin
 from ._pretrainer_input import INPUT_CONSTRAINTS, LEVEL_ATTRIBUTES, REGIME_ATTRIBUTES, PretrainerInputMixin
-from ._start_weights import source_pretrainer, start_weights
+from ._start_weights import start_from_source
 from ._training import (
     CollapseMonitor,
     CutSampler,
@@ -347,7 +347,7 @@ class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
         plan = super()._fit_plan(X, y, groups)
         if self.init_from is None:
             return plan
-        return plan._replace(prepare=functools.partial(start_weights, source=source_pretrainer(self)))
+        return plan._replace(prepare=functools.partial(start_from_source, estimator=self))
 
     def _pretraining_data(self, X, groups):
         """Each window ``cuts_per_window`` times in a row; a window's unit label covers all of its pairs."""

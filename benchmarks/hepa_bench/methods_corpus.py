@@ -79,14 +79,20 @@ def corpus_pipeline(entry, data, mask, *, epochs, device, seed, design, **params
     return pipe, {**info, **provenance}
 
 
+def _params(design, **changes):
+    """The headline line's parameters around ``design``'s architecture, with ``changes``."""
+    return {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS, **changes}
+
+
 def _own(design, description, **changes):
     """The headline line with ``design``'s architecture, its encoder fitted on the cell's windows alone."""
-    params = {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS, **changes}
-    return Method(description, family="candidate", surface=functools.partial(plain_pipeline, **params))
+    return Method(
+        description, family="candidate", surface=functools.partial(plain_pipeline, **_params(design, **changes))
+    )
 
 
 def _corpus(design, description, **changes):
-    params = {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS, **changes}
+    params = _params(design, **changes)
     return Method(description, family="candidate", surface=functools.partial(corpus_pipeline, design=design, **params))
 
 

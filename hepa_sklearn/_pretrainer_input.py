@@ -179,7 +179,39 @@ class PretrainerInputMixin:
             observed (``2 * n_channels`` columns); see
             :meth:`get_feature_names_out`.
         """
-        X = self._validated_input(X)
+        return self._embed(self._validated_input(X))
+
+    def fit_transform(self, X, y=None, groups=None):
+        """Fit on windows ``X``, then embed them: ``fit(X, y, groups).transform(X)``, reading ``X`` once.
+
+        The windows are checked and standardised by regime once, for the fit
+        and the embedding alike, so a pipeline's ``fit`` holds one copy of
+        them. A subclass that overrides :meth:`transform` gets exactly
+        ``fit`` then ``transform``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+            2-D ``X`` is read as single-channel windows. NaN marks missing
+            values and left padding.
+        y : None
+            Ignored.
+        groups : array-like of shape (n_windows,), default=None
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        E : ndarray of shape (n_windows, n_features_out), float32
+            As :meth:`transform` returns.
+        """
+        if type(self).transform is not PretrainerInputMixin.transform:
+            return self.fit(X, y, groups).transform(X)
+        plan = self._fit_plan(X, y, groups)
+        self._fit_planned(plan)
+        return self._embed(plan.data.X.numpy())  # the windows as the network read them in fit
+
+    def _embed(self, X):
+        """:meth:`transform` of windows ``X`` that are checked and standardised by regime already."""
         E = self._infer(X, "transform", forward=lambda module: module.embed)
         if self.level_loc_ is None:
             return E

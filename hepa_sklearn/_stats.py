@@ -74,8 +74,9 @@ def effective_rank(values):
 
 # the window level's recent span, in steps (window_level and the exported graph)
 RECENT_STEPS = 30
-# windows window_level reads at a time
-LEVEL_CHUNK = 256
+# windows window_level reads at a time: float64 working copies of about 4 MB for 24 channels of 300 steps,
+# below the sizes a preceding large allocation makes glibc take from the heap, which it then keeps
+LEVEL_CHUNK = 64
 
 
 def observed_slope(span, observed, mean):

@@ -305,11 +305,15 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         if steps.size > self.max_samples:
             steps = np.sort(rng.choice(steps, self.max_samples, replace=False))
         rows = X[steps // T, :, steps % T].astype(np.float64)  # (m, C)
-        S, V = rows[:, settings], rows[:, others]  # copies in Fortran order, which k-means' sums follow
+        # copies in Fortran order, which the sums below follow; one copy where every channel is a setting
+        S = rows[:, settings]
+        V = S if others is settings else rows[:, others]
+        del rows  # each copy as large as the steps drawn: at most two held at once
 
         setting_mean = S.mean(axis=0)
         setting_std = _floor_std(S.std(axis=0))
-        Z = (S - setting_mean) / setting_std
+        Z = S - setting_mean
+        Z /= setting_std
         n_regimes = self.n_regimes
         if auto:
             sample = rng.permutation(Z.shape[0])[:AUTO_SAMPLE]

@@ -177,3 +177,31 @@ def test_too_few_complete_steps_for_a_number_of_regimes_warn_with_the_fix():
 
 if __name__ == "__main__":
     np.savez(sys.argv[1], **old_scenario())
+
+
+@pytest.mark.parametrize("params", [{}, dict(regimes=None), dict(window_level=False), dict(regimes=3)])
+@pytest.mark.parametrize("windows", ["regimes", "plain"])
+def test_fit_transform_is_fit_then_transform_to_the_bit(params, windows):
+    """A pipeline's fit embeds the windows it checked and standardised in fit: the same numbers as transform."""
+    X = reference_windows()[windows]
+    joined = HEPAPretrainer(**TINY, **params).fit_transform(X)
+    fitted = HEPAPretrainer(**TINY, **params).fit(X)
+    np.testing.assert_array_equal(joined, fitted.transform(X))
+    assert joined.shape == (X.shape[0], fitted._n_features_out)
+
+
+def test_fit_transform_of_a_subclass_that_overrides_transform_uses_its_transform():
+    class Doubled(HEPAPretrainer):
+        def transform(self, X):
+            return 2 * super().transform(X)
+
+    X = reference_windows()["regimes"]
+    np.testing.assert_array_equal(Doubled(**TINY).fit_transform(X), 2 * HEPAPretrainer(**TINY).fit(X).transform(X))
+
+
+def test_fit_transform_of_pretraining_embeds_with_the_trained_encoder():
+    X = reference_windows()["regimes"]
+    params = {**SMALL, "max_epochs": 1}
+    np.testing.assert_array_equal(
+        HEPAPretrainer(**params).fit_transform(X), HEPAPretrainer(**params).fit(X).transform(X)
+    )

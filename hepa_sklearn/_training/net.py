@@ -9,13 +9,14 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from skorch import NeuralNet
+from skorch.dataset import Dataset as SkorchDataset
 from skorch.dataset import get_len
 from skorch.utils import to_tensor
 
 from .callbacks import training_callbacks
 from .distributed import gather_rows, shard_rows
 from .runtime import as_fp32, autocast, autocast_dtype, seeded_torch
-from .sampling import BlockBatches, TailSplit, window_ids
+from .sampling import BlockBatches, RowsDataset, TailSplit, collate_rows, window_ids
 
 # optimiser kernels that do the AdamW update of every parameter in one pass, on these devices
 FUSED_ADAMW_DEVICES = ("cpu", "cuda")
@@ -127,6 +128,12 @@ class HEPANet(NeuralNet):
     def shard_inputs(self, x, start, stop):
         """This process's part of a collated batch ``x``: its rows ``[start, stop)``."""
         return shard_rows(x, start, stop)
+
+    def get_dataset(self, X, y=None):
+        """Numeric arrays as a :class:`RowsDataset`, which fetches a batch at once; anything else as skorch does."""
+        if self.dataset is SkorchDataset and not self.get_params_for("dataset") and RowsDataset.accepts(X, y):
+            return RowsDataset(X, y)
+        return super().get_dataset(X, y)
 
     def _infer_rows(self, x, **fit_params):
         """The whole batch's output, this process computing only its rows of it."""
@@ -272,14 +279,15 @@ def make_net(
         ``module__*`` and ``criterion__*`` arguments.
     device : str
     collate : (callable, callable) or None
-        Collate functions of the training and validation iterators.
+        Collate functions of the training and validation iterators; None
+        stacks items as torch does, and takes a :class:`RowsDataset` batch
+        as it comes.
     extra_scores : names of per-batch values recorded by the criterion to average per epoch
     callbacks : extra ``(name, callback)`` pairs
     scoring, monitor : what early stopping reads (see ``training_callbacks``)
     """
-    iterator = {}
-    if collate is not None:
-        iterator = {"iterator_train__collate_fn": collate[0], "iterator_valid__collate_fn": collate[1]}
+    collate = (collate_rows, collate_rows) if collate is None else collate
+    iterator = {"iterator_train__collate_fn": collate[0], "iterator_valid__collate_fn": collate[1]}
     return net_class(
         module,
         criterion=criterion,

@@ -26,13 +26,14 @@ from claims_check import Bind, Cell, Computed, Json, Line, Not, Records, Source,
 
 DOCUMENT = "docs/findings.md"
 
-DEFAULT_NORMALISATION = "benchmarks/experiments/default_normalisation.txt"
+DEFAULT_NORMALISATION = "benchmarks/retired/default_normalisation.txt"
 CMAPSS_RECORDS = "benchmarks/cmapss_results.jsonl"
 ALL_SEEDS, FIRST_TWO = (0, 1, 2, 3, 4), (0, 1)
 
 
 def fd002_arm(arm, fraction=1.0, seeds=ALL_SEEDS):
-    """An arm of ``default_normalisation.py`` on FD002, test h-AUROC per seed."""
+    """An arm of the retired ``default_normalisation.py`` on FD002 (now the ``hepa-norm-*`` entries), test h-AUROC per
+    seed."""
     return Records(DEFAULT_NORMALISATION, dict(subset="FD002", arm=arm, fraction=fraction), "h_auroc", seeds=seeds)
 
 
@@ -342,11 +343,11 @@ def largest_value(*values):
 
 
 DEFAULT_SCREEN = "benchmarks/retired/default_screen.txt"
-LEVEL_VARIANTS = "benchmarks/experiments/level_variants.txt"
+LEVEL_VARIANTS = "benchmarks/retired/level_variants.txt"
 DEFAULT_JUDGEMENT = "benchmarks/retired/default_judgement.txt"
 DEFAULT_ROUND2 = "benchmarks/retired/default_round2.txt"
 SCREEN_RECORDS = "benchmarks/screen_results.jsonl"
-MORE_UNLABELLED = "benchmarks/experiments/more_unlabelled.txt"
+MORE_UNLABELLED = "benchmarks/retired/more_unlabelled.txt"
 FIRST_FIT = "benchmarks/experiments/first_fit.txt"
 
 
@@ -362,7 +363,7 @@ def screen_summary(method, what):
 
 
 def level_variant(dataset, arm):
-    """A mean over seeds 0 and 1 that ``level_variants.py``'s summary prints (``hepa-default``: the
+    """A mean over seeds 0 and 1 that the retired ``level_variants.py``'s summary prints (``hepa-default``: the
     defaults' figure it prints beside)."""
     if arm == "hepa-default":
         return Line(LEVEL_VARIANTS, rf"^Means of seeds 0 and 1 .*{dataset} (\d\.\d+)")
@@ -813,7 +814,7 @@ BINDINGS = [
         Records("benchmarks/experiments/first_fit.txt", dict(subset="FD002", params={}), "test_h_auroc", how="one"),
         ".3f",
     ),
-    # C-MAPSS under the reference protocol: the default pipeline on FD002 (default_normalisation.py)
+    # C-MAPSS under the reference protocol: the default pipeline on FD002 (the retired default_normalisation.py)
     Bind("the 0.1.0 default pipeline behind one reaches {}, 2 seeds", fd002_arm("regime", seeds=FIRST_TWO), ".3f"),
     Bind("the same pipeline scores {} against", fd002_arm("revin-random"), ".3f"),
     Bind(

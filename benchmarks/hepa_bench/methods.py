@@ -22,9 +22,11 @@ from .method_parts import (
     untrained_hepa,
 )
 from .methods_baselines import BOOSTING_AND_REFERENCE_METHODS, NEURAL_BASELINE_METHODS
+from .methods_beside import BESIDE_METHODS
 from .methods_corpus import CORPUS_METHODS
 from .methods_defaults import DEFAULT_METHODS
 from .methods_hepa import HEPA_METHODS
+from .methods_normalisation import NORMALISATION_METHODS
 from .surfaces import elapsed_time, end_to_end, gradient_boosting, position_only
 
 __all__ = [
@@ -49,12 +51,15 @@ __all__ = [
 ]
 
 # One table, in the order of the report's columns: HEPA's recipes, the neural baselines, the plain pipeline's
-# defaults and candidates, boosting and the references.
+# defaults and candidates (the corpus designs, the default pipeline taken apart, the designs beside the embedding),
+# boosting and the references.
 METHODS = {
     **HEPA_METHODS,
     **NEURAL_BASELINE_METHODS,
     **DEFAULT_METHODS,
     **CORPUS_METHODS,
+    **NORMALISATION_METHODS,
+    **BESIDE_METHODS,
     **BOOSTING_AND_REFERENCE_METHODS,
 }
 

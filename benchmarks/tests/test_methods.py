@@ -19,6 +19,8 @@ from hepa_bench.methods import (
     tuned_variants,
     untrained_hepa,
 )
+from hepa_bench.methods_beside import BESIDE_METHODS
+from hepa_bench.methods_normalisation import NORMALISATION_METHODS
 from hepa_bench.protocols import default_pipeline, kept_epoch
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.runner import _fit_encoder, run_cell
@@ -83,6 +85,8 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-corpus-u64-sim30",
         "hepa-u128-untrained",
         "hepa-corpus-u128",
+        *NORMALISATION_METHODS,
+        *BESIDE_METHODS,
         "gbm-hazard",
     ]
     # the boosting baselines with the targets of release 0.2.0: records kept, no longer run

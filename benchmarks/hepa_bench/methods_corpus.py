@@ -34,6 +34,7 @@ KNOTS = {"horizon_knots": 12}
 CORPUS_DESIGNS = {
     "u64": {"tokens": "univariate", "d_model": 64, "n_heads": 4, "n_layers": 2, "patch_size": 16},
     "u128": {"tokens": "univariate", "d_model": 128, "n_heads": 4, "n_layers": 2, "patch_size": 16},
+    "u256": {"tokens": "univariate", "d_model": 256, "n_heads": 4, "n_layers": 2, "patch_size": 16},
     # u64 on the corpus with simulated fleets as 30 % of its windows (`corpus build --simulated-share 0.3`)
     "u64-sim30": {"tokens": "univariate", "d_model": 64, "n_heads": 4, "n_layers": 2, "patch_size": 16},
 }
@@ -129,5 +130,11 @@ CORPUS_METHODS = {
     ),
     "hepa-corpus-u128": _corpus(
         "u128", "hepa-corpus-u64 with the u128 encoder (width 128) pretrained on the corpus without the family"
+    ),
+    "hepa-u256-untrained": _own(
+        "u256", "hepa-u64-untrained at width 256: the architecture of the corpus design u256, never pretrained"
+    ),
+    "hepa-corpus-u256": _corpus(
+        "u256", "hepa-corpus-u64 with the u256 encoder (width 256) pretrained on the corpus without the family"
     ),
 }

@@ -304,11 +304,11 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         if steps.size > self.max_samples:
             steps = np.sort(rng.choice(steps, self.max_samples, replace=False))
-        rows = X[steps // T, :, steps % T].astype(np.float64)  # (m, C)
-        # copies in Fortran order, which the sums below follow; one copy where every channel is a setting
-        S = rows[:, settings]
-        V = S if others is settings else rows[:, others]
-        del rows  # each copy as large as the steps drawn: at most two held at once
+        rows = X[steps // T, :, steps % T]  # (m, C), X's float32
+        # float64 copies in Fortran order, which the sums below follow; one where every channel is a setting
+        S = rows[:, settings].astype(np.float64)
+        V = S if others is settings else rows[:, others].astype(np.float64)
+        del rows
 
         setting_mean = S.mean(axis=0)
         setting_std = _floor_std(S.std(axis=0))
@@ -324,6 +324,7 @@ class RegimeNormalizer(WindowTransformerTags, TransformerMixin, BaseEstimator):
             kmeans = KMeans(n_clusters=n_regimes, n_init=10, random_state=rng)
             labels = kmeans.fit_predict(Z)
             centers = kmeans.cluster_centers_
+        del Z  # the statistics below read V alone
 
         global_mean, global_std, global_count = _group_statistics(V, np.zeros_like(labels), 1)
         global_mean = np.where(global_count > 0, global_mean, 0.0)[0]

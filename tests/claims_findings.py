@@ -802,7 +802,54 @@ def finetuned_parameters():
     return sum(p.numel() for p in _protocol_models()[1].parameters())
 
 
+# --- the corpus screen (benchmarks/corpus_selection.md): validation h-AUROC over its 16 cells
+CORPUS_SCREEN = "benchmarks/screen_corpus_results.jsonl"
+CORPUS_SCREEN_TEXT = "benchmarks/corpus_screen.txt"
+
+
+def screen_mean(method):
+    """A method's mean validation h-AUROC over the 16 cells of the corpus screen."""
+    return Records(CORPUS_SCREEN, dict(method=method, scope="validation"), "valid_h_auroc")
+
+
+def screen_difference(method, against="hepa-default-auto0-knots12"):
+    return Computed("difference", screen_mean(method), screen_mean(against))
+
+
+def screen_lowest(method):
+    """How far ``method``'s lowest (cell, seed) falls below the default's, as hepa-bench query printed it."""
+    line = Line(CORPUS_SCREEN_TEXT, rf"^`{method}` against .* pairs: mean [+-]\d\.\d+, from ([+-]\d\.\d+) to")
+    return Computed(lambda: -float(line.value()))
+
+
 BINDINGS = [
+    # the corpus screen: means over its 16 cells and their differences from the default
+    Bind("patch tokens, width 256, untrained | {} |", screen_mean("hepa-default-auto0-knots12"), ".3f"),
+    Bind("width 64, untrained | {} | -0.014", screen_mean("hepa-u64-untrained"), ".3f"),
+    Bind("width 64, untrained | 0.904 | {} |", screen_difference("hepa-u64-untrained"), "+.3f"),
+    Bind("the cell's own windows | {} |", screen_mean("hepa-u64-own"), ".3f"),
+    Bind("the cell's own windows | 0.902 | {} |", screen_difference("hepa-u64-own"), "+.3f"),
+    Bind("pretrained on the corpus, frozen | {} | -0.032", screen_mean("hepa-corpus-u64"), ".3f"),
+    Bind("pretrained on the corpus, frozen | 0.886 | {} |", screen_difference("hepa-corpus-u64"), "+.3f"),
+    Bind("continued on the cell's windows | {} |", screen_mean("hepa-corpus-u64-continued"), ".3f"),
+    Bind("continued on the cell's windows | 0.896 | {} |", screen_difference("hepa-corpus-u64-continued"), "+.3f"),
+    Bind("simulated fleets | {} |", screen_mean("hepa-corpus-u64-sim30"), ".3f"),
+    Bind("simulated fleets | 0.898 | {} |", screen_difference("hepa-corpus-u64-sim30"), "+.3f"),
+    Bind("width 128, untrained | {} |", screen_mean("hepa-u128-untrained"), ".3f"),
+    Bind("width 128, untrained | 0.906 | {} |", screen_difference("hepa-u128-untrained"), "+.3f"),
+    Bind("width 128, pretrained on the corpus, frozen | {} |", screen_mean("hepa-corpus-u128"), ".3f"),
+    Bind("width 128, pretrained on the corpus, frozen | 0.924 | {} |", screen_difference("hepa-corpus-u128"), "+.3f"),
+    Bind("one of its cells is {} below the default's", screen_lowest("hepa-corpus-u128"), ".3f"),
+    Bind(
+        "untrained grew with the width, from {} at 64",
+        Computed("difference", screen_mean("hepa-corpus-u64"), screen_mean("hepa-u64-untrained")),
+        "+.3f",
+    ),
+    Bind(
+        "from -0.018 at 64 to {} at 128",
+        Computed("difference", screen_mean("hepa-corpus-u128"), screen_mean("hepa-u128-untrained")),
+        "+.3f",
+    ),
     # the user's first fit on FD002 with today's defaults (first_fit.py, seed 0, one thread)
     Bind(
         "sensors only) in {} CPU seconds on one thread",
@@ -3621,6 +3668,30 @@ BINDINGS = [
 ]
 
 NOT_MEASUREMENTS = [
+    # the corpus screen's design, fixed before its records (benchmarks/corpus_selection.md)
+    Not(
+        "its records (`benchmarks/corpus_selection.md`): {} cells (FD001",
+        "16",
+        "the number of cells the rule fixes, a setting",
+    ),
+    Not("(FD001 to FD004, {} % and 10 % labels", "5", "a label fraction, a setting"),
+    Not("(FD001 to FD004, 5 % and {} % labels", "10", "a label fraction, a setting"),
+    Not("labels, seeds {} and 1, validation units only)", "0", "a seed's name"),
+    Not("labels, seeds 0 and {}, validation units only)", "1", "a seed's name"),
+    Not("at least {} above the default's and no cell", "0.01", "a threshold of the rule, a setting"),
+    Not("no cell is more than {} below the default's of the same seed", "0.05", "a threshold of the rule, a setting"),
+    Not("h-AUROC over the {} cells (records", "16", "the number of cells the rule fixes, a setting"),
+    Not("| the default: patch tokens, width {}, untrained |", "256", "a width, a setting"),
+    Not("| channel tokens, width {}, untrained | 0.904", "64", "a width, a setting"),
+    Not("| width {}, pretrained on the cell's own windows |", "64", "a width, a setting"),
+    Not("| width {}, pretrained on the corpus, frozen | 0.886", "64", "a width, a setting"),
+    Not("| width {}, a corpus whose windows are 30 % simulated fleets |", "64", "a width, a setting"),
+    Not("| width 64, a corpus whose windows are {} % simulated fleets |", "30", "a share of the corpus, a setting"),
+    Not("| channel tokens, width {}, untrained | 0.906", "128", "a width, a setting"),
+    Not("| width {}, pretrained on the corpus, frozen | 0.924", "128", "a width, a setting"),
+    Not("rule: at width {} neither pretraining helped", "64", "a width, a setting"),
+    Not("from -0.018 at {} to +0.018 at 128", "64", "a width, a setting"),
+    Not("from -0.018 at 64 to +0.018 at {}.", "128", "a width, a setting"),
     Not("has a Holm-adjusted p below {}", "0.05", "the chosen significance level"),
     # --- opening paragraphs
     Not("the last {} steps.", "30", "a setting of the former boosting baseline (its window of summary statistics)"),

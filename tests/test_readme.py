@@ -58,23 +58,13 @@ def test_readme_links_point_to_files():
 
 
 def test_readme_speed_figures_are_the_measured_ones():
-    """The protocol's CPU time and ratio (median of the side-by-side pairs) and the GPU seconds, as measured."""
+    """The protocol's CPU time and ratio (median of the side-by-side pairs), as measured; GPU figures: docs/speed.md."""
     text = readme_words()
     cpu = json.loads((REPOSITORY / "benchmarks" / "speed_reference_median3.json").read_text())
-    gpu_record = json.loads((REPOSITORY / "benchmarks" / "speed_gpu.json").read_text())
-    gpu = gpu_record["side_by_side"]["median"]
     n_pairs = len(cpu["runs"])
     assert (
         f"{cpu['median']['hepa_sklearn']['cpu_s']:.0f} CPU s, {cpu['ratio']['cpu_s']:.2f} times less CPU time "
         f"than the authors' implementation, median of {n_pairs} side-by-side pairs"
-    ) in text
-    assert gpu_record["torch"].startswith("2.11") and gpu_record["device"].startswith("NVIDIA H100")
-    measured = gpu_record["side_by_side"]["hepa_sklearn"]
-    assert measured["version"] == "0.1.0" and measured["modified"] and len(gpu_record["side_by_side"]["runs"]) == 1
-    assert "one pair measured with release 0.1.0 (with changes not committed) and torch 2.11" in text
-    assert (
-        f"the authors' code is the faster, {gpu['reference']['wall_s']:.0f} s against "
-        f"{gpu['hepa_sklearn']['wall_s']:.0f} s"
     ) in text
 
 

@@ -30,9 +30,9 @@ class AdamW(torch.optim.AdamW):
     torch wraps ``add_param_group`` and ``zero_grad`` so that its compiler
     does not trace them, and ``step`` so that a compiled graph breaks there;
     each wrapper imports ``torch._dynamo`` on its first call. That import
-    costs about 1.4 CPU seconds and 68 MB of resident memory per process,
-    more than a tenth of the headline line's whole fit on FD001 (see
-    ``docs/speed.md``). No net of this package compiles its optimiser, so
+    costs about 1.4 CPU seconds and 68 MB of resident memory per process
+    (torch 2.13, one thread), a tenth of the headline line's whole fit on
+    FD001. No net of this package compiles its optimiser, so
     this class calls the functions under those wrappers, the step under
     ``torch.no_grad()`` as torch's wrapper runs it for an optimiser that is
     not differentiable. Where a torch release has no such wrappers

@@ -33,6 +33,7 @@ uninterrupted one on the same machine and device.
 
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -138,19 +139,38 @@ def _piece_windows(X, params, n_channels, max_channels, seed, epoch, piece):
 
 
 def _train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels, max_channels, params):
-    """One corpus epoch; the mean training loss over its windows."""
-    net, total, weight = pretrainer.net_, 0.0, 0
+    """One corpus epoch; the mean training loss over its windows.
+
+    Each piece is one ``partial_fit``, whose collapse monitor would warn on
+    every collapsed piece; the epoch warns once instead, with the pieces
+    that collapsed and the lowest spread.
+    """
+    net, total, weight, collapsed = pretrainer.net_, 0.0, 0, []
     sizes = [len(X) for _, X in shards]
-    for i, (shard, index) in enumerate(epoch_pieces(sizes, epoch, seed, windows_per_piece)):
-        torch.manual_seed(_seed(seed, epoch, i))
-        sampler = net.iterator_train__collate_fn
-        if hasattr(sampler, "rng"):  # the cut draws continue one stream: start it from (seed, epoch, piece)
-            sampler.rng = np.random.default_rng([seed, epoch, i])
-        X = _piece_windows(shards[shard][1][index], params, n_channels, max_channels, seed, epoch, i)
-        data, _ = pretrainer.training_data(X)
-        net.partial_fit(data, epochs=1)
-        total += float(net.history[-1, "train_loss"]) * len(index)
-        weight += len(index)
+    pieces = epoch_pieces(sizes, epoch, seed, windows_per_piece)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="representation collapse", category=RuntimeWarning)
+        for i, (shard, index) in enumerate(pieces):
+            torch.manual_seed(_seed(seed, epoch, i))
+            sampler = net.iterator_train__collate_fn
+            if hasattr(sampler, "rng"):  # the cut draws continue one stream: start it from (seed, epoch, piece)
+                sampler.rng = np.random.default_rng([seed, epoch, i])
+            X = _piece_windows(shards[shard][1][index], params, n_channels, max_channels, seed, epoch, i)
+            data, _ = pretrainer.training_data(X)
+            net.partial_fit(data, epochs=1)
+            total += float(net.history[-1, "train_loss"]) * len(index)
+            weight += len(index)
+            if net.history[-1].get("collapse"):
+                collapsed.append((i, float(net.history[-1, "train_spread"])))
+    if collapsed:
+        first, lowest = collapsed[0][0], min(spread for _, spread in collapsed)
+        warnings.warn(
+            f"representation collapse in corpus epoch {epoch + 1}: {len(collapsed)} of {len(pieces)} pieces "
+            f"collapsed, the first at piece {first + 1}, the predictions' spread down to {lowest:.3g} (about 1 "
+            "when healthy). Raise --sigreg-weight or lower --lr.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     return total / weight
 
 

@@ -1,5 +1,8 @@
 """Resumable pretraining on a corpus: chunks and checkpoints, a resumed run equal to an uninterrupted one."""
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -7,6 +10,7 @@ from hepa_bench.cli import main
 from hepa_bench.corpus import build_corpus
 from hepa_bench.corpus_files import REPOSITORY
 from hepa_bench.corpus_pretrain import epoch_pieces, piece_channels, pretrain_corpus, read_state
+from skorch.callbacks import Callback
 
 from hepa_sklearn.persistence import load
 
@@ -153,3 +157,34 @@ def test_refusals(corpus, tmp_path):
         _pretrain(corpus, tmp_path / "x", "--max-channels", "0")
     with pytest.raises(SystemExit, match="max_chunks must be an integer >= 1"):
         _pretrain(corpus, tmp_path / "x", "--max-chunks", "0")
+
+
+class Collapsing(Callback):
+    """Marks every epoch collapsed and warns as the collapse monitor does at the end of a collapsed fit."""
+
+    def on_epoch_end(self, net, **kwargs):
+        net.history.record("collapse", True)
+        warnings.warn(
+            "representation collapse at epoch 1: the predictions' spread is 0.01", RuntimeWarning, stacklevel=2
+        )
+
+
+def test_a_collapse_is_reported_once_per_corpus_epoch(corpus, tmp_path):
+    """Every piece is one partial_fit; its collapse warning gives way to one per corpus epoch."""
+    tiny = dict(d_model=16, n_heads=2, n_layers=1, max_horizon=16, batch_size=32)
+    with pytest.warns(RuntimeWarning, match="representation collapse") as caught:
+        pretrain_corpus(
+            corpus,
+            checkpoint_dir=tmp_path / "collapsed",
+            max_epochs=2,
+            windows_per_piece=40,
+            callbacks=[Collapsing()],
+            log=lambda message: None,
+            **tiny,
+        )
+    messages = [str(w.message) for w in caught if "representation collapse" in str(w.message)]
+    assert len(messages) == 2, messages  # two corpus epochs of several pieces each, one warning per epoch
+    for epoch, message in enumerate(messages, start=1):
+        assert message.startswith(f"representation collapse in corpus epoch {epoch}: ")
+        n_collapsed, n_pieces = re.search(r": (\d+) of (\d+) pieces collapsed", message).groups()
+        assert n_collapsed == n_pieces and int(n_pieces) > 1

@@ -17,6 +17,7 @@ import warnings
 from .report_causes import render_causes
 from .report_cmapss import render
 from .report_events import render_events
+from .report_families import render_families
 from .report_former import current_records, former_section
 from .report_rolling import render_rolling
 from .report_simulated import render_simulated
@@ -38,8 +39,13 @@ def render_report(
     events_finetune_epochs=None,
     simulated=None,
     causes=None,
+    families=(),
 ):
-    """The report's text from the results files: the C-MAPSS ``results``, then the optional sections."""
+    """The report's text from the results files: the C-MAPSS ``results``, then the optional sections.
+
+    ``families`` are results files of the method families (:mod:`hepa_bench.report_families`), read in
+    order; their section comes last and is left out when they hold no record of a family.
+    """
     cmapss_all = report_records(results, "results")
     cmapss = current_records(cmapss_all)  # the former forms of baselines have a section of their own
     text = render(cmapss, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs)
@@ -82,6 +88,9 @@ def render_report(
     cause_lines = render_causes(read_results(causes)) if causes else []
     if cause_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(cause_lines)
+    family_lines = render_families([read_results(path) for path in families]) if families else []
+    if family_lines:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(family_lines) + "\n"
     return text
 
 
@@ -152,8 +161,10 @@ def report_records(path, kind):
 
 def check_inputs(args):
     """SystemExit naming each input option whose file does not exist, before anything is written."""
-    for option in ("--results", "--events", "--snapshots", "--simulated", "--causes"):
-        path = getattr(args, option[2:], None)
+    named = [(option, getattr(args, option[2:], None)) for option in ("--results", "--events", "--snapshots")]
+    named += [(option, getattr(args, option[2:], None)) for option in ("--simulated", "--causes")]
+    named += [("--families", path) for path in getattr(args, "families", None) or ()]
+    for option, path in named:
         if path is not None and not os.path.isfile(path):
             raise SystemExit(f"hepa-bench report: {option} names {path}, which is not a file; nothing was written.")
 
@@ -217,6 +228,13 @@ def add_arguments(parser):
         default=None,
         help="results of `python -m hepa_bench.simulated_causes` to add as a section (optional)",
     )
+    parser.add_argument(
+        "--families",
+        nargs="+",
+        default=(),
+        metavar="FILE",
+        help="results of the method families (hepa-norm-*, hepa-level-*, ...) to add as a section (optional)",
+    )
 
 
 def run(args):
@@ -231,5 +249,6 @@ def run(args):
         events_finetune_epochs=args.events_finetune_epochs,
         simulated=args.simulated,
         causes=args.causes,
+        families=args.families,
     )
     write_report(text, args.output, args.allow_shorter)

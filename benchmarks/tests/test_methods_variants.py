@@ -57,8 +57,11 @@ def test_the_report_of_the_committed_records_is_the_same_without_the_families():
     finally:
         METHODS.clear()
         METHODS.update(table)
-    # test_report.py regenerates the same file with the families in the table
-    assert text.encode() == (REPOSITORY / "docs" / "benchmarks.md").read_bytes()
+    # test_report.py regenerates the same file with the families in the table and their section at the end
+    committed = (REPOSITORY / "docs" / "benchmarks.md").read_text()
+    before_families = committed.split("\n\n## Method families\n")[0]
+    assert text.rstrip("\n") == before_families.rstrip("\n")
+    assert text.endswith("\n") == committed.endswith("\n")
 
 
 def _cell(small_registry, data_home, fraction=1.0):

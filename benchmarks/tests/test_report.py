@@ -42,6 +42,7 @@ def test_report_regenerates_docs():
         events=benchmarks / "event_results.jsonl",
         simulated=benchmarks / "simulated_results.jsonl",
         causes=benchmarks / "simulated_causes_results.jsonl",
+        families=[benchmarks / "screen_beside_results.jsonl"],
     )
     assert text.encode() == (REPOSITORY / "docs" / "benchmarks.md").read_bytes()
 

@@ -1,0 +1,98 @@
+"""The report's section of method families: one part per family with records, each its own Holm family."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hepa_bench.report import check_inputs, render_report
+from hepa_bench.report_families import FAMILIES, Family, render_families
+
+SCREEN = {
+    # two rows of one family, three seeds: hepa-views-global against the reference hepa-default-auto0
+    ("Beijing", 1.0, "hepa-default-auto0"): [0.70, 0.72, 0.68],
+    ("Beijing", 1.0, "hepa-views-global"): [0.73, 0.76, 0.70],  # +0.03, +0.04, +0.02
+    ("ETTm1", 1.0, "hepa-default-auto0"): [0.80, 0.82, 0.84],
+    ("ETTm1", 1.0, "hepa-views-global"): [0.70, 0.73, 0.78],  # -0.10, -0.09, -0.06
+}
+
+
+def records(scores):
+    return [
+        {"dataset": d, "fraction": f, "method": m, "seed": s, "valid_h_auroc": v, "scope": "validation", "cpu_s": 1.0}
+        for (d, f, m), values in scores.items()
+        for s, v in enumerate(values)
+    ]
+
+
+def paired_p(differences):
+    """The two-sided paired t-test's p for three pairs (2 degrees of freedom), in closed form."""
+    n = len(differences)
+    mean = sum(differences) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1))
+    t = mean / (sd / math.sqrt(n))
+    return 1 - abs(t) / math.sqrt(t**2 + 2)
+
+
+def test_no_records_of_a_family_no_section():
+    assert render_families([[]]) == []
+    other = records({("Beijing", 1.0, "hepa-default-auto0"): [0.7, 0.7, 0.7]})
+    assert render_families([other]) == []  # the reference alone is no family's record
+
+
+def test_a_family_with_records_has_its_part_and_its_own_holm_family():
+    lines = render_families([records(SCREEN)])
+    text = "\n".join(lines)
+    assert lines[0] == "## Method families"
+    headings = [line for line in lines if line.startswith("### ")]
+    assert headings == ["### Two views of each window (`hepa-views-*`, validation units)"]
+    # two comparisons in this family: Holm multiplies the smaller p by 2, the larger keeps its own (at least)
+    p_beijing, p_ettm1 = paired_p([0.03, 0.04, 0.02]), paired_p([-0.10, -0.09, -0.06])
+    assert "over the 2 tested comparisons" in text
+    low, high = sorted([p_beijing, p_ettm1])
+    assert f"{min(1.0, 2 * low):.3g}" in text and f"{max(2 * low, high):.3g}" in text
+    assert "+0.030" in text and "-0.083" in text
+
+
+def test_each_family_is_its_own_holm_family():
+    spread = {(d, f, "hepa-spread-wd"): v for (d, f, m), v in SCREEN.items() if m == "hepa-views-global"}
+    both = records({**SCREEN, **spread})
+    text = "\n".join(render_families([both]))
+    assert text.count("over the 2 tested comparisons") == 2  # not one family of four
+
+
+def test_a_family_reads_its_own_key_and_rows():
+    family = Family("T", ("hepa-views-global",), reference="hepa-default-auto0", datasets=("ETTm1",))
+    text = "\n".join(render_families([records(SCREEN)], families=(family,)))
+    assert "ETTm1" in text and "Beijing" not in text
+
+
+def test_every_family_names_entries_of_the_method_table():
+    from hepa_bench.methods import METHODS
+
+    for family in FAMILIES:
+        assert family.reference in METHODS
+        assert all(method in METHODS for method in family.methods), family.title
+
+
+def test_the_report_ends_with_the_families_and_is_otherwise_the_same(tmp_path):
+    results = Path(__file__).resolve().parents[1] / "cmapss_results.jsonl"
+    screen = tmp_path / "screen.jsonl"
+    screen.write_text("".join(json.dumps(r) + "\n" for r in records(SCREEN)))
+    without = render_report(results)
+    with_families = render_report(results, families=[screen])
+    assert with_families.startswith(without.rstrip("\n"))
+    assert "## Method families" in with_families[len(without.rstrip("\n")) :]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert render_report(results, families=[empty]) == without
+
+
+def test_a_missing_families_file_is_refused(tmp_path):
+    class Args:
+        results = str(tmp_path / "r.jsonl")
+        families = [str(tmp_path / "missing.jsonl")]
+
+    (tmp_path / "r.jsonl").write_text("")
+    with pytest.raises(SystemExit, match="--families names .*missing.jsonl"):
+        check_inputs(Args())

@@ -11,6 +11,7 @@ import sys
 import torch
 
 from ._training.runtime import resolve_device
+from .datasets._cmapss import CUTS_PER_UNIT
 
 
 def _count(minimum):
@@ -71,9 +72,19 @@ def _protocol(args):
         finetune_epochs=args.finetune_epochs,
         device=args.device,
         verbose=args.verbose,
+        cuts_per_unit=args.cuts_per_unit,
+        horizon_knots=args.horizon_knots,
+    )
+    options = "".join(
+        f", {name} {value}"
+        for name, value, paper in (
+            ("cuts per unit", args.cuts_per_unit, CUTS_PER_UNIT),
+            ("horizon knots", args.horizon_knots, None),
+        )
+        if value != paper
     )
     print(
-        f"{result['subset']} seed {result['seed']}: held-out h-AUROC {result['h_auroc']:.4f} "
+        f"{result['subset']} seed {result['seed']}{options}: held-out h-AUROC {result['h_auroc']:.4f} "
         f"(validation units {result['valid_h_auroc']:.4f}); wall time {result['total_s']:.1f} s "
         f"(pretrain {result['pretrain_s']:.1f}, embed {result['embed_s']:.1f}, "
         f"finetune {result['finetune_s']:.1f}, predict {result['predict_s']:.1f})"
@@ -96,6 +107,19 @@ def build_parser():
     demo.add_argument("--test-stride", type=_count(1), default=4, help="steps between the test windows of an engine")
     protocol.add_argument("--pretrain-epochs", type=_count(1), default=50)
     protocol.add_argument("--finetune-epochs", type=_count(1), default=30)
+    protocol.add_argument(
+        "--cuts-per-unit",
+        type=_count(1),
+        default=CUTS_PER_UNIT,
+        help=f"(cut, Δt) pairs per training unit and pretraining epoch (default {CUTS_PER_UNIT}, the paper's)",
+    )
+    protocol.add_argument(
+        "--horizon-knots",
+        type=_count(2),
+        default=None,
+        help="evaluate the event head at this many horizons and interpolate between them "
+        "(default: every horizon, the paper's head)",
+    )
     for command in (demo, protocol):
         command.add_argument("--device", default="auto", help="'auto', 'cpu', 'cuda' or a torch device string")
         command.add_argument("--threads", type=_count(0), default=0, help="torch threads (0: torch's default)")

@@ -452,6 +452,9 @@ def test_a_pipeline_of_dataframe_labels_saves_and_loads(tmp_path):
             "argument --device: device must be 'auto', 'cpu', 'cuda' or a torch device string",
         ),
         ("protocol", ["--subset", "FD005"], "argument --subset: invalid choice: 'FD005'"),
+        ("protocol", ["--cuts-per-unit", "0"], "argument --cuts-per-unit: must be at least 1, got 0"),
+        ("protocol", ["--horizon-knots", "1"], "argument --horizon-knots: must be at least 2, got 1"),
+        ("protocol", ["--horizon-knots", "some"], "argument --horizon-knots: expected an integer, got 'some'"),
         ("demo", ["--test-stride", "0"], "argument --test-stride: must be at least 1, got 0"),
         ("demo", ["--seed", "-1"], "argument --seed: must be at least 0"),
         (

@@ -8,6 +8,7 @@ import torch
 from hepa_sklearn.calibration import SurfaceCalibrator
 from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS
+from hepa_sklearn.event_predictor import HEPAEventPredictor
 from hepa_sklearn.pretrainer import HEPAPretrainer
 from hepa_sklearn.protocol import (
     SubsetSplit,
@@ -115,6 +116,29 @@ def test_run_cmapss_fits_a_given_pretrainer_in_place_of_the_protocols(monkeypatc
     )
     assert fitted == [given] and given.n_epochs_ == 1 and given.d_model == 32
     assert 0 <= result["h_auroc"] <= 1
+
+
+def test_run_cmapss_options_reach_the_estimators_and_the_result(monkeypatch):
+    """``cuts_per_unit`` and ``horizon_knots`` change the fitted estimators; the paper's run sets neither."""
+    torch.set_num_threads(1)
+    fitted = []
+    for estimator in (HEPAPretrainer, HEPAEventPredictor):
+        original = estimator.fit
+
+        def recording(self, X, *args, _original=original, **kwargs):
+            fitted.append(self)
+            return _original(self, X, *args, **kwargs)
+
+        monkeypatch.setattr(estimator, "fit", recording)
+    settings = dict(seed=0, pretrain_epochs=1, finetune_epochs=1, device="cpu", log=lambda m: None)
+    result = run_cmapss("FD001", cuts_per_unit=2, horizon_knots=6, **settings)
+    pretrainer, predictor = fitted
+    assert pretrainer.cuts_per_window == 2 and predictor.horizon_knots == 6
+    assert (result["cuts_per_window"], result["horizon_knots"]) == (2, 6)
+    # 2 cuts of each of the 60 training units: 120 pairs, two batches of 64, instead of 38 with 40 cuts
+    assert pretrainer.history_[-1, "batches"][-1]["train_batch_size"] == 120 - 64
+    paper = (protocol_pretrainer(1, device="cpu", seed=0), protocol_event_predictor(1, device="cpu", seed=0))
+    assert (paper[0].cuts_per_window, paper[1].horizon_knots) == (40, None)
 
 
 def _perturbed_test_units(subset, seed):

@@ -41,6 +41,25 @@ HEPA_METHODS = {
     "hepa-packed": _hepa(
         "hepa pretrained with the packed batch layout (cuts of a unit share a context pass)", pretrain=_PACKED
     ),
+    # the protocol's speed options (off in the protocol itself): the head evaluated at 12 horizons, fewer cuts
+    "hepa-packed-knots12": _hepa(
+        "speed option: hepa-packed with its event head evaluated at 12 horizon knots and interpolated between "
+        "them (hepa protocol --horizon-knots 12) instead of at all 150",
+        pretrain=_PACKED,
+        finetune={"horizon_knots": 12},
+    ),
+    "hepa-packed-knots12-cuts30": _hepa(
+        "speed options: hepa-packed-knots12 pretrained on 30 (cut, Δt) pairs per unit and epoch instead of 40 "
+        "(hepa protocol --horizon-knots 12 --cuts-per-unit 30)",
+        pretrain={**_PACKED, "cuts_per_window": 30},
+        finetune={"horizon_knots": 12},
+    ),
+    "hepa-packed-knots12-cuts20": _hepa(
+        "speed options: hepa-packed-knots12 pretrained on 20 (cut, Δt) pairs per unit and epoch instead of 40 "
+        "(hepa protocol --horizon-knots 12 --cuts-per-unit 20)",
+        pretrain={**_PACKED, "cuts_per_window": 20},
+        finetune={"horizon_knots": 12},
+    ),
     "hepa-sigreg-high": _hepa(
         "variant: hepa-packed, SIGReg weight α = 1 (the loss (1 - α)·L1 + α·SIGReg is SIGReg alone)",
         pretrain={**_PACKED, "sigreg_weight": 1.0},

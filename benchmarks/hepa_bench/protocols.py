@@ -8,11 +8,12 @@ import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 from hepa_sklearn.preprocessing import window_level
+from hepa_sklearn.protocol import CUTS_PER_UNIT, run_cmapss
 from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
-from hepa_sklearn.protocol import run_cmapss
 
 __all__ = [
     "LAYOUTS",
+    "PAPER_OPTIONS",
     "PINNED_PREDICTOR",
     "PINNED_PRETRAINER",
     "default_pipeline",
@@ -29,6 +30,8 @@ __all__ = [
 
 # the batch layouts: the published C-MAPSS cells were computed with "padded"
 LAYOUTS = ("padded", "packed")
+# the protocol's speed options (hepa_sklearn.protocol.run_cmapss) at the paper's values
+PAPER_OPTIONS = {"cuts_per_unit": CUTS_PER_UNIT, "horizon_knots": None}
 
 
 def protocol_pretrainer(pretrain_epochs, *, device, seed, layout="padded", verbose=0, **params):
@@ -49,17 +52,29 @@ def protocol_pretrainer(pretrain_epochs, *, device, seed, layout="padded", verbo
 
 
 def run_protocol(
-    subset="FD001", *, layout="padded", seed=0, pretrain_epochs=50, finetune_epochs=30, device="auto", log=print
+    subset="FD001",
+    *,
+    layout="padded",
+    seed=0,
+    pretrain_epochs=50,
+    finetune_epochs=30,
+    device="auto",
+    log=print,
+    cuts_per_unit=PAPER_OPTIONS["cuts_per_unit"],
+    horizon_knots=PAPER_OPTIONS["horizon_knots"],
 ):
     """One end-to-end run of the C-MAPSS protocol (:func:`hepa_sklearn.protocol.run_cmapss`) in batch ``layout``.
 
     ``"packed"`` is the library's run itself; ``"padded"`` fits the
     padded-layout pretrainer of :func:`protocol_pretrainer` in its place.
-    The result also names the ``batch_layout``.
+    ``cuts_per_unit`` and ``horizon_knots`` are the run's speed options
+    (the paper's values by default). The result also names the ``batch_layout``.
     """
     pretrainer = None
     if layout != "packed":
-        pretrainer = protocol_pretrainer(pretrain_epochs, device=device, seed=seed, layout=layout)
+        pretrainer = protocol_pretrainer(
+            pretrain_epochs, device=device, seed=seed, layout=layout, cuts_per_window=cuts_per_unit
+        )
     result = run_cmapss(
         subset,
         seed=seed,
@@ -68,6 +83,8 @@ def run_protocol(
         device=device,
         log=log,
         pretrainer=pretrainer,
+        cuts_per_unit=cuts_per_unit,
+        horizon_knots=horizon_knots,
     )
     return {**result, "batch_layout": layout}
 

@@ -23,6 +23,8 @@ def reference_table(results):
     ours, reference = results["hepa_sklearn"], results["reference"]
     machine = results["machine"]
     ours_name = f"hepa_sklearn {ours['version']}" + _commit_label(ours)
+    if results.get("options"):
+        ours_name += f", {results['options']}"
     reference_name = "reference" + _commit_label(reference)
     pinning = (
         "side by side, each on its own cores"
@@ -44,12 +46,19 @@ def reference_table(results):
     for name, side in ((ours_name, "hepa_sklearn"), (reference_name, "reference")):
         m = medians[side]
         lines.append(f"| {name} | {m['wall_s']:.1f} | {m['cpu_s']:.1f} | {m['peak_rss_mb']:.0f} | {m['h_auroc']:.4f} |")
-    lines += [
+    lines.append(
         f"| reference / hepa_sklearn | {ratio['wall_s']:.2f}x | {ratio['cpu_s']:.2f}x | "
-        f"{ratio['peak_rss_mb']:.2f}x | not paired |",
-        "",
-        results["note"],
-    ]
+        f"{ratio['peak_rss_mb']:.2f}x | not paired |"
+    )
+    for label, variant in results.get("variants", {}).items():
+        m, r = variant["median"], variant["ratio"]
+        lines += [
+            f"| hepa_sklearn, {label} | {m['wall_s']:.1f} | {m['cpu_s']:.1f} | {m['peak_rss_mb']:.0f} | "
+            f"{m['h_auroc']:.4f} |",
+            f"| reference / hepa_sklearn, {label} | {r['wall_s']:.2f}x | {r['cpu_s']:.2f}x | "
+            f"{r['peak_rss_mb']:.2f}x | not paired |",
+        ]
+    lines += ["", results["note"]]
     floor = results["rss_floor_mb"]
     if min(medians[side]["peak_rss_mb"] for side in SIDES) < 1.05 * floor:
         lines += [

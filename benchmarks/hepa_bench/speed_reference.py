@@ -45,6 +45,7 @@ __all__ = [
     "reference_table",
     "run_reference",
     "summarize_pairs",
+    "summarize_variants",
 ]
 
 SPLIT_NOTE = (
@@ -87,6 +88,22 @@ def _pair_ratios(ours, reference):
     return {key: reference[key] / ours[key] for key in MEASURES}
 
 
+def summarize_variants(runs):
+    """Per further configuration of this package: its medians and the median of its ratios within the pairs."""
+    summary = {}
+    for label in runs[0].get("variants", {}) if runs else {}:
+        variant = [run["variants"][label] for run in runs]
+        pairs = [{**run, "hepa_sklearn": v, "ratios": v["ratios"]} for run, v in zip(runs, variant, strict=True)]
+        medians, ratios = summarize_pairs(pairs)
+        summary[label] = {"median": medians["hepa_sklearn"], "ratio": ratios}
+    return summary
+
+
+def _in_turn(children):
+    """Start and wait for each child of ``children`` (keyword dicts of :class:`Child`) one after the other."""
+    return [Child(**child).wait() for child in children]
+
+
 def compare_with_reference(
     reference,
     our_argv,
@@ -99,6 +116,7 @@ def compare_with_reference(
     side_by_side=None,
     expected_commit=REFERENCE_COMMIT,
     device="cpu",
+    variants=None,
     log=print,
 ):
     """Measure this package and the authors' code on the FD001 protocol, in pairs of child processes.
@@ -115,6 +133,11 @@ def compare_with_reference(
     this process's resident size, at most ``rss_floor_mb`` in the results.
     ``device="cpu"`` hides the GPUs from both; ``"cuda"`` shows them (``our_argv``
     names the device; the reference takes CUDA whenever it sees it).
+
+    ``variants`` maps labels to further command lines of this package (other
+    options of the protocol): in each pair they run on this package's cores
+    one after the other, after ``our_argv``, while the reference run of the
+    pair lasts or after it, and each is compared with that reference run.
 
     Returns
     -------
@@ -154,14 +177,18 @@ def compare_with_reference(
             their_argv = reference_argv(
                 checkout["path"], seed=seed, pretrain_epochs=pretrain_epochs, finetune_epochs=finetune_epochs, out=out
             )
-            ours = dict(argv=our_argv, env=dict(os.environ, **settings), cores=our_cores)
+            ours = [
+                dict(argv=argv, env=dict(os.environ, **settings), cores=our_cores)
+                for argv in (our_argv, *(variants or {}).values())
+            ]
             theirs = dict(argv=their_argv, env=dict(os.environ, **reference_settings), cores=reference_cores, cwd=out)
             if side_by_side:
-                children = [Child(**ours), Child(**theirs)]
-                with ThreadPoolExecutor(len(children)) as pool:
-                    finished = list(pool.map(Child.wait, children))
+                with ThreadPoolExecutor(2) as pool:
+                    mine, reference_run = pool.submit(_in_turn, ours), pool.submit(_in_turn, [theirs])
+                    finished = [*mine.result(), *reference_run.result()]
             else:
-                finished = [Child(**ours).wait(), Child(**theirs).wait()]
+                finished = _in_turn([*ours, theirs])
+            finished = [finished[0], finished[-1], *finished[1:-1]]  # ours, the reference's, the variants
             pair = {
                 "hepa_sklearn": {**child_result(finished[0]), "cores": our_cores, "argv": finished[0]["argv"]},
                 "reference": {
@@ -171,6 +198,11 @@ def compare_with_reference(
                 },
             }
             pair["ratios"] = _pair_ratios(pair["hepa_sklearn"], pair["reference"])
+            if variants:
+                pair["variants"] = {}
+                for label, variant in zip(variants, finished[2:], strict=True):
+                    result = {**child_result(variant), "cores": our_cores, "argv": variant["argv"]}
+                    pair["variants"][label] = {**result, "ratios": _pair_ratios(result, pair["reference"])}
             runs.append(pair)
             log(
                 f"pair {i + 1}/{repeats}: "
@@ -206,6 +238,7 @@ def compare_with_reference(
         "runs": runs,
         "median": medians,
         "ratio": ratios,
+        **({"variants": summarize_variants(runs)} if variants else {}),
         "note": SPLIT_NOTE,
     }
 
@@ -226,16 +259,20 @@ def _machine():
     }
 
 
-def run_reference(args, argv):
-    """``hepa-bench speed --reference``: :func:`compare_with_reference` on ``argv``, printed and written to
-    ``args.output``.
+def run_reference(args, argv, *, options=None, variants=None):
+    """``hepa-bench speed --reference``: :func:`compare_with_reference` on ``argv`` (and ``variants``), printed and
+    written to ``args.output``.
 
-    The results name no path of this machine (:func:`portable_paths`).
+    ``options`` names the protocol options of ``argv`` that differ from the
+    paper's (a label, None for none). The results name no path of this
+    machine (:func:`portable_paths`).
     """
     threads = args.threads or 1
+    variants = {label: [*variant, "--threads", str(threads)] for label, variant in (variants or {}).items()}
     results = compare_with_reference(
         args.reference,
         [*argv, "--threads", str(threads)],
+        variants=variants or None,
         seed=args.seed,
         pretrain_epochs=args.pretrain_epochs,
         finetune_epochs=args.finetune_epochs,
@@ -245,6 +282,8 @@ def run_reference(args, argv):
         expected_commit=REFERENCE_COMMIT if args.reference_commit_check == "on" else None,
         device=args.device,
     )
+    if options:
+        results["options"] = options
     results["command"] = shlex.join([program_name(sys.argv[0]), *sys.argv[1:]])
     results["python"] = sys.executable
     results = portable_paths(results, args.reference)

@@ -36,14 +36,21 @@ def test_a_protocol_run_fits_the_pretrainer_of_its_layout(layout, monkeypatch):
         return {"h_auroc": 0.5}
 
     monkeypatch.setattr(protocols, "run_cmapss", run_cmapss)
-    result = run_protocol("FD002", layout=layout, seed=4, pretrain_epochs=3, finetune_epochs=2, device="cpu")
+    settings = dict(layout=layout, seed=4, pretrain_epochs=3, finetune_epochs=2, device="cpu")
+    result = run_protocol("FD002", **settings)
     assert result == {"h_auroc": 0.5, "batch_layout": layout}
     assert (given["subset"], given["seed"], given["pretrain_epochs"], given["finetune_epochs"]) == ("FD002", 4, 3, 2)
+    assert (given["cuts_per_unit"], given["horizon_knots"]) == (40, None)
     if layout == "packed":
         assert given["pretrainer"] is None  # the library's own run
     else:
         assert type(given["pretrainer"]).__name__ == "PaddedHEPAPretrainer"
         assert (given["pretrainer"].max_epochs, given["pretrainer"].random_state) == (3, 4)
+        assert given["pretrainer"].cuts_per_window == 40
+    run_protocol("FD002", cuts_per_unit=9, horizon_knots=4, **settings)
+    assert (given["cuts_per_unit"], given["horizon_knots"]) == (9, 4)
+    if layout == "padded":
+        assert given["pretrainer"].cuts_per_window == 9
 
 
 def test_kept_epoch_and_a_copy_with_other_weights(tiny):

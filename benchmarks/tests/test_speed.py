@@ -83,3 +83,6 @@ def test_a_child_run_prints_the_protocol_run_of_its_layout(layout, monkeypatch, 
     printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert printed["batch_layout"] == layout and printed["torch_threads"] >= 1
     assert (given["subset"], given["seed"], given["pretrain_epochs"], given["finetune_epochs"]) == ("FD001", 2, 3, 1)
+    assert (given["cuts_per_unit"], given["horizon_knots"]) == (40, None)  # the paper's run unless told
+    speed.main(["--one-run", "--batch-layout", layout, "--cuts-per-unit", "7", "--horizon-knots", "5"])
+    assert (given["cuts_per_unit"], given["horizon_knots"]) == (7, 5)

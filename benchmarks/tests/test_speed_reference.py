@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -297,6 +298,72 @@ def test_compare_with_reference_in_turn_shares_the_cores(fake_reference, fake_ou
     assert mine["cores"] == reference["cores"] == [min(os.sched_getaffinity(0))]
     assert mine["end"] <= reference["start"]
     assert results["mode"] == "sequential"
+
+
+def test_compare_with_reference_times_each_variant_against_the_pairs_reference_run(fake_reference, fake_ours, tmp_path):
+    path, commit = fake_reference
+    variants = {"cheaper": [*fake_ours, "--cheaper"], "cheapest": [*fake_ours, "--cheapest"]}
+    results = compare_with_reference(
+        path, fake_ours, repeats=2, side_by_side=False, expected_commit=commit, variants=variants, log=lambda m: None
+    )
+    seen = _seen(tmp_path)
+    # each pair: this package's main run, then its variants in the order given, on its cores; then the reference
+    assert [next(iter(entry)) for entry in seen] == ["hepa_sklearn"] * 3 + ["reference"] + ["hepa_sklearn"] * 3 + [
+        "reference"
+    ]
+    assert [entry["hepa_sklearn"]["argv"] for entry in seen[:3]] == [[], ["--cheaper"], ["--cheapest"]]
+    for run in results["runs"]:
+        assert list(run["variants"]) == ["cheaper", "cheapest"]
+        for label, variant in run["variants"].items():
+            assert variant["argv"] == variants[label] and variant["h_auroc"] == 0.5
+            assert variant["ratios"] == {
+                key: run["reference"][key] / variant[key] for key in ("wall_s", "cpu_s", "peak_rss_mb")
+            }
+    summary = results["variants"]["cheapest"]
+    assert summary["ratio"]["cpu_s"] == pytest.approx(
+        statistics.median(run["variants"]["cheapest"]["ratios"]["cpu_s"] for run in results["runs"])
+    )
+    assert summary["median"]["wall_s"] == statistics.median(
+        run["variants"]["cheapest"]["wall_s"] for run in results["runs"]
+    )
+    table = reference_table(results)
+    assert table[8].startswith("| hepa_sklearn, cheaper | ") and table[8].endswith("| 0.5000 |")
+    assert table[9].startswith("| reference / hepa_sklearn, cheaper | ") and table[11].endswith("| not paired |")
+    json.dumps(results)
+
+
+def test_speed_command_passes_the_protocol_options_to_each_configuration(fake_reference, tmp_path, monkeypatch):
+    path, _ = fake_reference
+    given = {}
+
+    def recorded(reference, our_argv, **settings):
+        given.update(our_argv=our_argv, **settings)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(speed_reference, "compare_with_reference", recorded)
+    with pytest.raises(SystemExit):
+        speed.main(
+            ["--reference", str(path), "--horizon-knots", "12", "--also", "paper", "cuts_per_unit=30,horizon_knots=12"]
+        )
+    assert given["our_argv"][-4:] == ["--horizon-knots", "12", "--threads", "1"]
+    assert list(given["variants"]) == ["paper", "cuts_per_unit=30, horizon_knots=12"]
+    assert given["variants"]["paper"][-2:] == ["--threads", "1"] and "--horizon-knots" not in given["variants"]["paper"]
+    assert given["variants"]["cuts_per_unit=30, horizon_knots=12"][-6:] == [
+        "--cuts-per-unit",
+        "30",
+        "--horizon-knots",
+        "12",
+        "--threads",
+        "1",
+    ]
+
+
+@pytest.mark.parametrize("text", ["fast", "horizon_knots=", "horizon_knots=twelve", "cuts=30", "paper,horizon_knots=3"])
+def test_speed_command_refuses_unknown_protocol_options(text, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        speed.main(["--reference", "nowhere", "--also", text])
+    assert exit_info.value.code == 2
+    assert "expected 'paper' or name=integer pairs of ['cuts_per_unit', 'horizon_knots']" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,12 @@ HEPA_METHODS = {
         pretrain={**_PACKED, "cuts_per_window": 30},
         finetune={"horizon_knots": 12},
     ),
+    "hepa-packed-knots12-cuts36": _hepa(
+        "speed options: hepa-packed-knots12 pretrained on 36 (cut, Δt) pairs per unit and epoch instead of 40 "
+        "(hepa protocol --horizon-knots 12 --cuts-per-unit 36)",
+        pretrain={**_PACKED, "cuts_per_window": 36},
+        finetune={"horizon_knots": 12},
+    ),
     "hepa-packed-knots12-cuts20": _hepa(
         "speed options: hepa-packed-knots12 pretrained on 20 (cut, Δt) pairs per unit and epoch instead of 40 "
         "(hepa protocol --horizon-knots 12 --cuts-per-unit 20)",

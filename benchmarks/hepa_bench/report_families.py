@@ -50,11 +50,14 @@ FAMILIES = (
         "The window level beside a level-free embedding (`hepa-level-*`, validation units)",
         ("hepa-level-revin", "hepa-level-regime", "hepa-level-regime-revin", "hepa-level-shift"),
         reference="hepa-default-auto0",
+        datasets=("ETTm1", "VIX", "BATADAL", "Weather", "MBA", "Beijing", "FD002", "FD003", "FD004"),
     ),
     Family(
         "The window level's forms and heads (`hepa-spread-*`, validation units)",
         ("hepa-default-auto0-spread", "hepa-spread-wd", "hepa-spread-small", "hepa-spread-select"),
         reference="hepa-default-auto0",
+        # the datasets its runs cover: the reference's cells of other families share its file
+        datasets=("BATADAL", "VIX", "ETTm1"),
     ),
     Family(
         "Boosting's features beside the embedding (`hepa-beside-*`, validation units)",

@@ -20,7 +20,8 @@ import torch
 from torch.utils.flop_counter import FlopCounterMode
 
 from .processes import thread_env, timed_child
-from .protocols import LAYOUTS, PAPER_OPTIONS, protocol_pretrainer, run_protocol
+from .protocols import LAYOUTS, protocol_pretrainer, run_protocol
+from .speed_options import add_further_configurations, add_protocol_options, changed_options, option_argv, option_label
 from .speed_reference import REFERENCE_COMMIT, run_reference
 
 
@@ -226,9 +227,9 @@ def run(args):
     ]
     if args.reference is not None:
         variants = {option_label(option): [*argv, *option_argv(option)] for option in args.also}
-        main = _options(args)
+        main = changed_options(args)
         return run_reference(args, [*argv, *option_argv(main)], options=main and option_label(main), variants=variants)
-    argv += option_argv(_options(args))
+    argv += option_argv(changed_options(args))
     if args.threads:
         argv += ["--threads", str(args.threads)]
     if args.only_scaling:
@@ -300,40 +301,6 @@ def main(argv=None):
         run(args)
 
 
-PROTOCOL_OPTIONS = {"cuts_per_unit": "--cuts-per-unit", "horizon_knots": "--horizon-knots"}
-
-
-def _options(args):
-    """The protocol options of this run that differ from the paper's."""
-    given = {"cuts_per_unit": args.cuts_per_unit, "horizon_knots": args.horizon_knots}
-    return {name: value for name, value in given.items() if value != PAPER_OPTIONS[name]}
-
-
-def protocol_options(text):
-    """An argparse type: ``"paper"`` or comma-separated ``name=value`` of the protocol's options, as a dict."""
-    if text == "paper":
-        return {}
-    options = {}
-    for item in text.split(","):
-        name, _, value = item.partition("=")
-        if name not in PROTOCOL_OPTIONS or not value.isdigit():
-            raise argparse.ArgumentTypeError(
-                f"expected 'paper' or name=integer pairs of {sorted(PROTOCOL_OPTIONS)} separated by commas, "
-                f"got {text!r}"
-            )
-        options[name] = int(value)
-    return options
-
-
-def option_argv(options):
-    """The child's command-line arguments of ``options`` (a dict from :func:`protocol_options`)."""
-    return [arg for name, value in options.items() for arg in (PROTOCOL_OPTIONS[name], str(value))]
-
-
-def option_label(options):
-    return ", ".join(f"{name}={value}" for name, value in options.items()) or "paper"
-
-
 def add_arguments(parser):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
@@ -353,18 +320,7 @@ def add_arguments(parser):
         help="the pretrainer's batch layout (default: packed, the library's; the published "
         "C-MAPSS results used padded)",
     )
-    parser.add_argument(
-        "--cuts-per-unit",
-        type=int,
-        default=PAPER_OPTIONS["cuts_per_unit"],
-        help="(cut, Δt) pairs per training unit and pretraining epoch (default 40, the paper's)",
-    )
-    parser.add_argument(
-        "--horizon-knots",
-        type=int,
-        default=None,
-        help="event head evaluated at this many horizons and interpolated (default: all 150, the paper's head)",
-    )
+    add_protocol_options(parser)
     parser.add_argument("--scaling", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument(
         "--scaling-windows",
@@ -409,15 +365,7 @@ def add_arguments(parser):
         const=False,
         help="run one after the other on the same cores",
     )
-    reference.add_argument(
-        "--also",
-        nargs="+",
-        type=protocol_options,
-        default=[],
-        metavar="OPTIONS",
-        help="further configurations of this package, each timed against the same reference runs after the main "
-        "one: 'paper' or name=value pairs such as horizon_knots=12,cuts_per_unit=30",
-    )
+    add_further_configurations(reference)
     reference.add_argument(
         "--output", default="speed_reference.json", help="JSON file for the results (default: speed_reference.json)"
     )

@@ -55,10 +55,19 @@ def test_a_family_with_records_has_its_part_and_its_own_holm_family():
 
 
 def test_each_family_is_its_own_holm_family():
-    spread = {(d, f, "hepa-spread-wd"): v for (d, f, m), v in SCREEN.items() if m == "hepa-views-global"}
-    both = records({**SCREEN, **spread})
+    level = {(d, f, "hepa-level-revin"): v for (d, f, m), v in SCREEN.items() if m == "hepa-views-global"}
+    both = records({**SCREEN, **level})
     text = "\n".join(render_families([both]))
     assert text.count("over the 2 tested comparisons") == 2  # not one family of four
+
+
+def test_a_family_shows_only_its_own_datasets_of_a_shared_file():
+    """The reference's cells that another family ran (Beijing, for hepa-views-*) stay out of hepa-spread-*."""
+    spread = {(d, f, "hepa-spread-wd"): v for (d, f, m), v in SCREEN.items() if m == "hepa-views-global"}
+    lines = render_families([records({**SCREEN, **spread})])
+    start = lines.index("### The window level's forms and heads (`hepa-spread-*`, validation units)")
+    part = "\n".join(lines[start : lines.index("### Two views of each window (`hepa-views-*`, validation units)")])
+    assert "| ETTm1 | 100% |" in part and "Beijing" not in part and "over the 1 tested comparison below" in part
 
 
 def test_a_family_reads_its_own_key_and_rows():

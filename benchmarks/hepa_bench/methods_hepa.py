@@ -22,6 +22,16 @@ def _untrained(description, **kwargs):
 _PACKED = {"layout": "packed"}  # C-MAPSS variants measured with the library's batch layout
 
 
+def _fewer_cuts(cuts):
+    """The speed options of ``hepa protocol --horizon-knots 12 --cuts-per-unit cuts`` as an entry."""
+    return _hepa(
+        f"speed options: hepa-packed-knots12 pretrained on {cuts} (cut, Δt) pairs per unit and epoch instead of 40 "
+        f"(hepa protocol --horizon-knots 12 --cuts-per-unit {cuts})",
+        pretrain={**_PACKED, "cuts_per_window": cuts},
+        finetune={"horizon_knots": 12},
+    )
+
+
 HEPA_METHODS = {
     "hepa": _hepa(
         "HEPA pred-FT: pretrain HEPAPretrainer with the dataset's protocol (C-MAPSS: global z-score, the "
@@ -48,24 +58,7 @@ HEPA_METHODS = {
         pretrain=_PACKED,
         finetune={"horizon_knots": 12},
     ),
-    "hepa-packed-knots12-cuts30": _hepa(
-        "speed options: hepa-packed-knots12 pretrained on 30 (cut, Δt) pairs per unit and epoch instead of 40 "
-        "(hepa protocol --horizon-knots 12 --cuts-per-unit 30)",
-        pretrain={**_PACKED, "cuts_per_window": 30},
-        finetune={"horizon_knots": 12},
-    ),
-    "hepa-packed-knots12-cuts36": _hepa(
-        "speed options: hepa-packed-knots12 pretrained on 36 (cut, Δt) pairs per unit and epoch instead of 40 "
-        "(hepa protocol --horizon-knots 12 --cuts-per-unit 36)",
-        pretrain={**_PACKED, "cuts_per_window": 36},
-        finetune={"horizon_knots": 12},
-    ),
-    "hepa-packed-knots12-cuts20": _hepa(
-        "speed options: hepa-packed-knots12 pretrained on 20 (cut, Δt) pairs per unit and epoch instead of 40 "
-        "(hepa protocol --horizon-knots 12 --cuts-per-unit 20)",
-        pretrain={**_PACKED, "cuts_per_window": 20},
-        finetune={"horizon_knots": 12},
-    ),
+    **{f"hepa-packed-knots12-cuts{cuts}": _fewer_cuts(cuts) for cuts in (30, 36, 20)},
     "hepa-sigreg-high": _hepa(
         "variant: hepa-packed, SIGReg weight α = 1 (the loss (1 - α)·L1 + α·SIGReg is SIGReg alone)",
         pretrain={**_PACKED, "sigreg_weight": 1.0},

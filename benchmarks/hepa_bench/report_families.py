@@ -58,6 +58,7 @@ FAMILIES = (
         reference="hepa-default-auto0",
         # the datasets its runs cover: the reference's cells of other families share its file
         datasets=("BATADAL", "VIX", "ETTm1"),
+        query={"fractions": [1.0]},  # its runs had every label
     ),
     Family(
         "Boosting's features beside the embedding (`hepa-beside-*`, validation units)",

@@ -55,11 +55,14 @@ def window_attributes(X, norm):
 
 
 def check_pretrainable(X, patch_size):
-    """Raise when no window has a (cut, horizon) pair; warn about the windows that have none.
+    """Raise when no window has a (cut, horizon) pair; warn when at least half of them have none.
 
     A cut is a patch boundary with at least one observed step before it and
     the target after it, so a window needs more than ``patch_size`` steps
-    from its first observation to its end.
+    from its first observation to its end. The first windows of each unit of
+    a run-to-failure fleet are that short as a matter of course, so a few of
+    them are normal; when half the windows or more add nothing, the window
+    length or ``patch_size`` likely does not suit the data.
     """
     span = window_age(X)
     unusable = int(np.sum(span <= patch_size))
@@ -68,7 +71,7 @@ def check_pretrainable(X, patch_size):
             f"No window can be pretrained on: each needs more than patch_size={patch_size} steps "
             f"from its first observed value to its end, and the longest here has {int(span.max())}."
         )
-    if unusable:
+    if 2 * unusable >= X.shape[0]:
         warnings.warn(
             f"{unusable} of {X.shape[0]} windows have at most patch_size={patch_size} steps from "
             "their first observed value to their end; they hold no (cut, horizon) pair and add "

@@ -85,6 +85,7 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-corpus-u64-sim30",
         "hepa-u128-untrained",
         "hepa-corpus-u128",
+        "hepa-corpus-u128-h50",
         "hepa-u256-untrained",
         "hepa-corpus-u256",
         *NORMALISATION_METHODS,

@@ -51,6 +51,7 @@ FAMILIES = (
         ("hepa-level-revin", "hepa-level-regime", "hepa-level-regime-revin", "hepa-level-shift"),
         reference="hepa-default-auto0",
         datasets=("ETTm1", "VIX", "BATADAL", "Weather", "MBA", "Beijing", "FD002", "FD003", "FD004"),
+        query={"fractions": [1.0], "seeds": [0]},  # its runs had every label and seed 0 alone
     ),
     Family(
         "The window level's forms and heads (`hepa-spread-*`, validation units)",

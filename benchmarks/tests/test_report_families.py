@@ -55,8 +55,8 @@ def test_a_family_with_records_has_its_part_and_its_own_holm_family():
 
 
 def test_each_family_is_its_own_holm_family():
-    level = {(d, f, "hepa-level-revin"): v for (d, f, m), v in SCREEN.items() if m == "hepa-views-global"}
-    both = records({**SCREEN, **level})
+    beside = {(d, f, "hepa-beside-trend"): v for (d, f, m), v in SCREEN.items() if m == "hepa-views-global"}
+    both = records({**SCREEN, **beside})
     text = "\n".join(render_families([both]))
     assert text.count("over the 2 tested comparisons") == 2  # not one family of four
 
@@ -68,6 +68,15 @@ def test_a_family_shows_only_its_own_datasets_of_a_shared_file():
     start = lines.index("### The window level's forms and heads (`hepa-spread-*`, validation units)")
     part = "\n".join(lines[start : lines.index("### Two views of each window (`hepa-views-*`, validation units)")])
     assert "| ETTm1 | 100% |" in part and "Beijing" not in part and "over the 1 tested comparison below" in part
+
+
+def test_a_family_reads_only_the_seeds_its_runs_had():
+    """hepa-level-* ran seed 0 alone: the reference's other seeds stay out of its means."""
+    level = {(d, f, "hepa-level-revin"): v[:1] for (d, f, m), v in SCREEN.items() if m == "hepa-views-global"}
+    lines = render_families([records({**SCREEN, **level})])
+    start = lines.index("### The window level beside a level-free embedding (`hepa-level-*`, validation units)")
+    part = "\n".join(lines[start : lines.index("### Two views of each window (`hepa-views-*`, validation units)")])
+    assert "| Beijing | 100% | 0.700 (1) | 0.730 (1) |" in part and "± " not in part
 
 
 def test_a_family_reads_its_own_key_and_rows():

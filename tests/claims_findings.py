@@ -914,6 +914,19 @@ BINDINGS = [
         Computed("difference", screen_mean("hepa-corpus-u128"), screen_mean("hepa-u128-untrained")),
         "+.3f",
     ),
+    Bind("pretrained on JEPA horizons 1..50 | {} |", screen_mean("hepa-corpus-u128-h50"), ".3f"),
+    Bind("pretrained on JEPA horizons 1..50 | 0.902 | {} |", screen_difference("hepa-corpus-u128-h50"), "+.3f"),
+    Bind(
+        "It scored {} below the default in the mean",
+        Computed("difference", screen_mean("hepa-default-auto0-knots12"), screen_mean("hepa-corpus-u128-h50")),
+        ".3f",
+    ),
+    Bind("in the mean, its lowest cell {} below, and", screen_lowest("hepa-corpus-u128-h50"), ".3f"),
+    Bind(
+        "and {} against its architecture untrained",
+        Computed("difference", screen_mean("hepa-corpus-u128-h50"), screen_mean("hepa-u128-untrained")),
+        "+.3f",
+    ),
     Bind("channel tokens, width 256, untrained | {} |", screen_mean("hepa-u256-untrained"), ".3f"),
     Bind("width 256, untrained | 0.900 | {} |", screen_difference("hepa-u256-untrained"), "+.3f"),
     Bind("width 256, pretrained on the corpus, frozen | {} |", screen_mean("hepa-corpus-u256"), ".3f"),
@@ -3747,6 +3760,11 @@ BINDINGS = [
 ]
 
 NOT_MEASUREMENTS = [
+    Not("| width {}, pretrained on JEPA horizons 1..50 |", "128", "a width, a setting"),
+    Not("| width 128, pretrained on JEPA horizons {}..50 |", "1", "a horizon range, a setting"),
+    Not("horizons drawn from {}..50 instead of", "1", "a horizon range, a setting"),
+    Not("horizons drawn from 1..50 instead of {}..150", "1", "a horizon range, a setting"),
+    Not("the corpus gave at width {}.", "128", "a width, a setting"),
     Not("boosting baselines with corrected targets, minus {} (test units", "0.02", "the issue's margin, a setting"),
     Not("comes near the target of {} of the gap", "0.90", "the issue's target, a setting"),
     # the corpus screen's design, fixed before its records (benchmarks/corpus_selection.md)

@@ -37,6 +37,8 @@ CORPUS_DESIGNS = {
     "u256": {"tokens": "univariate", "d_model": 256, "n_heads": 4, "n_layers": 2, "patch_size": 16},
     # u64 on the corpus with simulated fleets as 30 % of its windows (`corpus build --simulated-share 0.3`)
     "u64-sim30": {"tokens": "univariate", "d_model": 64, "n_heads": 4, "n_layers": 2, "patch_size": 16},
+    # u128 with four layers instead of two
+    "u128-l4": {"tokens": "univariate", "d_model": 128, "n_heads": 4, "n_layers": 4, "patch_size": 16},
     # u128 pretrained with JEPA horizons drawn from 1..50 instead of 1..150 (`corpus pretrain --max-horizon 50`)
     "u128-h50": {
         "tokens": "univariate",
@@ -143,6 +145,13 @@ CORPUS_METHODS = {
     "hepa-corpus-u128-h50": _corpus(
         "u128-h50",
         "hepa-corpus-u128 with the encoder pretrained on JEPA horizons 1..50 instead of 1..150 (max_horizon=50)",
+    ),
+    "hepa-u128-l4-untrained": _own(
+        "u128-l4",
+        "hepa-u128-untrained with four layers: the architecture of the corpus design u128-l4, never pretrained",
+    ),
+    "hepa-corpus-u128-l4": _corpus(
+        "u128-l4", "hepa-corpus-u128 with the encoder four layers deep instead of two, pretrained on the corpus"
     ),
     "hepa-u256-untrained": _own(
         "u256", "hepa-u64-untrained at width 256: the architecture of the corpus design u256, never pretrained"

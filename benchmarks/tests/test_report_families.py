@@ -74,8 +74,9 @@ def test_a_family_reads_only_the_seeds_its_runs_had():
     """hepa-level-* ran seed 0 alone: the reference's other seeds stay out of its means."""
     level = {(d, f, "hepa-level-revin"): v[:1] for (d, f, m), v in SCREEN.items() if m == "hepa-views-global"}
     lines = render_families([records({**SCREEN, **level})])
-    start = lines.index("### The window level beside a level-free embedding (`hepa-level-*`, validation units)")
-    part = "\n".join(lines[start : lines.index("### Two views of each window (`hepa-views-*`, validation units)")])
+    level_heading = "### The window level beside a level-free embedding (`hepa-level-*`, validation units)"
+    views_heading = "### Two views of each window (`hepa-views-*`, validation units)"
+    part = "\n".join(lines[lines.index(level_heading) : lines.index(views_heading)])
     assert "| Beijing | 100% | 0.700 (1) | 0.730 (1) |" in part and "± " not in part
 
 

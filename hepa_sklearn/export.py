@@ -76,6 +76,7 @@ from ._validation import check_embeddings, check_windows
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .nn.encoder import last_valid_state
+from .nn.level import WindowLevel
 from .nn.predictor import event_surface
 from .pretrainer import HEPAPretrainer
 
@@ -87,12 +88,6 @@ _EXPORT_MISSING = (
 )
 
 
-def _observed_mean(x):
-    """Per window and channel the mean of the observed steps of ``x`` (B, C, T); NaN where none is observed."""
-    observed = ~torch.isnan(x)
-    return torch.where(observed, x, torch.zeros_like(x)).sum(-1) / observed.sum(-1)
-
-
 class WindowInputs(nn.Module):
     """What a fitted pretrainer does to windows outside its network, as tensors.
 
@@ -102,7 +97,7 @@ class WindowInputs(nn.Module):
     with ``window_level=True`` the window level (its ``level_features``,
     each channel's mean over the window and over its last 30 steps,
     standardised by the training windows') is returned beside the windows.
-    ``level=False`` leaves it out (a finetuner's network does not read it).
+    ``level=False`` leaves it out.
     Export takes HEPAPretrainer itself, not a subclass, so the level is
     always that of its ``level_features``.
     """
@@ -117,8 +112,8 @@ class WindowInputs(nn.Module):
         buffer("centers", centers)  # (R, C)
         buffer("regime_loc", None if centers is None else pretrainer.regime_loc_)  # (R + 1, C), row R global
         buffer("regime_scale", None if centers is None else pretrainer.regime_scale_)
-        buffer("level_loc", pretrainer.level_loc_ if level else None)  # (2 C,)
-        buffer("level_scale", pretrainer.level_scale_ if level else None)
+        with_level = level and pretrainer.level_loc_ is not None
+        self.level = WindowLevel(pretrainer.level_loc_, pretrainer.level_scale_, LEVEL_SPANS) if with_level else None
 
     def forward(self, x):
         if self.centers is not None:
@@ -127,12 +122,7 @@ class WindowInputs(nn.Module):
             regime = distance.argmin(1)
             regime = torch.where(torch.isnan(z).any(1), torch.full_like(regime, self.centers.shape[0]), regime)
             x = (x - self.regime_loc[regime].transpose(1, 2)) / self.regime_scale[regime].transpose(1, 2)
-        if self.level_loc is None:
-            return x, None
-        spans = [x if length is None else x[..., -length:] for length in LEVEL_SPANS]
-        level = torch.cat([_observed_mean(span) for span in spans], 1)  # (B, 2 C)
-        level = (level - self.level_loc) / self.level_scale
-        return x, torch.where(torch.isnan(level), torch.zeros_like(level), level)
+        return x, None if self.level is None else self.level(x)  # (B, 2 C)
 
 
 class InferenceGraph(nn.Module):
@@ -208,7 +198,8 @@ def _inference_graph(estimator, example):
         example = np.concatenate([example, example])
     if isinstance(first, HEPAFinetuner):
         encoder, event = first.net_.module_.encoder, first.net_.module_.event
-        inputs = WindowInputs(first.pretrainer, level=False)  # its network reads the embedding alone
+        # its network computes the level itself where it reads one; the graph computes it as the inputs
+        inputs = WindowInputs(first.pretrainer, level=first.net_.module_.reads_level)
     else:
         encoder = first.encoder_ if isinstance(first, HEPAPretrainer) else None
         event = last.net_.module_ if isinstance(last, HEPAEventPredictor) else None

@@ -2,27 +2,45 @@
 
 import copy
 
+import torch
 from torch import nn
 
 from ._base import WindowSurfaceEstimator
 from ._docs import fill_doc
-from ._validation import StrOptions, check_windows
+from ._pretrainer_input import LEVEL_SPANS, PretrainerInputMixin
+from ._validation import Count, StrOptions, check_windows
 from .event_predictor import EVENT_HEADS
 from .nn.encoder import last_valid_state
+from .nn.level import WindowLevel
 from .nn.predictor import EventModel
 
 
 class EncoderEventModel(nn.Module):
-    """A causal encoder followed by an event model: windows (B, C, L) -> hazard logits (B, K)."""
+    """A causal encoder followed by an event model: windows (B, C, L) -> hazard logits (B, K).
 
-    def __init__(self, encoder, hidden, K, horizon_scale, kind="mlp"):
+    With ``level`` (a :class:`~hepa_sklearn.nn.WindowLevel`), the window
+    level follows the encoder's last valid state into the event model, as
+    a pretrainer's ``transform`` appends it to the embedding.
+    """
+
+    def __init__(self, encoder, hidden, K, horizon_scale, kind="mlp", n_knots=None, level=None):
         super().__init__()
         self.encoder = encoder
-        self.event = EventModel(encoder.config.d_model, hidden, K, horizon_scale, kind=kind)
+        self.level = level
+        width = encoder.config.d_model + (0 if level is None else len(level.loc))
+        self.event = EventModel(width, hidden, K, horizon_scale, kind=kind, n_knots=n_knots)
+
+    @property
+    def reads_level(self):
+        """Whether the event model reads the window level beside the state (not in a model pickled before 0.3)."""
+        return getattr(self, "level", None) is not None
 
     def forward(self, x):
         states, valid, *_ = self.encoder(x, causal=True)
-        return self.event(last_valid_state(states, valid))
+        h = last_valid_state(states, valid)
+        if self.reads_level:
+            h = torch.cat([h, self.level(x)], 1)
+        return self.event(h)
 
 
 @fill_doc
@@ -47,13 +65,29 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     K : int, default=150
     hidden : int, default=256
     head : {"mlp", "linear"}, default="mlp"
+    horizon_knots : int or None, default=12
+        With ``head="mlp"``: the predictor and hazard head run at this many
+        horizons and interpolate the others, as in
+        :class:`HEPAEventPredictor`. ``None`` runs them at every horizon,
+        as releases before 0.3.0 do.
+    window_level : bool, default=True
+        Pass the window level beside the encoder's state to the event head
+        where the pretrainer appends it to its embedding
+        (``window_level=True`` there), so that the head reads what it reads
+        on the pretrainer's ``transform``; the level is computed from each
+        window, with the pretrainer's statistics, and is not trained.
+        ``False`` passes the state alone, as releases before 0.3.0 do.
+        A pretrainer whose class overrides ``level_features`` is refused
+        unless this is ``False``.
     %(surface_loss_parameters)s
     %(training_parameters)s
 
     Attributes
     ----------
     net_ : skorch.NeuralNet
-        The fitted net: a copy of the pretrainer's encoder and the event head.
+        The fitted net: a copy of the pretrainer's encoder and the event head
+        (which reads the window level beside the encoder's state with
+        ``window_level``).
     history_ : skorch.History
     pos_weight_ : float
     n_epochs_ : int
@@ -80,6 +114,8 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     _parameter_constraints = {
         **WindowSurfaceEstimator._parameter_constraints,
         "head": [StrOptions(set(EVENT_HEADS))],
+        "horizon_knots": [None, Count(2)],
+        "window_level": ["boolean"],
         "pretrainer": "no_validation",  # checked in fit, where a fitted pretrainer is needed
     }
 
@@ -91,6 +127,8 @@ class HEPAFinetuner(WindowSurfaceEstimator):
         K=150,
         hidden=256,
         head="mlp",
+        horizon_knots=12,
+        window_level=True,
         loss="bce",
         pos_weight="auto",
         # training, as every torch-backed estimator (see TorchEstimator)
@@ -111,6 +149,8 @@ class HEPAFinetuner(WindowSurfaceEstimator):
         self.K = K
         self.hidden = hidden
         self.head = head
+        self.horizon_knots = horizon_knots
+        self.window_level = window_level
         self.loss = loss
         self.pos_weight = pos_weight
         self.max_epochs = max_epochs
@@ -128,6 +168,8 @@ class HEPAFinetuner(WindowSurfaceEstimator):
 
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "pos_weight_")
     _nested_parameters = ("pretrainer",)
+    # what a file saved before these parameters existed was fitted with (persistence.load)
+    _parameters_before_stored = {"horizon_knots": None, "window_level": False}
 
     def _check_input(self, X, reset):
         """Windows checked, then standardised by regime as the pretrainer's network reads them."""
@@ -141,12 +183,26 @@ class HEPAFinetuner(WindowSurfaceEstimator):
         super()._check_hyperparameters()
         if getattr(self.pretrainer, "net_", None) is None:
             raise ValueError("pretrainer must be a fitted HEPAPretrainer (it has no net_).")
+        if self._level_statistics() is not None and (
+            type(self.pretrainer).level_features is not PretrainerInputMixin.level_features
+        ):
+            raise ValueError(
+                f"window_level=True computes the window level of HEPAPretrainer.level_features, but this "
+                f"{type(self.pretrainer).__name__} overrides level_features; pass window_level=False to finetune "
+                "on the encoder's state alone."
+            )
+
+    def _level_statistics(self):
+        """The pretrainer's ``(level_loc_, level_scale_)`` where the head reads the window level, else None."""
+        loc = getattr(self.pretrainer, "level_loc_", None)
+        return None if not self.window_level or loc is None else (loc, self.pretrainer.level_scale_)
 
     def _fitted_state(self, X):
         return {"n_timepoints_in_": X.shape[2]}
 
     def _build_net(self, fitted, device, seed):
-        """The untrained net around a copy of the pretrainer's encoder."""
+        """The untrained net around a copy of the pretrainer's encoder (and its window level, see ``window_level``)."""
+        statistics = self._level_statistics()
         return self._surface_net(
             EncoderEventModel,
             fitted,
@@ -156,4 +212,6 @@ class HEPAFinetuner(WindowSurfaceEstimator):
             hidden=self.hidden,
             K=self.K,
             kind=self.head,
+            n_knots=self.horizon_knots if self.head == "mlp" else None,
+            level=None if statistics is None else WindowLevel(*statistics, LEVEL_SPANS),
         )

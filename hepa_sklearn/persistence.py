@@ -355,7 +355,9 @@ def _rebuild_torch(content, device, path):
     except ValueError as exc:
         raise ValueError(f"{path} holds an unknown estimator class {content['class']!r}.") from exc
     nested = {key: _rebuild_torch(value, device, path) for key, value in content["nested"].items()}
-    estimator = cls(**{**content["params"], **nested, "device": device})
+    # a parameter added after the file was written takes the value that the file's estimator was fitted with
+    earlier = getattr(cls, "_parameters_before_stored", {})
+    estimator = cls(**{**earlier, **content["params"], **nested, "device": device})
     fitted = {
         key: value.numpy() if isinstance(value, torch.Tensor) else value for key, value in content["fitted"].items()
     }

@@ -16,15 +16,23 @@ import functools
 import os
 from pathlib import Path
 
+from hepa_sklearn import HEPAFinetuner, HEPAPretrainer
 from hepa_sklearn.datasets import get_data_home
 
 from .corpus import family_of
 from .corpus_files import sha256_file
 from .corpus_pretrain import read_state
 from .method_parts import Method
-from .protocols import plain_pipeline
+from .protocols import PINNED_PRETRAINER, plain_pipeline
 
-__all__ = ["CORPUS_DESIGNS", "CORPUS_METHODS", "corpus_encoder", "encoders_home"]
+__all__ = [
+    "CORPUS_DESIGNS",
+    "CORPUS_METHODS",
+    "PINNED_FINETUNER",
+    "corpus_encoder",
+    "encoders_home",
+    "finetuned_pipeline",
+]
 
 # the headline line's defaults around the encoder: untrained unless said, regimes found, RevIN, the level beside,
 # the event head at 12 horizon knots (the 0.3.0 defaults)
@@ -91,6 +99,46 @@ def corpus_pipeline(entry, data, mask, *, epochs, device, seed, design, **params
     return pipe, {**info, **provenance}
 
 
+# HEPAFinetuner's defaults, pinned so that a cell is reproducible: the head at 12 horizon knots reads the window
+# level beside the encoder's state, stopped by its own early stopping on the last tenth of the training windows
+PINNED_FINETUNER = dict(
+    hidden=256,
+    head="mlp",
+    horizon_knots=12,
+    window_level=True,
+    loss="bce",
+    pos_weight="auto",
+    max_epochs=30,
+    batch_size=64,
+    lr=3e-4,
+    weight_decay=1e-2,
+    early_stopping=True,
+    validation_fraction=0.1,
+    n_iter_no_change=10,
+    precision="auto",
+)
+
+
+def finetuned_pipeline(entry, data, mask, *, epochs, device, seed, design, corpus, encoder=None, **params):
+    """``design``'s encoder (from the corpus with ``corpus``, else untrained) finetuned with the event head.
+
+    The pretrainer is fitted on the cell's labelled training windows with
+    ``params`` (``max_epochs=0``: it learns the regimes and the window
+    level's statistics and keeps its start weights); then HEPAFinetuner
+    (:data:`PINNED_FINETUNER`) trains the encoder and the head together on
+    the same windows. The validation windows are not used.
+    """
+    X, y = data.X_train[mask], data.y_train[mask]
+    provenance, start = {}, {}
+    if corpus:
+        path, provenance = corpus_encoder(design, entry)
+        start = {"init_from": str(path)}
+    pretrainer = HEPAPretrainer(**{**PINNED_PRETRAINER, "random_state": seed, "device": device, **params, **start})
+    model = HEPAFinetuner(pretrainer.fit(X), **PINNED_FINETUNER, K=entry.K, random_state=seed, device=device)
+    model.fit(X, y)
+    return model, {**provenance, "finetune_epochs_run": model.n_epochs_}
+
+
 def _params(design, **changes):
     """The headline line's parameters around ``design``'s architecture, with ``changes``."""
     return {**HEADLINE, **CORPUS_DESIGNS[design], "predictor": KNOTS, **changes}
@@ -106,6 +154,12 @@ def _own(design, description, **changes):
 def _corpus(design, description, **changes):
     params = _params(design, **changes)
     return Method(description, family="candidate", surface=functools.partial(corpus_pipeline, design=design, **params))
+
+
+def _finetuned(design, description, corpus):
+    params = {key: value for key, value in _params(design).items() if key != "predictor"}
+    surface = functools.partial(finetuned_pipeline, design=design, corpus=corpus, **params)
+    return Method(description, family="candidate", surface=surface)
 
 
 CORPUS_METHODS = {
@@ -152,6 +206,17 @@ CORPUS_METHODS = {
     ),
     "hepa-corpus-u128-l4": _corpus(
         "u128-l4", "hepa-corpus-u128 with the encoder four layers deep instead of two, pretrained on the corpus"
+    ),
+    "hepa-corpus-u128-finetuned": _finetuned(
+        "u128",
+        "hepa-corpus-u128 with the encoder finetuned together with the event head (HEPAFinetuner, the window level "
+        "beside the state) instead of frozen",
+        corpus=True,
+    ),
+    "hepa-u128-finetuned": _finetuned(
+        "u128",
+        "hepa-corpus-u128-finetuned from the encoder's initial weights: the same finetuning without the corpus",
+        corpus=False,
     ),
     "hepa-u256-untrained": _own(
         "u256", "hepa-u64-untrained at width 256: the architecture of the corpus design u256, never pretrained"

@@ -62,10 +62,16 @@ def position_only(entry, data, mask, *, epochs, device, seed, encoder=None):
 
 
 def end_to_end(entry, data, mask, *, epochs, device, seed, encoder, **params):
-    """HEPAFinetuner: the method's encoder and a fresh event head trained together, stopped as the entry says."""
+    """HEPAFinetuner: the method's encoder and a fresh event head trained together, stopped as the entry says.
+
+    The head runs at every horizon and reads the encoder's state alone, as
+    the finetuner did before 0.3.0 and as the paper's ablation does.
+    """
     model = HEPAFinetuner(
         encoder,
         K=entry.K,
+        horizon_knots=None,
+        window_level=False,
         max_epochs=epochs,
         early_stopping=entry.finetune_stop != "fixed",
         validation_fraction=0.5,

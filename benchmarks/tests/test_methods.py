@@ -88,6 +88,8 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-corpus-u128-h50",
         "hepa-u128-l4-untrained",
         "hepa-corpus-u128-l4",
+        "hepa-corpus-u128-finetuned",
+        "hepa-u128-finetuned",
         "hepa-u256-untrained",
         "hepa-corpus-u256",
         *NORMALISATION_METHODS,

@@ -3,10 +3,15 @@
 import json
 
 import pytest
+import torch
 from hepa_bench.corpus_files import sha256_file
 from hepa_bench.methods import METHODS
-from hepa_bench.methods_corpus import CORPUS_DESIGNS, corpus_encoder
+from hepa_bench.methods_corpus import CORPUS_DESIGNS, corpus_encoder, finetuned_pipeline
+from hepa_bench.protocols import PINNED_PRETRAINER
 from hepa_bench.registry import BENCHMARKS
+
+from hepa_sklearn import HEPAPretrainer
+from hepa_sklearn.persistence import save
 
 
 def _run(folder, *, exclude, epochs=3, max_epochs=3):
@@ -49,3 +54,36 @@ def test_each_corpus_method_names_a_design_with_univariate_tokens():
     assert all(design["tokens"] == "univariate" for design in CORPUS_DESIGNS.values())
     surfaces = [METHODS[name].surface for name in METHODS if "corpus-" in name]
     assert surfaces and all(surface.keywords["design"] in CORPUS_DESIGNS for surface in surfaces)
+
+
+def test_the_finetuned_design_starts_from_the_corpus_encoder_and_trains_it(
+    tmp_path, monkeypatch, data_home, small_registry
+):
+    entry = small_registry["VIX"]
+    data = entry.load(0, data_home=data_home)
+    mask = data.train_mask(1.0)[0]
+    design = {key: value for key, value in METHODS["hepa-corpus-u128-finetuned"].surface.keywords.items()}
+    assert design["window_level"] and design["d_model"] == 128 and design["corpus"]
+    # a finished corpus run of the design's architecture, without VIX's family
+    source = HEPAPretrainer(**{**PINNED_PRETRAINER, **CORPUS_DESIGNS["u128"], "max_epochs": 0, "random_state": 5})
+    source.fit(data.X_pre)
+    folder = tmp_path / "u128" / "without-vix"
+    _run(folder, exclude=["vix"])
+    save(source, folder / "pretrainer-epoch0003.pt")
+    monkeypatch.setenv("HEPA_CORPUS_ENCODERS", str(tmp_path))
+
+    model, info = finetuned_pipeline(entry, data, mask, epochs=1, device="cpu", seed=0, **design)
+    assert info["corpus_encoder"] == "u128/without-vix/pretrainer-epoch0003.pt"
+    assert info["finetune_epochs_run"] == model.n_epochs_ >= 1
+    start = source.encoder_.state_dict()
+    assert all(torch.equal(start[key], value) for key, value in model.pretrainer.encoder_.state_dict().items())
+    tuned = model.net_.module_.encoder.state_dict()
+    assert any(not torch.equal(start[key], tuned[key]) for key in start)
+    assert model.net_.module_.reads_level and model.predict_proba(data.X_valid).shape == (len(data.X_valid), entry.K)
+    # without the corpus: the same finetuning from the encoder's initial weights
+    untrained, info = finetuned_pipeline(
+        entry, data, mask, epochs=1, device="cpu", seed=0, **METHODS["hepa-u128-finetuned"].surface.keywords
+    )
+    assert "corpus_encoder" not in info
+    initial = untrained.pretrainer.encoder_.state_dict()
+    assert any(not torch.equal(start[key], initial[key]) for key in start)

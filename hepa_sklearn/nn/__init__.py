@@ -4,6 +4,7 @@ from .baselines import MaskedAutoencoder, MatchedHead, PatchTSTBackbone, Variate
 from .channel import ChannelPatchEncoder, make_encoder
 from .encoder import EncoderConfig, PatchEncoder, last_valid_state, pool_in_groups
 from .jepa import JEPA, AttentionPooling
+from .level import WindowLevel
 from .losses import jepa_loss, surface_bce
 from .predictor import EventModel, HazardHead, HorizonPredictor, event_surface, log_survival
 from .sigreg import EppsPulley, SIGReg
@@ -23,6 +24,7 @@ __all__ = [
     "PatchTSTBackbone",
     "SIGReg",
     "VariateTransformer",
+    "WindowLevel",
     "event_surface",
     "jepa_loss",
     "last_valid_state",

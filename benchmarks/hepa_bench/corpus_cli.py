@@ -76,6 +76,9 @@ def _pretrain_arguments(parser):
     parser.add_argument(
         "--max-channels", type=int, default=None, help="channels each piece reads at most, drawn per piece"
     )
+    parser.add_argument(
+        "--window-share", type=float, default=1.0, help="share of each shard's windows read, drawn once (default 1)"
+    )
     group = parser.add_argument_group("pretrainer parameters (default: the library's, tokens='univariate')")
     for name, (kind, choices) in PRETRAINER_OPTIONS.items():
         group.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, choices=choices, default=None)
@@ -162,6 +165,7 @@ def _pretrain(args):
         device=args.device,
         windows_per_piece=args.windows_per_piece,
         max_channels=args.max_channels,
+        window_share=args.window_share,
         log=lambda message: print(message, flush=True),
         **params,
     )

@@ -20,6 +20,10 @@ shard's windows in a seeded order cut into pieces, the pieces of all
 shards in a seeded order. The cosine learning-rate schedule runs over all
 pieces of all ``max_epochs`` corpus epochs.
 
+With ``window_share`` below 1 the run reads a smaller corpus: of each
+shard, a share of its windows drawn once from the seed and the shard's
+dataset (:func:`kept_windows`), the same in every epoch.
+
 Every ``chunk_epochs`` corpus epochs the state is saved in the checkpoint
 folder: the pretrainer by :func:`hepa_sklearn.persistence.save`, the
 optimiser's state by ``torch.save``, both written under new names first,
@@ -34,6 +38,7 @@ uninterrupted one on the same machine and device.
 import json
 import math
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +50,7 @@ from hepa_sklearn.persistence import load, save
 from .corpus import MANIFEST, corpus_families, corpus_windows, pad_channels, read_manifest, resolve_families
 from .corpus_files import outside_repository, sha256_file, write_json
 
-__all__ = ["DEFAULTS", "STATE", "epoch_pieces", "piece_channels", "pretrain_corpus", "read_state"]
+__all__ = ["DEFAULTS", "STATE", "epoch_pieces", "kept_windows", "piece_channels", "pretrain_corpus", "read_state"]
 
 STATE = "state.json"
 # the encoder of every corpus run unless the caller says otherwise: univariate tokens read any shard as it is;
@@ -74,15 +79,28 @@ def epoch_pieces(sizes, epoch, seed, windows_per_piece):
     return [pieces[i] for i in rng.permutation(len(pieces))]
 
 
+def kept_windows(n, share, seed, dataset):
+    """Sorted indices of the ``ceil(share * n)`` windows (at least one) that a run with ``window_share`` keeps.
+
+    Drawn without replacement from ``(seed, dataset)``, so a shard keeps the
+    same windows whichever families the run leaves out; all ``n`` at share 1.
+    """
+    if share >= 1:
+        return np.arange(n)
+    rng = np.random.default_rng([seed, zlib.crc32(dataset.encode())])
+    return np.sort(rng.choice(n, max(1, math.ceil(share * n)), replace=False))
+
+
 def read_state(checkpoint_dir):
     """The ``state.json`` of a checkpoint folder, or None when it has none."""
     path = Path(checkpoint_dir) / STATE
     return json.loads(path.read_text()) if path.is_file() else None
 
 
-def _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, max_channels, params):
-    """What a resumed run must share with the run it continues."""
+def _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, max_channels, params, share):
+    """What a resumed run must share with the run it continues (``window_share`` only where it is below 1)."""
     return {
+        **({"window_share": share} if share < 1 else {}),
         "max_channels": max_channels,
         "manifest_sha256": sha256_file(Path(manifest["root"]) / MANIFEST),
         "families": included,
@@ -111,7 +129,9 @@ def _save(folder, pretrainer, identity, epochs, losses, shards, log):
 
 def _resume(folder, state, identity, device):
     """The pretrainer and finished epochs of ``state``; ValueError when it belongs to another run."""
-    differ = [key for key in identity if state.get(key) != identity[key]]
+    # window_share is in the identity only below 1, so a state without it is a run that read every window
+    differ = [key for key in [*identity, "window_share"] if state.get(key) != identity.get(key)]
+    differ = sorted(set(differ))
     if differ:
         raise ValueError(
             f"{folder} holds a checkpoint of another run (it differs in {differ}); name another --checkpoint-dir, "
@@ -186,6 +206,7 @@ def pretrain_corpus(
     device="cpu",
     windows_per_piece=1024,
     max_channels=None,
+    window_share=1.0,
     log=print,
     **params,
 ):
@@ -196,9 +217,11 @@ def pretrain_corpus(
     and ``device`` are the driver's). A checkpoint is saved every
     ``chunk_epochs`` epochs; ``max_chunks`` ends the call after that many
     chunks. ``max_channels`` (univariate tokens only) caps the channels
-    each piece reads (:func:`piece_channels`). Started again with the same
-    corpus, ``exclude``, ``max_epochs``, ``seed``, ``windows_per_piece``,
-    ``max_channels`` and ``params``, it resumes from the last
+    each piece reads (:func:`piece_channels`). ``window_share`` in (0, 1]
+    keeps that share of each shard's windows (:func:`kept_windows`).
+    Started again with the same corpus, ``exclude``, ``max_epochs``,
+    ``seed``, ``windows_per_piece``, ``max_channels``, ``window_share``
+    and ``params``, it resumes from the last
     checkpoint (``chunk_epochs`` and ``device`` may change).
 
     Returns
@@ -217,6 +240,8 @@ def pretrain_corpus(
     for name, value in counts.items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
+    if isinstance(window_share, bool) or not isinstance(window_share, (int, float)) or not 0 < window_share <= 1:
+        raise ValueError(f"window_share must be a number in (0, 1], got {window_share!r}.")
     clash = sorted(set(params) & {"max_epochs", "early_stopping", "random_state", "device"})
     if clash:
         raise ValueError(f"{clash} are set by the corpus driver; use its own arguments.")
@@ -228,7 +253,10 @@ def pretrain_corpus(
         raise ValueError(f"excluding {excluded} leaves no shard of the corpus {manifest['root']}.")
     folder = outside_repository(checkpoint_dir, "the checkpoint folder")
     folder.mkdir(parents=True, exist_ok=True)
-    shards = list(corpus_windows(manifest, excluded, verify=True))
+    shards = [
+        (shard, X[kept_windows(len(X), window_share, seed, shard["dataset"])])
+        for shard, X in corpus_windows(manifest, excluded, verify=True)
+    ]
     n_channels = max(X.shape[1] for _, X in shards)
     n_pieces = sum(math.ceil(len(X) / windows_per_piece) for _, X in shards)
     params = {**DEFAULTS, **params}
@@ -242,8 +270,13 @@ def pretrain_corpus(
     resolved = HEPAPretrainer(**params).get_params()
     resolved = {k: v for k, v in resolved.items() if k not in (*FIXED, "max_epochs", "random_state", "device")}
     resolved = {k: v for k, v in resolved.items() if k not in ("callbacks", "verbose")}
-    identity = _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, max_channels, resolved)
-    listed = [{key: s[key] for key in ("family", "dataset", "n_windows", "n_channels", "sha256")} for s, _ in shards]
+    identity = _identity(
+        manifest, included, excluded, max_epochs, seed, windows_per_piece, max_channels, resolved, window_share
+    )
+    listed = [
+        {**{key: s[key] for key in ("family", "dataset", "n_windows", "n_channels", "sha256")}, "n_read": len(X)}
+        for s, X in shards
+    ]
     state = read_state(folder)
     if state is not None:
         pretrainer, done, losses = _resume(folder, state, identity, device)

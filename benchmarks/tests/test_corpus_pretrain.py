@@ -9,7 +9,7 @@ import torch
 from hepa_bench.cli import main
 from hepa_bench.corpus import build_corpus
 from hepa_bench.corpus_files import REPOSITORY
-from hepa_bench.corpus_pretrain import epoch_pieces, piece_channels, pretrain_corpus, read_state
+from hepa_bench.corpus_pretrain import epoch_pieces, kept_windows, piece_channels, pretrain_corpus, read_state
 from skorch.callbacks import Callback
 
 from hepa_sklearn.persistence import load
@@ -157,6 +157,35 @@ def test_refusals(corpus, tmp_path):
         _pretrain(corpus, tmp_path / "x", "--max-channels", "0")
     with pytest.raises(SystemExit, match="max_chunks must be an integer >= 1"):
         _pretrain(corpus, tmp_path / "x", "--max-chunks", "0")
+
+
+def test_a_window_share_keeps_the_same_windows_of_each_shard(corpus, tmp_path, monkeypatch):
+    kept = kept_windows(10, 0.25, seed=0, dataset="VIX")
+    assert kept.tolist() == sorted(set(kept.tolist())) and len(kept) == 3 and kept.max() < 10
+    assert kept.tolist() == kept_windows(10, 0.25, 0, "VIX").tolist() != kept_windows(10, 0.25, 0, "MBA").tolist()
+    assert kept_windows(7, 1.0, 0, "VIX").tolist() == list(range(7)) and len(kept_windows(3, 0.01, 0, "VIX")) == 1
+    seen = []
+    original = pretrain_corpus.__globals__["_piece_windows"]
+
+    def recording(X, *args):
+        seen.append(X.copy())
+        return original(X, *args)
+
+    monkeypatch.setitem(pretrain_corpus.__globals__, "_piece_windows", recording)
+    run = dict(exclude=["simulated"], max_epochs=2, d_model=16, n_heads=2, log=lambda message: None)
+    _, state = pretrain_corpus(corpus, checkpoint_dir=tmp_path / "half", window_share=0.5, **run)
+    (shard,) = state["shards"]
+    assert state["window_share"] == 0.5 and shard["n_read"] == -(-shard["n_windows"] // 2)
+    epochs = [np.concatenate(seen[1 : len(seen) // 2 + 1]), np.concatenate(seen[len(seen) // 2 + 1 :])]
+    assert [len(X) for X in epochs] == [shard["n_read"]] * 2
+    # the same windows in both epochs, in another order
+    first, second = (np.unique(X.reshape(len(X), -1), axis=0) for X in epochs)
+    np.testing.assert_array_equal(first, second)
+    for share in (0.25, 1.0):  # the share is part of the run: another share, or none, does not resume it
+        with pytest.raises(ValueError, match=r"another run \(it differs in \['window_share'\]\)"):
+            pretrain_corpus(corpus, checkpoint_dir=tmp_path / "half", window_share=share, **run)
+    with pytest.raises(SystemExit, match=r"window_share must be a number in \(0, 1\], got 0.0"):
+        _pretrain(corpus, tmp_path / "x", "--window-share", "0")
 
 
 class Collapsing(Callback):

@@ -86,6 +86,7 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-u128-untrained",
         "hepa-corpus-u128",
         "hepa-corpus-u128-h50",
+        "hepa-corpus-u128-half",
         "hepa-u128-l4-untrained",
         "hepa-corpus-u128-l4",
         "hepa-corpus-u128-finetuned",

@@ -812,6 +812,11 @@ def screen_mean(method):
     return Records(CORPUS_SCREEN, dict(method=method, scope="validation"), "valid_h_auroc")
 
 
+def screen_cpu(method):
+    """A method's mean CPU seconds per cell over the 16 cells of the corpus screen."""
+    return Records(CORPUS_SCREEN, dict(method=method, scope="validation"), "cpu_s")
+
+
 def screen_difference(method, against="hepa-default-auto0-knots12"):
     return Computed("difference", screen_mean(method), screen_mean(against))
 
@@ -922,6 +927,36 @@ BINDINGS = [
         screen_difference("hepa-corpus-u128-h50", "hepa-u128-untrained"),
         "+.3f",
     ),
+    Bind("width 128, four layers, untrained | {} |", screen_mean("hepa-u128-l4-untrained"), ".3f"),
+    Bind("four layers, untrained | 0.914 | {} |", screen_difference("hepa-u128-l4-untrained"), "+.3f"),
+    Bind("four layers, pretrained on the corpus, frozen | {} |", screen_mean("hepa-corpus-u128-l4"), ".3f"),
+    Bind(
+        "four layers, pretrained on the corpus, frozen | 0.922 | {} |", screen_difference("hepa-corpus-u128-l4"), "+.3f"
+    ),
+    Bind("untrained, finetuned with the event head | {} |", screen_mean("hepa-u128-finetuned"), ".3f"),
+    Bind("finetuned with the event head | 0.914 | {} |", screen_difference("hepa-u128-finetuned"), "+.3f"),
+    Bind("corpus, finetuned with the head | {} |", screen_mean("hepa-corpus-u128-finetuned"), ".3f"),
+    Bind("finetuned with the head | 0.917 | {} |", screen_difference("hepa-corpus-u128-finetuned"), "+.3f"),
+    Bind("(`hepa-corpus-u128-l4`): {} above the default", screen_difference("hepa-corpus-u128-l4"), ".3f"),
+    Bind("a cell as far as {} below it, and", screen_lowest("hepa-corpus-u128-l4"), ".3f"),
+    Bind(
+        "below it, and {} against the same four-layer encoder",
+        screen_difference("hepa-corpus-u128-l4", "hepa-u128-l4-untrained"),
+        "+.3f",
+    ),
+    Bind(
+        "pipeline's does) scored {} below the default in the mean",
+        screen_difference("hepa-default-auto0-knots12", "hepa-corpus-u128-finetuned"),
+        ".3f",
+    ),
+    Bind("far as {} below, and 0.007 below", screen_lowest("hepa-corpus-u128-finetuned"), ".3f"),
+    Bind(
+        "below, and {} below the same encoder frozen",
+        screen_difference("hepa-corpus-u128", "hepa-corpus-u128-finetuned"),
+        ".3f",
+    ),
+    Bind("frozen, at {} CPU seconds a cell against", screen_cpu("hepa-corpus-u128-finetuned"), ".0f"),
+    Bind("CPU seconds a cell against {} for the", screen_cpu("hepa-corpus-u128"), ".1f"),
     Bind("channel tokens, width 256, untrained | {} |", screen_mean("hepa-u256-untrained"), ".3f"),
     Bind("width 256, untrained | 0.900 | {} |", screen_difference("hepa-u256-untrained"), "+.3f"),
     Bind("width 256, pretrained on the corpus, frozen | {} |", screen_mean("hepa-corpus-u256"), ".3f"),
@@ -3784,6 +3819,10 @@ NOT_MEASUREMENTS = [
     Not("rule: at width {} neither pretraining helped", "64", "a width, a setting"),
     Not("grew from -0.018 at width {} to +0.018 at 128", "64", "a width, a setting"),
     Not("at width 64 to +0.018 at {}.", "128", "a width, a setting"),
+    Not("| channel tokens, width {}, four layers, untrained |", "128", "a width, a setting"),
+    Not("| width {}, four layers, pretrained on the corpus, frozen |", "128", "a width, a setting"),
+    Not("| width {}, untrained, finetuned with the event head |", "128", "a width, a setting"),
+    Not("| width {}, pretrained on the corpus, finetuned with the head |", "128", "a width, a setting"),
     Not("| channel tokens, width {}, untrained | 0.900", "256", "a width, a setting"),
     Not("| width {}, pretrained on the corpus, frozen | 0.905", "256", "a width, a setting"),
     Not("has a Holm-adjusted p below {}", "0.05", "the chosen significance level"),

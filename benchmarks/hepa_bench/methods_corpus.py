@@ -23,7 +23,7 @@ from .corpus import family_of
 from .corpus_files import sha256_file
 from .corpus_pretrain import read_state
 from .method_parts import Method
-from .protocols import PINNED_PRETRAINER, plain_pipeline
+from .protocols import PINNED_PREDICTOR, PINNED_PRETRAINER, plain_pipeline
 
 __all__ = [
     "CORPUS_DESIGNS",
@@ -102,24 +102,16 @@ def corpus_pipeline(entry, data, mask, *, epochs, device, seed, design, **params
     return pipe, {**info, **provenance}
 
 
-# HEPAFinetuner's defaults, pinned so that a cell is reproducible: the head at 12 horizon knots reads the window
-# level beside the encoder's state, stopped by its own early stopping on the last tenth of the training windows
-PINNED_FINETUNER = dict(
-    hidden=256,
-    head="mlp",
-    horizon_knots=12,
-    window_level=True,
-    loss="bce",
-    pos_weight="auto",
-    max_epochs=30,
-    batch_size=64,
-    lr=3e-4,
-    weight_decay=1e-2,
-    early_stopping=True,
-    validation_fraction=0.1,
-    n_iter_no_change=10,
-    precision="auto",
-)
+# HEPAFinetuner's defaults, pinned so that a cell is reproducible: the pinned event head's settings, with the
+# finetuner's own where they differ (the head at 12 horizon knots reading the window level beside the encoder's
+# state, 30 epochs at a lower learning rate), stopped by its own early stopping on the last tenth of the windows
+PINNED_FINETUNER = {
+    **{name: value for name, value in PINNED_PREDICTOR.items() if name not in ("init_from", "n_causes")},
+    "horizon_knots": 12,
+    "window_level": True,
+    "max_epochs": 30,
+    "lr": 3e-4,
+}
 
 
 def finetuned_pipeline(entry, data, mask, *, epochs, device, seed, design, corpus, encoder=None, **params):

@@ -113,7 +113,8 @@ class WindowInputs(nn.Module):
         buffer("regime_loc", None if centers is None else pretrainer.regime_loc_)  # (R + 1, C), row R global
         buffer("regime_scale", None if centers is None else pretrainer.regime_scale_)
         with_level = level and pretrainer.level_loc_ is not None
-        self.level = WindowLevel(pretrainer.level_loc_, pretrainer.level_scale_, LEVEL_SPANS) if with_level else None
+        loc, scale = pretrainer.level_loc_, pretrainer.level_scale_
+        self.level = WindowLevel(loc, scale, LEVEL_SPANS) if with_level else None
 
     def forward(self, x):
         if self.centers is not None:

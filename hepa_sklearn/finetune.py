@@ -32,7 +32,10 @@ class EncoderEventModel(nn.Module):
 
     @property
     def reads_level(self):
-        """Whether the event model reads the window level beside the state (not in a model pickled before 0.3)."""
+        """Whether the event model reads the window level beside the state.
+
+        A model pickled before 0.3 has no ``level`` attribute and reads the state alone.
+        """
         return getattr(self, "level", None) is not None
 
     def forward(self, x):
@@ -193,7 +196,7 @@ class HEPAFinetuner(WindowSurfaceEstimator):
             )
 
     def _level_statistics(self):
-        """The pretrainer's ``(level_loc_, level_scale_)`` where the head reads the window level, else None."""
+        """The pretrainer's ``(level_loc_, level_scale_)`` where the head reads the level, else None."""
         loc = getattr(self.pretrainer, "level_loc_", None)
         return None if not self.window_level or loc is None else (loc, self.pretrainer.level_scale_)
 
@@ -201,7 +204,7 @@ class HEPAFinetuner(WindowSurfaceEstimator):
         return {"n_timepoints_in_": X.shape[2]}
 
     def _build_net(self, fitted, device, seed):
-        """The untrained net around a copy of the pretrainer's encoder (and its window level, see ``window_level``)."""
+        """The untrained net around a copy of the pretrainer's encoder, with the level where ``window_level``."""
         statistics = self._level_statistics()
         return self._surface_net(
             EncoderEventModel,

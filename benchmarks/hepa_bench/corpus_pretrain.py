@@ -80,7 +80,7 @@ def epoch_pieces(sizes, epoch, seed, windows_per_piece):
 
 
 def kept_windows(n, share, seed, dataset):
-    """Sorted indices of the ``ceil(share * n)`` windows (at least one) that a run with ``window_share`` keeps.
+    """Sorted indices of the ``ceil(share * n)`` windows (at least one) that ``window_share`` keeps.
 
     Drawn without replacement from ``(seed, dataset)``, so a shard keeps the
     same windows whichever families the run leaves out; all ``n`` at share 1.
@@ -130,8 +130,7 @@ def _save(folder, pretrainer, identity, epochs, losses, shards, log):
 def _resume(folder, state, identity, device):
     """The pretrainer and finished epochs of ``state``; ValueError when it belongs to another run."""
     # window_share is in the identity only below 1, so a state without it is a run that read every window
-    differ = [key for key in [*identity, "window_share"] if state.get(key) != identity.get(key)]
-    differ = sorted(set(differ))
+    differ = sorted(key for key in {*identity, "window_share"} if state.get(key) != identity.get(key))
     if differ:
         raise ValueError(
             f"{folder} holds a checkpoint of another run (it differs in {differ}); name another --checkpoint-dir, "
@@ -240,7 +239,8 @@ def pretrain_corpus(
     for name, value in counts.items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
-    if isinstance(window_share, bool) or not isinstance(window_share, (int, float)) or not 0 < window_share <= 1:
+    is_number = isinstance(window_share, (int, float)) and not isinstance(window_share, bool)
+    if not is_number or not 0 < window_share <= 1:
         raise ValueError(f"window_share must be a number in (0, 1], got {window_share!r}.")
     clash = sorted(set(params) & {"max_epochs", "early_stopping", "random_state", "device"})
     if clash:

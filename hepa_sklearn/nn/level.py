@@ -7,7 +7,10 @@ __all__ = ["WindowLevel", "observed_mean"]
 
 
 def observed_mean(x):
-    """Per window and channel the mean of the observed (non-NaN) steps of ``x`` (B, C, T); NaN where none is."""
+    """Per window and channel the mean of the observed (non-NaN) steps of ``x`` (B, C, T).
+
+    NaN where a channel has no observed step.
+    """
     observed = ~torch.isnan(x)
     return torch.where(observed, x, torch.zeros_like(x)).sum(-1) / observed.sum(-1)
 
@@ -33,6 +36,7 @@ class WindowLevel(nn.Module):
         self.register_buffer("scale", torch.as_tensor(scale, dtype=torch.float32), persistent=False)
 
     def forward(self, x):
-        level = torch.cat([observed_mean(x if length is None else x[..., -length:]) for length in self.spans], 1)
+        spans = [x if length is None else x[..., -length:] for length in self.spans]
+        level = torch.cat([observed_mean(span) for span in spans], 1)
         level = (level - self.loc) / self.scale
         return torch.where(torch.isnan(level), torch.zeros_like(level), level)

@@ -204,7 +204,7 @@ class HEPAFinetuner(WindowSurfaceEstimator):
         return {"n_timepoints_in_": X.shape[2]}
 
     def _build_net(self, fitted, device, seed):
-        """The untrained net around a copy of the pretrainer's encoder, with the level where ``window_level``."""
+        """The untrained net around a copy of the pretrainer's encoder (the level too if ``window_level``)."""
         statistics = self._level_statistics()
         return self._surface_net(
             EncoderEventModel,

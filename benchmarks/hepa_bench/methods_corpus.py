@@ -102,9 +102,10 @@ def corpus_pipeline(entry, data, mask, *, epochs, device, seed, design, **params
     return pipe, {**info, **provenance}
 
 
-# HEPAFinetuner's defaults, pinned so that a cell is reproducible: the pinned event head's settings, with the
-# finetuner's own where they differ (the head at 12 horizon knots reading the window level beside the encoder's
-# state, 30 epochs at a lower learning rate), stopped by its own early stopping on the last tenth of the windows
+# HEPAFinetuner's defaults, pinned so that a cell is reproducible: the pinned event head's settings,
+# with the finetuner's own where they differ (the head at 12 horizon knots reading the window level
+# beside the encoder's state, 30 epochs at a lower learning rate), stopped by its own early stopping
+# on the last tenth of the windows
 PINNED_FINETUNER = {
     **{name: value for name, value in PINNED_PREDICTOR.items() if name not in ("init_from", "n_causes")},
     "horizon_knots": 12,

@@ -44,7 +44,8 @@ def render_report(
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections.
 
     ``families`` are results files of the method families (:mod:`hepa_bench.report_families`), read in
-    order; their section comes last and is left out when they hold no record of a family.
+    order; their section comes last and is left out when they hold no record of a family. A family whose
+    reference is a C-MAPSS benchmark entry reads that entry's cells from ``results``.
     """
     cmapss_all = report_records(results, "results")
     cmapss = current_records(cmapss_all)  # the former forms of baselines have a section of their own
@@ -88,7 +89,7 @@ def render_report(
     cause_lines = render_causes(read_results(causes)) if causes else []
     if cause_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(cause_lines)
-    family_lines = render_families([read_results(path) for path in families]) if families else []
+    family_lines = render_families([read_results(path) for path in families], results=cmapss) if families else []
     if family_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(family_lines) + "\n"
     return text

@@ -86,6 +86,26 @@ def test_a_family_reads_its_own_key_and_rows():
     assert "ETTm1" in text and "Beijing" not in text
 
 
+def test_a_family_reads_its_reference_from_the_benchmark_and_nothing_else_there():
+    """hepa-norm-* pairs with the C-MAPSS benchmark's hepa-default cells; the benchmark's other entries stay out."""
+    norm = [
+        {**r, "h_auroc": r.pop("valid_h_auroc"), "dataset": "FD002"}
+        for r in records({("FD002", 1.0, "hepa-norm-global"): [0.86, 0.88, 0.84]})
+    ]
+    benchmark = [
+        {"subset": "FD002", "fraction": 1.0, "method": m, "seed": s, "h_auroc": v}
+        for m, values in (("hepa-default", [0.50, 0.55, 0.52]), ("hepa-norm-pre", [0.1, 0.1, 0.1]))
+        for s, v in enumerate(values)
+    ]
+    family = next(f for f in FAMILIES if "hepa-norm-global" in f.methods)
+    text = "\n".join(render_families([norm], families=(family,), results=benchmark))
+    # the reference's mean from the benchmark, the entry's from the family's file; hepa-norm-pre's 0.1 stays out
+    assert "| FD002 | 100% | 0.523 ± 0.025 (3) | — | — | 0.860 ± 0.020 (3) | — | — |" in text
+    assert "+0.337" in text
+    without = "\n".join(render_families([norm], families=(family,)))
+    assert "+0.337" not in without  # no pairs without the benchmark's cells
+
+
 def test_every_family_names_entries_of_the_method_table():
     from hepa_bench.methods import METHODS
 

@@ -34,7 +34,8 @@ def test_report_from_a_hand_made_results_file(tmp_path, hand_made_records):
 def test_report_regenerates_docs():
     # what `hepa-bench report --results benchmarks/cmapss_results.jsonl --snapshots
     # benchmarks/snapshot_results.jsonl --events benchmarks/event_results.jsonl --simulated
-    # benchmarks/simulated_results.jsonl --causes benchmarks/simulated_causes_results.jsonl` writes
+    # benchmarks/simulated_results.jsonl --causes benchmarks/simulated_causes_results.jsonl --families
+    # benchmarks/screen_beside_results.jsonl benchmarks/normalisation_results.jsonl` writes
     benchmarks = REPOSITORY / "benchmarks"
     text = render_report(
         benchmarks / "cmapss_results.jsonl",
@@ -42,7 +43,7 @@ def test_report_regenerates_docs():
         events=benchmarks / "event_results.jsonl",
         simulated=benchmarks / "simulated_results.jsonl",
         causes=benchmarks / "simulated_causes_results.jsonl",
-        families=[benchmarks / "screen_beside_results.jsonl"],
+        families=[benchmarks / "screen_beside_results.jsonl", benchmarks / "normalisation_results.jsonl"],
     )
     assert text.encode() == (REPOSITORY / "docs" / "benchmarks.md").read_bytes()
 

@@ -39,15 +39,10 @@ def fd002_arm(arm, fraction=1.0, seeds=ALL_SEEDS):
     return Records(DEFAULT_NORMALISATION, dict(subset="FD002", arm=arm, fraction=fraction), "h_auroc", seeds=seeds)
 
 
-def fd002_entry(method, seeds=ALL_SEEDS, fraction=1.0):
-    """An entry of the family ``hepa-norm-*`` on FD002 (its records), test h-AUROC per seed."""
+def fd002_entry(method, seeds=ALL_SEEDS, fraction=1.0, how="mean"):
+    """An entry of the family ``hepa-norm-*`` on FD002 (its records): test h-AUROC per seed, or ``how``."""
     where = dict(dataset="FD002", method=method, fraction=fraction)
-    return Records(NORMALISATION_RECORDS, where, "h_auroc", seeds=seeds)
-
-
-def entry_seeds(method, fraction=1.0):
-    """The seeds of an entry of ``hepa-norm-*`` on FD002 that have records."""
-    return Seeds(NORMALISATION_RECORDS, dict(dataset="FD002", method=method, fraction=fraction))
+    return Records(NORMALISATION_RECORDS, where, "h_auroc", how=how, seeds=seeds)
 
 
 NORM_FAMILY = "The 0.1.0 default pipeline taken apart on FD002 (`hepa-norm-*`, test units)"
@@ -904,6 +899,13 @@ def _gap_shares():
     return {(r[0], r[1]): {m: float(v) for m, v in zip(header[2:], r[2:], strict=True)} for r in rows}
 
 
+def fleet_shares(method, *phrases, labels="10%"):
+    """``method``'s share of the gap on each fleet, one binding per phrase (``sim-default``, ``sim-hard``,
+    ``sim-modes``, in that order)."""
+    fleets = ("sim-default", "sim-hard", "sim-modes")
+    return [Bind(p, gap_share(f, method, labels), ".2f") for p, f in zip(phrases, fleets, strict=True)]
+
+
 def rows_below_elapsed(method):
     """On how many simulated rows ``method`` closes less than none of the gap (below ``elapsed``)."""
     return Computed(lambda: sum(shares[method] < 0 for shares in _gap_shares().values()))
@@ -970,18 +972,20 @@ BINDINGS = [
     Bind("0.12 and {} on `sim-default` against", gap_share("sim-default", "hepa-channel", "10%"), ".2f"),
     Bind("against {} and 0.49 for its encoder", gap_share("sim-default", "hepa-channel-random"), ".2f"),
     Bind("and {} for its encoder untrained", gap_share("sim-default", "hepa-channel-random", "10%"), ".2f"),
-    Bind("PatchTST closes {}, 0.42 and 0.75", gap_share("sim-default", "patchtst", "10%"), ".2f"),
-    Bind("closes 0.53, {} and 0.75 of the gap", gap_share("sim-hard", "patchtst", "10%"), ".2f"),
-    Bind("0.42 and {} of the gap on the three fleets", gap_share("sim-modes", "patchtst", "10%"), ".2f"),
-    Bind("iTransformer {}, 0.45 and 0.75.", gap_share("sim-default", "itransformer", "10%"), ".2f"),
-    Bind("iTransformer 0.54, {} and 0.75.", gap_share("sim-hard", "itransformer", "10%"), ".2f"),
-    Bind("iTransformer 0.54, 0.45 and {}.", gap_share("sim-modes", "itransformer", "10%"), ".2f"),
-    Bind("they close {}, 0.39", gap_share("sim-default", "patchtst-revin", "10%"), ".2f"),
-    Bind("they close 0.49, {} and 0.75, and", gap_share("sim-hard", "patchtst-revin", "10%"), ".2f"),
-    Bind("0.49, 0.39 and {}, and 0.51", gap_share("sim-modes", "patchtst-revin", "10%"), ".2f"),
-    Bind("0.75, and {}, 0.45 and 0.75. The", gap_share("sim-default", "itransformer-revin", "10%"), ".2f"),
-    Bind("and 0.51, {} and 0.75. The", gap_share("sim-hard", "itransformer-revin", "10%"), ".2f"),
-    Bind("0.51, 0.45 and {}. The", gap_share("sim-modes", "itransformer-revin", "10%"), ".2f"),
+    *fleet_shares(
+        "patchtst",
+        "PatchTST closes {}, 0.42 and 0.75",
+        "closes 0.53, {} and 0.75 of the gap",
+        "0.42 and {} of the gap on the three fleets",
+    ),
+    *fleet_shares(
+        "itransformer",
+        "iTransformer {}, 0.45 and 0.75.",
+        "iTransformer 0.54, {} and 0.75.",
+        "iTransformer 0.54, 0.45 and {}.",
+    ),
+    *fleet_shares("patchtst-revin", "they close {}, 0.39", "0.49, {} and 0.75, and", "0.39 and {}, and 0.51"),
+    *fleet_shares("itransformer-revin", "{}, 0.45 and 0.75. The", "0.51, {} and", "0.45 and {}. The"),
     Bind("(`hepa-matched`) closes {} and 0.11", gap_share("sim-default", "hepa-matched"), ".2f"),
     Bind("0.23 and {} of the gap on `sim-default`", gap_share("sim-default", "hepa-matched", "10%"), ".2f"),
     Bind("is under `elapsed` on {} rows.", rows_below_elapsed("hepa-matched"), "d"),
@@ -2680,13 +2684,13 @@ BINDINGS = [
     ),
     Bind(
         "behind one reaches 0.959, {} seeds). What fails without",
-        Computed(len, entry_seeds("hepa-norm-normalizer")),
+        fd002_entry("hepa-norm-normalizer", seeds=None, how="count"),
         "d",
     ),
     Bind("scores 0.751 against {} (5 seeds, raw paired p =", fd002_cell("hepa-default"), ".3f"),
     Bind(
         "scores 0.751 against 0.520 ({} seeds, raw paired p =",
-        Computed(len, entry_seeds("hepa-default-untrained")),
+        fd002_entry("hepa-default-untrained", seeds=None, how="count"),
         "d",
     ),
     Bind("the paper's HEPA recipe in {} of the 16 cells (FD002 and", Computed(positive, *boosting_vs_hepa()), "d"),

@@ -89,7 +89,8 @@ def render_report(
     cause_lines = render_causes(read_results(causes)) if causes else []
     if cause_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(cause_lines)
-    family_lines = render_families([read_results(path) for path in families], results=cmapss) if families else []
+    family_files = [read_results(path) for path in families]
+    family_lines = render_families(family_files, results=cmapss) if families else []
     if family_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(family_lines) + "\n"
     return text

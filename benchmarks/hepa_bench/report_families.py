@@ -28,7 +28,7 @@ class Family:
     key: str = "valid_h_auroc"  # the screens score validation units alone
     datasets: tuple | None = None
     query: dict = field(default_factory=dict)  # further arguments of query.render
-    # True where the reference's cells are the C-MAPSS benchmark's (the report's ``--results``), not the family's
+    # True where the reference's cells are the C-MAPSS benchmark's (the report's ``--results``)
     reference_in_results: bool = False
 
 

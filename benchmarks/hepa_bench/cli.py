@@ -1,10 +1,10 @@
-"""Command line of the harness: ``hepa-bench run|snapshots|speed|memory|report|query|corpus``."""
+"""Command line of the harness: ``hepa-bench run|snapshots|speed|memory|report|query|corpus|yardstick``."""
 
 import argparse
 import os
 import sys
 
-from . import corpus_cli, query, report, runner, snapshots, speed
+from . import corpus_cli, query, report, runner, snapshots, speed, yardstick
 
 
 def _run(module):
@@ -50,6 +50,12 @@ def build_parser():
             "--reference the paired differences, Holm-adjusted",
         ),
         ("corpus", corpus_cli, "pretraining corpus of the registry's training windows: build, info, pretrain"),
+        (
+            "yardstick",
+            yardstick,
+            "the primary family: the headline line against the baseline chosen on validation units, with 95 % "
+            "intervals over 20 seeds (family, run, report)",
+        ),
     )
     for name, module, text in suites:
         sub = commands.add_parser(name, help=text)

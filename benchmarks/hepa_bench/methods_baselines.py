@@ -7,9 +7,16 @@ from hepa_sklearn.baselines import ITransformerEncoder, PatchTSTEncoder
 from .boosting_hazard import DiscreteHazardBoosting
 from .foundation import FOUNDATION_MODELS, foundation_encoder, weights_folder
 from .method_parts import Method, matched_head, minirocket_features, pretrained_mae, supervised_encoder
+from .simple_boosting import SimpleBoosting
 from .surfaces import elapsed_time, gradient_boosting, position_only
 
-__all__ = ["BOOSTING_AND_REFERENCE_METHODS", "NEURAL_BASELINE_METHODS"]
+__all__ = ["BOOSTING_AND_REFERENCE_METHODS", "NEURAL_BASELINE_METHODS", "simple_boosting"]
+
+
+def simple_boosting(entry, data, mask, *, epochs, device, seed, encoder=None):
+    """:class:`~hepa_bench.simple_boosting.SimpleBoosting` on the labelled training windows; nothing chosen."""
+    return SimpleBoosting(K=entry.K, random_state=seed).fit(data.X_train[mask], data.y_train[mask]), {}
+
 
 # the encoders of the paper's and other baselines, each with the paper's matched head (MiniRocket: hepa's head)
 NEURAL_BASELINE_METHODS = {
@@ -100,6 +107,13 @@ BOOSTING_AND_REFERENCE_METHODS = {
         surface=gradient_boosting,
         finetune={"features": "last"},
         regime=True,
+    ),
+    "gbm-simple": Method(
+        "the twenty-line boosting model: HistGradientBoostingRegressor at its defaults on four features per "
+        "channel of the last 30 steps (last value, means of the last 10 and 30, slope; NaN read as 0), fitted "
+        "on the windows with an observed event, target log1p(time) (hepa_bench.simple_boosting)",
+        family="baseline",
+        surface=simple_boosting,
     ),
     "gbm-hazard": Method(
         "candidate boosting targets: interval hazards of the next event by "

@@ -429,3 +429,41 @@ def test_the_frozen_multi_horizon_probe_reads_the_predictor_at_16_horizons(data_
     model, info = multi_horizon_probe(entry, data, mask, epochs=1, device="cpu", seed=0, encoder=encoder)
     assert model.head.head == "linear" and -1 <= info["cross_horizon_cosine"] <= 1
     assert model.predict_proba(data.X_test).shape == (len(data.X_test), entry.K)
+
+
+def test_the_twenty_line_boosting_model_reads_four_features_of_the_last_30_steps_and_the_observed_events():
+    from hepa_bench.simple_boosting import SimpleBoosting, last_steps_features
+
+    from hepa_sklearn.surface import make_survival_y
+
+    # one channel ramping 0..39 with the first 5 steps padded: the features of the last 30 steps by hand
+    window = np.arange(40, dtype=float)
+    window[:5] = np.nan
+    features = last_steps_features(window[None, None, :])
+    np.testing.assert_allclose(features, [[39.0, 34.5, 24.5, 1.0]])
+    # a window younger than 30 steps: its padded steps count as 0
+    young = np.full(40, np.nan)
+    young[-2:] = [4.0, 6.0]
+    # slope: sum of (value x centred step) over sum of squared centred steps, 141 / 2247.5
+    np.testing.assert_allclose(last_steps_features(young[None, None, :]), [[6.0, 1.0, 10.0 / 30, 141 / 2247.5]])
+
+    rng = np.random.default_rng(0)
+    n = 200
+    time = rng.uniform(1, 100, n)
+    X = (time[:, None, None] * np.ones((n, 2, 40)) + rng.normal(0, 1, (n, 2, 40))).astype(np.float32)
+    event = rng.uniform(size=n) < 0.7
+    y = make_survival_y(event, time)
+    model = SimpleBoosting(K=20, random_state=0).fit(X, y)
+    surface = model.predict_proba(X)
+    assert surface.shape == (n, 20) and np.all(np.diff(surface, axis=1) >= 0)
+    assert np.all((surface >= 0) & (surface <= 1))
+    # every horizon ranks the windows as the negative predicted log time does: shortest predicted time first
+    order = np.argsort(model.predict(X), kind="stable")
+    for k in (0, 10, 19):
+        assert np.all(np.diff(surface[order, k]) <= 1e-12)
+    # censored windows take no part: their times changed, the model is the same
+    moved = make_survival_y(event, np.where(event, time, 1.0))
+    again = SimpleBoosting(K=20, random_state=0).fit(X, moved)
+    np.testing.assert_array_equal(again.predict(X), model.predict(X))
+    with pytest.raises(ValueError, match="observed event"):
+        SimpleBoosting(K=20).fit(X, make_survival_y(np.zeros(n, bool), time))

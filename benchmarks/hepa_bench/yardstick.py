@@ -1,0 +1,347 @@
+"""The yardstick: the headline line against the best baseline chosen on validation units, with 95 % intervals.
+
+A comparison of two methods is read from paired differences: each seed
+fits both on the same windows (on C-MAPSS the seed draws the 60/10/30 unit
+split, so every seed is a new split of the units; on the event datasets it
+draws the initial weights and, below 100 % labels, the labelled blocks) and
+scores both on the same test windows. With ``n`` seeds the mean difference
+gets the t interval ``mean ± t(0.975, n-1) · sd / sqrt(n)``.
+
+The primary family answers one question, "is the headline line ahead of
+the best baseline on this row?", once per row of :data:`ROWS`. Its file
+(:func:`make_family`, written by ``hepa-bench yardstick family``) is
+committed before any of its records exist:
+
+- the baseline of each row is the candidate of :data:`BASELINE_FAMILIES`
+  with the highest mean **validation** h-AUROC over the seeds 0-4 records
+  that were committed before the file (at least :data:`MIN_SEEDS` seeds;
+  the first in the table's order among equals); the best of each family is
+  kept beside it, for the tables. No test figure is read;
+- its seeds are :data:`SEEDS` (100-119), which no earlier record ran, so
+  every record of the family is made after the family is fixed;
+- Holm's correction runs over the family's rows and nothing else; a row is
+  ``ahead`` or ``behind`` when its Holm-adjusted paired-t p is below 0.05,
+  ``within`` otherwise. Every other comparison is exploratory.
+
+``hepa-bench yardstick run`` runs the records of the family (the runner's
+cells, appended one by one, so a stopped run resumes where it stopped) and
+``hepa-bench yardstick report`` prints the table.
+"""
+
+import json
+import os
+from datetime import datetime, timezone
+
+import numpy as np
+from scipy import stats
+
+from .results import read_results
+from .stats import holm, markdown_table, paired_by_seed
+
+__all__ = [
+    "ALPHA",
+    "BASELINE_FAMILIES",
+    "HEADLINE",
+    "LEFT_OUT",
+    "MIN_SEEDS",
+    "ROWS",
+    "SEEDS",
+    "choose",
+    "family_rows",
+    "make_family",
+    "paired_interval",
+    "read_family",
+    "render_family",
+    "run_family",
+    "validation_means",
+]
+
+HEADLINE = "hepa-default-auto0-knots12"  # make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K)), 0.3.0 defaults
+SEEDS = tuple(range(100, 120))
+MIN_SEEDS = 3
+ALPHA = 0.05
+CMAPSS_ROWS = tuple((subset, f) for subset in ("FD001", "FD002", "FD003", "FD004") for f in (1.0, 0.1, 0.05))
+EVENT_ROWS = tuple((name, f) for name in ("MBA", "BATADAL", "ETTm1", "Weather", "Beijing", "VIX") for f in (1.0, 0.1))
+#: the rows with records of the headline line at 100 %, 10 % and (C-MAPSS) 5 % labels
+ROWS = CMAPSS_ROWS + EVENT_ROWS
+#: the baselines that run offline, by family; a family's variants differ in features, normalisation or targets
+BASELINE_FAMILIES = {
+    "boosting": ("gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30", "gbm-simple"),
+    "minirocket": ("minirocket",),
+    "patchtst": ("patchtst", "patchtst-revin"),
+    "itransformer": ("itransformer", "itransformer-revin"),
+    "mae": ("mae",),
+}
+
+#: baselines of the yardstick's issue that are not candidates of this family yet; a later family file adds them
+LEFT_OUT = (
+    "MiniRocket at its standard number of kernels (about 10,000) with the headline line's head, and PatchTST and "
+    "iTransformer on per-operating-condition z-scores, have no method or no validation records yet"
+)
+
+
+def _dataset(record):
+    return record.get("dataset", record.get("subset"))
+
+
+def validation_means(records, dataset, fraction, methods):
+    """``{method: (mean validation h-AUROC, seeds)}`` over the fixed-split records of seeds 0-4 at one row."""
+    scores = {}
+    for r in records:
+        if (
+            _dataset(r) == dataset
+            and float(r["fraction"]) == fraction
+            and r["method"] in methods
+            and r.get("split", "fixed") == "fixed"
+            and r["seed"] in range(5)
+            and r.get("valid_h_auroc") is not None
+            and np.isfinite(r["valid_h_auroc"])
+        ):
+            scores.setdefault(r["method"], {})[r["seed"]] = float(r["valid_h_auroc"])
+    return {m: (float(np.mean(list(s.values()))), len(s)) for m, s in scores.items()}
+
+
+def choose(means, methods, min_seeds=MIN_SEEDS):
+    """The method of ``methods`` with the highest mean among those with ``min_seeds`` seeds; None if none has.
+
+    >>> choose({"a": (0.80, 5), "b": (0.90, 2), "c": (0.85, 5)}, ["a", "b", "c"])
+    'c'
+    """
+    eligible = [m for m in methods if m in means and means[m][1] >= min_seeds]
+    return max(eligible, key=lambda m: means[m][0]) if eligible else None  # max keeps the first among equals
+
+
+def make_family(records, sources, rows=ROWS):
+    """The primary family: per row the validation-chosen baseline of each family and the best of them."""
+    candidates = [m for family in BASELINE_FAMILIES.values() for m in family]
+    out = []
+    for dataset, fraction in rows:
+        means = validation_means(records, dataset, fraction, candidates)
+        by_family = {name: choose(means, methods) for name, methods in BASELINE_FAMILIES.items()}
+        best = choose(means, [m for m in by_family.values() if m is not None])
+        out.append(
+            {
+                "dataset": dataset,
+                "fraction": fraction,
+                "headline": HEADLINE,
+                "baseline": best,
+                "by_family": by_family,
+                "validation": {m: [round(v, 6), n] for m, (v, n) in sorted(means.items())},
+            }
+        )
+    return {
+        "question": "is the headline line ahead of the best baseline chosen on validation units, per row?",
+        "rule": (
+            "baseline: the candidate with the highest mean validation h-AUROC over the seeds 0-4 records of the "
+            f"sources (at least {MIN_SEEDS} seeds; the first in table order among equals); records: seeds "
+            f"{SEEDS[0]}-{SEEDS[-1]}; test: paired t over the seeds, 95 % t interval, Holm over the rows of this "
+            f"family only; ahead/behind: Holm-adjusted p below {ALPHA}, within otherwise"
+        ),
+        "seeds": list(SEEDS),
+        "candidates": {name: list(methods) for name, methods in BASELINE_FAMILIES.items()},
+        "left_out": LEFT_OUT,
+        "sources": list(sources),
+        "written": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "rows": out,
+    }
+
+
+def read_family(path):
+    """The family file at ``path``; ValueError naming the file when it is not one."""
+    try:
+        with open(path) as handle:
+            family = json.load(handle)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not a family file: invalid JSON ({exc.msg}, line {exc.lineno}).") from None
+    if not isinstance(family, dict) or not isinstance(family.get("rows"), list):
+        raise ValueError(f"{path} is not a family file: it has no list of rows.")
+    missing = [k for row in family["rows"] for k in ("dataset", "fraction", "headline", "baseline") if k not in row]
+    if missing:
+        raise ValueError(f"{path} is not a family file: rows lack {sorted(set(missing))}.")
+    return family
+
+
+def paired_interval(a, b, level=0.95):
+    """``(n, mean, low, high, p)`` of the differences ``a - b``: t interval and paired-t p; NaN below 2 pairs.
+
+    Differences without spread give the interval ``[mean, mean]`` and p 1
+    (mean 0) or 0 (otherwise), the limits of a vanishing spread.
+
+    >>> n, mean, low, high, p = paired_interval(np.array([0.9, 0.85, 0.8]), np.array([0.8, 0.8, 0.8]))
+    >>> n, round(mean, 6), round(low, 4), round(high, 4)  # 0.05 ± t(0.975, 2) 0.05 / sqrt(3)
+    (3, 0.05, -0.0742, 0.1742)
+    """
+    difference = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    n = difference.size
+    if n < 2:
+        return n, float(np.mean(difference)) if n else np.nan, np.nan, np.nan, np.nan
+    mean, sd = float(difference.mean()), float(difference.std(ddof=1))
+    if sd == 0:
+        return n, mean, mean, mean, 1.0 if mean == 0 else 0.0
+    half = stats.t.ppf(0.5 + level / 2, n - 1) * sd / np.sqrt(n)
+    p = float(2 * stats.t.sf(abs(mean) / (sd / np.sqrt(n)), n - 1))
+    return n, mean, float(mean - half), float(mean + half), p
+
+
+def family_rows(family, records):
+    """Per row of ``family``: its pairs, mean difference, interval, p, Holm p and verdict, from ``records``."""
+    seeds = set(family["seeds"])
+    cells = {}
+    for r in records:
+        if r["seed"] in seeds and r.get("scope", "test") == "test" and r.get("split", "fixed") == "fixed":
+            cells.setdefault((_dataset(r), float(r["fraction"]), r["method"]), []).append(r)
+    rows = []
+    for row in family["rows"]:
+        key = (row["dataset"], float(row["fraction"]))
+        if row["baseline"] is None:
+            rows.append({**row, "n": 0, "mean": np.nan, "low": np.nan, "high": np.nan, "p": np.nan})
+            continue
+        _, a, b = paired_by_seed(cells.get((*key, row["headline"]), []), cells.get((*key, row["baseline"]), []))
+        n, mean, low, high, p = paired_interval(a, b)
+        rows.append(
+            {**row, "n": n, "headline_mean": np.mean(a) if n else np.nan, "baseline_mean": np.mean(b) if n else np.nan}
+            | {"mean": mean, "low": low, "high": high, "p": p}
+        )
+    for row, adjusted in zip(rows, holm([row["p"] for row in rows]), strict=True):
+        row["holm_p"] = adjusted
+        if not np.isfinite(adjusted):
+            row["verdict"] = "–"
+        elif adjusted < ALPHA:
+            row["verdict"] = "ahead" if row["mean"] > 0 else "behind"
+        else:
+            row["verdict"] = "within"
+    return rows
+
+
+def _f(value, spec=".3f"):
+    return "–" if value is None or not np.isfinite(value) else format(value, spec)
+
+
+def render_family(family, records, *, min_pairs=20):
+    """Markdown lines of the primary family's table; rows with fewer than ``min_pairs`` pairs say so."""
+    body = []
+    for row in family_rows(family, records):
+        complete = row["n"] >= min_pairs
+        body.append(
+            [
+                row["dataset"],
+                f"{row['fraction']:.0%}",
+                f"`{row['baseline']}`" if row["baseline"] else "–",
+                _f(row.get("headline_mean")),
+                _f(row.get("baseline_mean")),
+                str(row["n"]),
+                _f(row["mean"], "+.3f"),
+                f"[{_f(row['low'], '+.3f')}, {_f(row['high'], '+.3f')}]",
+                _f(row["holm_p"], ".2g"),
+                row["verdict"] if complete else f"{row['verdict']} (incomplete)" if row["n"] >= 2 else "–",
+            ]
+        )
+    header = [
+        "dataset",
+        "labels",
+        "baseline (chosen on validation)",
+        "headline",
+        "baseline",
+        "pairs",
+        "headline − baseline",
+        "95 % interval",
+        "Holm p",
+        "verdict",
+    ]
+    n_rows = len(family["rows"])
+    return [
+        f"Primary family: the headline line (`{HEADLINE}`) against the baseline chosen on validation units, "
+        f"test units, seeds {family['seeds'][0]}-{family['seeds'][-1]}; Holm over these {n_rows} rows only.",
+        "",
+        *markdown_table(header, body),
+        "",
+        f"A row is ahead or behind where its Holm-adjusted paired-t p is below {ALPHA}, within otherwise; a row "
+        f"with fewer than {min_pairs} pairs is marked incomplete.",
+    ]
+
+
+def add_arguments(parser):
+    commands = parser.add_subparsers(dest="action", required=True)
+    family = commands.add_parser("family", help="write the primary family file from the validation records")
+    family.add_argument("--records", nargs="+", required=True, help="results files whose validation h-AUROC chooses")
+    family.add_argument("--out", required=True, help="the family file to write (refused if it exists)")
+    run = commands.add_parser("run", help="run the family's records (resumable)")
+    run.add_argument("--family", required=True)
+    run.add_argument("--results", required=True)
+    run.add_argument("--datasets", nargs="+", default=None, help="only these datasets' rows")
+    run.add_argument("--max-minutes", type=float, default=None, help="start no new row after this many minutes")
+    run.add_argument("--threads", type=int, default=1)
+    run.add_argument("--data-home", default=None)
+    report = commands.add_parser("report", help="the family's table from its records")
+    report.add_argument("--family", required=True)
+    report.add_argument("--results", nargs="+", required=True, help="results files of the family's records")
+
+
+def run(args):
+    """``hepa-bench yardstick family|run|report``; a bad input file ends in one line naming it."""
+    try:
+        if args.action == "family":
+            if os.path.exists(args.out):
+                raise SystemExit(f"hepa-bench yardstick family: {args.out} exists; a family is written once.")
+            records = [r for path in args.records for r in read_results(path)]
+            with open(args.out, "w") as handle:
+                json.dump(make_family(records, args.records), handle, indent=1)
+                handle.write("\n")
+            print(f"wrote {args.out}")
+        elif args.action == "report":
+            records = [r for path in args.results for r in read_results(path)]
+            print("\n".join(render_family(read_family(args.family), records)))
+        else:
+            _run_family(args)
+    except (ValueError, FileNotFoundError) as exc:
+        raise SystemExit(f"hepa-bench yardstick {args.action}: {exc}") from None
+
+
+def _run_family(args):
+    import torch
+
+    from .results import command_line
+
+    torch.set_num_threads(args.threads)
+    run_family(
+        read_family(args.family),
+        results=args.results,
+        datasets=args.datasets,
+        max_minutes=args.max_minutes,
+        data_home=args.data_home,
+        command=command_line(),
+        log=lambda message, **kw: print(message, flush=True),
+    )
+
+
+def run_family(family, *, results, datasets=None, max_minutes=None, log=print, **runner_params):
+    """Run every missing cell of ``family``'s rows (of ``datasets``, default all) into ``results``.
+
+    One :func:`~hepa_bench.runner.run_benchmark` call per row, with the
+    row's two methods and the family's seeds; ``runner_params`` go to it
+    (``data_home``, ``command``, and for tests ``registry``,
+    ``methods_table`` and the epochs). No row starts after ``max_minutes``.
+    """
+    import time
+
+    from .runner import run_benchmark
+
+    start = time.perf_counter()
+    for row in family["rows"]:
+        if (datasets is not None and row["dataset"] not in datasets) or row["baseline"] is None:
+            continue
+        spent = (time.perf_counter() - start) / 60
+        if max_minutes is not None and spent > max_minutes:
+            log("stopping: --max-minutes reached")
+            break
+        run_benchmark(
+            datasets=[row["dataset"]],
+            seeds=family["seeds"],
+            fractions=[row["fraction"]],
+            methods=[row["headline"], row["baseline"]],
+            device="cpu",
+            results=results,
+            max_minutes=None if max_minutes is None else max_minutes - spent,
+            log=log,
+            **runner_params,
+        )

@@ -1,5 +1,8 @@
 """NaN-aware mean and standard deviation: the one implementation the normalisers and features share."""
 
+from collections.abc import Iterable
+from numbers import Integral
+
 import numpy as np
 
 __all__ = ["nan_mean_std", "merge_moments"]
@@ -109,12 +112,43 @@ def window_level(X, spans=(None, RECENT_STEPS), spread=True, slope=False, chunk=
     Each window's columns depend on that window alone, so ``chunk`` windows
     are read at a time: the float64 working copies then take a few MB
     instead of several times ``X``.
+
+    A span that is not None must be a whole number of steps, at least 1
+    (TypeError or ValueError naming ``spans`` otherwise): ``X[..., -0:]``
+    would be the whole window and a negative span all but its first steps.
     """
+    spans = _checked_spans(spans)
     X = np.asarray(X)
     return np.concatenate(
         [_window_level(X[start : start + chunk], spans, spread, slope) for start in range(0, len(X), chunk)]
         or [_window_level(X, spans, spread, slope)]
     )
+
+
+def _checked_spans(spans):
+    """``spans`` as a tuple of None and whole numbers >= 1; TypeError/ValueError naming it otherwise."""
+    if isinstance(spans, (str, bytes)) or not isinstance(spans, Iterable):
+        raise TypeError(
+            "spans must be a sequence of spans (None: the whole window, or a number of last steps), "
+            f"got {spans!r}; pass spans=({spans!r},) for one span."
+        )
+    spans = tuple(spans)
+    if not spans:
+        raise ValueError("spans is empty: give at least one span (None for the whole window).")
+    for span in spans:
+        if span is None:
+            continue
+        if not isinstance(span, Integral) or isinstance(span, (bool, np.bool_)):
+            raise TypeError(
+                f"spans must hold None or whole numbers of steps >= 1, got {span!r} in {spans!r}; "
+                "round the span to a whole number of steps."
+            )
+        if span < 1:
+            raise ValueError(
+                f"spans must hold None or whole numbers of steps >= 1, got {span!r} in {spans!r}: "
+                "a span counts a window's last steps; use None for the whole window."
+            )
+    return spans
 
 
 def _window_level(X, spans, spread, slope):

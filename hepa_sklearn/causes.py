@@ -152,8 +152,9 @@ def fitted_causes(y, K, estimator, n_causes=None):
     the largest in ``y`` (1 without a cause field), an int that many (a
     ``y`` holding a larger cause is refused). A cause in ``1..n_causes``
     with no event within ``K`` steps of a window's end gets a
-    ``UserWarning`` naming it: the model learns its incidence from nothing,
-    and it stays near 0.
+    ``UserWarning`` naming it: the model never sees it in ``y``, so its
+    incidence is not learned from data (a network's head for it stays
+    untrained).
     """
     cause = check_cause_y(y)
     largest = 1 if cause is None else max(int(cause.max(initial=0)), 1)
@@ -168,14 +169,16 @@ def fitted_causes(y, K, estimator, n_causes=None):
         event, _ = check_survival_y(y)
         cause = event.astype(np.int64)
     _, time = check_survival_y(y)
+    source = "the largest cause in y" if n_causes is None else f"its n_causes={n_causes} setting"
     n_causes = largest if n_causes is None else n_causes
     seen = np.unique(cause[(cause > 0) & (time <= K)])
     missing = sorted(set(range(1, n_causes + 1)) - set(seen.tolist()))
     if missing:
         warnings.warn(
-            f"{estimator} learns {n_causes} causes (the largest in y), but cause(s) {missing} never occur within "
-            f"K={K} steps of a training window's end: their incidences are learned from no event and stay near 0. "
-            "Number the causes 1, 2, ... without gaps, or train on windows that hold their events.",
+            f"{estimator} learns {n_causes} causes ({source}), but cause(s) {missing} never occur "
+            f"within K={K} steps of a training window's end: never seen in y, their incidences are not "
+            "learned from data (a network's heads for them stay untrained). Number the causes 1, 2, ... "
+            "without gaps, or train on windows that hold their events.",
             UserWarning,
             stacklevel=3,
         )

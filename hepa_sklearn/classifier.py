@@ -1,6 +1,7 @@
 """HorizonClassifier: a surface estimator seen as the binary classifier "event within H steps?", and the binary label at
 H."""
 
+import re
 from numbers import Real
 
 import numpy as np
@@ -214,7 +215,15 @@ class HorizonClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     def _check_survival_y(self, survival_y, labels):
         """ValueError unless every window's label at ``horizon`` is known and equals ``labels``."""
-        check_survival_y(survival_y, n_samples=labels.shape[0])
+        try:
+            _, time = check_survival_y(survival_y)
+        except (TypeError, ValueError) as error:  # its messages name the target y; here it is survival_y
+            raise type(error)(re.sub(r"\by\b", "survival_y", str(error))) from None
+        if time.shape[0] != labels.shape[0]:
+            raise ValueError(
+                f"survival_y has {time.shape[0]} windows but y has {labels.shape[0]}; route the full "
+                "labels of the same windows as y (params={'survival_y': ...} with their X and y)."
+            )
         expected, known = label_at_horizon(survival_y, self.horizon)
         if not known.all():
             raise ValueError(
@@ -289,6 +298,9 @@ class HorizonClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     def decision_function(self, X):
         """The score of each window: ``P(event within horizon steps)``, shape (n_samples,)."""
+        # a fitted estimator is used without fit: the parameters are checked where they are read, as
+        # fit checks them (horizon=0 or -1 would index the surface from its end)
+        self._validate_params()
         surface = np.asarray(self._surface_estimator().predict_proba(X), dtype=float)
         self._check_horizon(surface.shape[1], f"the surface has {surface.shape[1]} columns")
         return surface[:, self.horizon - 1]

@@ -262,6 +262,18 @@ def run_cmapss(
         ``h_auroc`` on the test units, ``valid_h_auroc`` on the validation
         units, window counts and wall times per stage.
     """
+    # both estimators are built, and their parameters checked, before the data are read and any stage runs, so
+    # that a bad option (horizon_knots=1, say) is refused at once rather than after pretraining and embedding
+    if pretrainer is None:
+        pretrainer = protocol_pretrainer(
+            pretrain_epochs, device=device, seed=seed, verbose=verbose, cuts_per_window=cuts_per_unit
+        )
+    predictor = protocol_event_predictor(
+        finetune_epochs, device=device, seed=seed, verbose=verbose, horizon_knots=horizon_knots
+    )
+    for estimator in (pretrainer, predictor):
+        if hasattr(estimator, "_validate_params"):  # a given pretrainer may be another implementation
+            estimator._validate_params()
     # each part's windows are held only while needed: pretraining reads X_pre alone, finetuning embeddings
     data = SubsetSplit(subset, seed, regime=False, defer_windows=True)
     log(
@@ -271,10 +283,6 @@ def run_cmapss(
 
     timings = {}
     start = time.perf_counter()
-    if pretrainer is None:
-        pretrainer = protocol_pretrainer(
-            pretrain_epochs, device=device, seed=seed, verbose=verbose, cuts_per_window=cuts_per_unit
-        )
     pretrainer.fit(data.X_pre)
     timings["pretrain_s"] = time.perf_counter() - start
     final = f", final loss {pretrainer.history_[-1, 'train_loss']:.4f}" if len(pretrainer.history_) else ""
@@ -292,9 +300,6 @@ def run_cmapss(
     log(f"embedded windows finetune {data.n_windows['train']}, test {data.n_windows['test']}")
 
     start = time.perf_counter()
-    predictor = protocol_event_predictor(
-        finetune_epochs, device=device, seed=seed, verbose=verbose, horizon_knots=horizon_knots
-    )
     predictor.fit(E_train, data.y_train)
     timings["finetune_s"] = time.perf_counter() - start
 

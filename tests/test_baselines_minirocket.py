@@ -139,6 +139,26 @@ def test_shorter_windows_in_transform_are_left_padded_to_the_fitted_length(kerne
     np.testing.assert_array_equal(kernels_only.transform(end), kernels_only.transform(padded))
 
 
+def test_longer_windows_in_transform_are_read_whole(encoder, kernels_only):
+    """MiniRocket's dilations, biases and channel choices apply to any length: read whole."""
+    longer = RNG.normal(size=(3, 3, 100)).astype(np.float32)
+    longer[1, :, :20] = nan
+    E = encoder.transform(longer)
+    assert E.shape == (3, 252 + 3 * 3) and np.isfinite(E).all()
+    raw = E * encoder.feature_scale_ + encoder.feature_loc_
+    names = list(encoder.get_feature_names_out())
+    assert raw[1, names.index("observed_x0")] == pytest.approx(80 / 100)
+    assert raw[0, names.index("mean_x2")] == pytest.approx(longer[0, 2].mean(), abs=1e-5)
+    # the kernel features count the whole window, not its last 64 steps
+    kernels = kernels_only.transform(longer)
+    assert not np.allclose(kernels, kernels_only.transform(longer[:, :, -64:]))
+    # longer windows take aeon's numeric core, which at the fitted length computes what its transform does
+    loc, scale = kernels_only.channel_loc_, kernels_only.channel_scale_
+    block = kernels_only._kernel_input(WINDOWS[:4], loc, scale, 64)
+    minirocket = kernels_only.minirocket_
+    np.testing.assert_array_equal(minirocket._transform(block), minirocket.transform(block))
+
+
 def test_kernel_features_carry_a_level_free_signal():
     # two classes with the same level and spread, one a slow sine, one a fast one
     steps = np.arange(64)

@@ -127,6 +127,17 @@ def test_a_cause_that_never_occurs_in_training_is_named_in_a_warning():
         assert fitted_causes(make_survival_y([True], [2]), 5, "Model") == (None, 1)
 
 
+def test_the_unseen_cause_warning_names_where_the_number_of_causes_comes_from():
+    y = make_survival_y([True, True, False], [2, 3, 9], cause=[1, 1, 0])
+    with pytest.warns(UserWarning) as caught:
+        assert fitted_causes(y, 5, "Model", n_causes=3)[1] == 3
+    (message,) = [str(w.message) for w in caught]
+    assert "learns 3 causes (its n_causes=3 setting)" in message and "largest in y" not in message
+    assert "never seen in y" in message and "not learned from data" in message and "near 0" not in message
+    with pytest.warns(UserWarning, match=r"learns 3 causes \(the largest cause in y\), but cause\(s\) \[2\]"):
+        fitted_causes(make_survival_y([True, True], [2, 3], cause=[1, 3]), 5, "Model")
+
+
 # -- make_windows with event types -----------------------------------------------------------------
 
 FRAME = pd.DataFrame(

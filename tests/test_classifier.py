@@ -204,3 +204,27 @@ def test_binary_fit_needs_a_torch_surface_with_the_bce_loss():
         HorizonClassifier(HEPAEventPredictor(K=10, loss="nll"), horizon=3).fit(E, labels)
     with pytest.raises(TypeError, match="ElapsedTimeEventPredictor cannot learn from binary labels alone"):
         HorizonClassifier(ElapsedTimeEventPredictor(K=10), horizon=3).fit(E, labels)
+
+
+@pytest.mark.parametrize("horizon", [0, -1, 1.5, 2.0, True, "2"])
+def test_a_bad_horizon_around_a_fitted_surface_is_refused_at_predict(horizon):
+    """Without fit the horizon is checked where it is read: 0 and -1 would read the columns K and K - 1."""
+    E = np.random.default_rng(0).normal(size=(8, 2)).astype(np.float32)
+    y = make_survival_y([True] * 8, np.arange(8) % 5)
+    fitted = HEPAEventPredictor(K=3, hidden=4, max_epochs=1).fit(E, y)
+    view = HorizonClassifier(fitted, horizon=horizon)
+    for method in (view.decision_function, view.predict_proba, view.predict):
+        with pytest.raises(InvalidParameterError, match=r"'horizon' parameter of HorizonClassifier must be"):
+            method(E)
+    with pytest.raises(InvalidParameterError, match="'threshold' parameter"):
+        HorizonClassifier(fitted, horizon=2, threshold=1.5).predict(E)
+
+
+def test_routed_survival_y_of_another_length_is_named():
+    E = np.zeros((5, 2), np.float32)
+    y = make_survival_y([True, True, False, True], [2, 9, 9, 1])
+    labels = [True, False, False, True, False]
+    with pytest.raises(ValueError, match=r"survival_y has 4 windows but y has 5"):
+        HorizonClassifier(HEPAEventPredictor(K=10), horizon=3).fit(E, labels, survival_y=y)
+    with pytest.raises(TypeError, match=r"^survival_y must be a structured array"):
+        HorizonClassifier(HEPAEventPredictor(K=10), horizon=3).fit(E, labels, survival_y=np.ones(5))

@@ -235,3 +235,20 @@ def test_fd002_regimes_remove_the_condition_jumps():
 
     assert mean_correlation(z) < 0.2
     assert mean_correlation(regime) > 0.4
+
+
+BAD_SPANS = [((0,), "got 0"), ((None, -5), "got -5"), ((2.5,), "got 2.5"), ((True,), "got True")]
+
+
+@pytest.mark.parametrize("spans, found", [*BAD_SPANS, ((), "empty"), (30, "30")])
+def test_window_level_refuses_spans_that_are_not_whole_numbers_of_steps(spans, found):
+    X = np.arange(24.0).reshape(2, 3, 4)
+    with pytest.raises((TypeError, ValueError), match=rf"spans .*{found}"):
+        preprocessing.window_level(X, spans=spans)
+
+
+def test_window_level_reads_integer_spans_of_any_kind():
+    X = np.arange(24.0).reshape(2, 3, 4)
+    expected = preprocessing.window_level(X, spans=(None, 2))
+    np.testing.assert_array_equal(preprocessing.window_level(X, spans=[None, np.int64(2)]), expected)
+    np.testing.assert_array_equal(expected[:, 6:9], X[:, :, -2:].mean(axis=-1))

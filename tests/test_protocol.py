@@ -141,6 +141,29 @@ def test_run_cmapss_options_reach_the_estimators_and_the_result(monkeypatch):
     assert (paper[0].cuts_per_window, paper[1].horizon_knots) == (40, None)
 
 
+@pytest.mark.parametrize(
+    "options, name",
+    [
+        ({"horizon_knots": 1}, "horizon_knots"),
+        ({"horizon_knots": 2.5}, "horizon_knots"),
+        ({"cuts_per_unit": 0}, "cuts_per_window"),
+        ({"pretrain_epochs": -1}, "max_epochs"),
+        ({"finetune_epochs": 0}, "max_epochs"),
+    ],
+)
+def test_run_cmapss_refuses_bad_options_before_any_work(options, name, monkeypatch):
+    """A bad option is refused before the data are read, pretraining runs and the windows are embedded."""
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the run started before its options were checked")
+
+    monkeypatch.setattr(HEPAPretrainer, "fit", no_work)
+    monkeypatch.setitem(run_cmapss.__globals__, "SubsetSplit", no_work)
+    settings = dict(pretrain_epochs=1, finetune_epochs=1, device="cpu", log=lambda m: None)
+    with pytest.raises(ValueError, match=rf"'{name}' parameter"):
+        run_cmapss("FD001", **{**settings, **options})
+
+
 def _perturbed_test_units(subset, seed):
     """The training file with every test unit's sensors and settings replaced by noise."""
     frame = load_cmapss(subset, stride=512).frame.copy()

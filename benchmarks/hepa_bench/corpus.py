@@ -31,7 +31,6 @@ and row spans, the scaling's ``offset`` and ``scale``, the SHA-256 of the
 file), the command and the versions.
 """
 
-import json
 import math
 import os
 from datetime import datetime, timezone
@@ -43,7 +42,15 @@ from hepa_sklearn.datasets import CMAPSS_SENSORS, get_data_home, load_cmapss, ma
 from hepa_sklearn.protocol import SubsetSplit
 from hepa_sklearn.windows import make_windows
 
-from .corpus_files import atomic_write, outside_repository, sha256_file, write_json
+from .corpus_files import (
+    atomic_write,
+    json_kind,
+    read_json_object,
+    require_fields,
+    sha256_file,
+    writable_folder,
+    write_json,
+)
 from .data import window_ends
 from .registry import BENCHMARKS
 
@@ -63,6 +70,9 @@ __all__ = [
 
 FORMAT = 1
 MANIFEST = "manifest.json"
+# the fields that reading a corpus needs, of the manifest and of each of its shards
+MANIFEST_FIELDS = ("format", "created", "n_windows", "shards")
+SHARD_FIELDS = tuple("file family dataset n_windows n_channels window_length stride units sha256".split())
 CMAPSS_FAMILY = "cmapss"
 SIMULATED_FAMILY = "simulated"
 # the simulated fleets' windows where no --window / --stride is given (make_fleet's own context length); each
@@ -255,20 +265,34 @@ def build_corpus(
     the seeded unit splits (C-MAPSS). ``simulated_share`` in [0, 1) adds
     simulated windows making up that share of the corpus. ``manifest.json``
     is written last, so a folder with a manifest holds every shard it lists.
+    When none of ``families`` has data in ``data_home`` (each retired or
+    missing), or ``output`` or a folder above it is a file, ValueError is
+    raised before anything is written.
     """
     registry = BENCHMARKS if registry is None else registry
     known = registry_families(registry)
     chosen = resolve_families(families or list(known), known)
     if not 0 <= simulated_share < 1:
         raise ValueError(f"simulated_share must lie in [0, 1), got {simulated_share}.")
-    root = outside_repository(output, "the corpus folder")
-    shards, skipped = [], []
+    root = writable_folder(output, "the corpus folder")
+    reasons = {}
     for family in chosen:
         for name in known[family]:
             entry = registry[name]
             reason = f"retired: {entry.retired}" if entry.retired else None
             if reason is None and not entry.available(data_home):
                 reason = f"no data in {os.path.join(get_data_home(data_home), entry.directory)}"
+            reasons[name] = reason
+    if all(reason is not None for reason in reasons.values()):  # refused before anything is written
+        listed = "; ".join(f"{name}: {reason}" for name, reason in reasons.items())
+        raise ValueError(
+            f"none of the families {chosen} has data to build a corpus from ({listed}); point --data-home "
+            "(data_home, $HEPA_DATA_HOME) at the folder of the datasets, or name families that it holds."
+        )
+    shards, skipped = [], []
+    for family in chosen:
+        for name in known[family]:
+            entry, reason = registry[name], reasons[name]
             if reason is not None:
                 skipped.append({"family": family, "dataset": name, "reason": reason})
                 log(f"{name}: left out ({reason[:80]})")
@@ -309,15 +333,33 @@ def build_corpus(
 
 
 def read_manifest(folder):
-    """The manifest of the corpus in ``folder`` (or the path of its ``manifest.json``), with ``root`` added."""
+    """The manifest of the corpus in ``folder`` (or the path of its ``manifest.json``), with ``root`` added.
+
+    ValueError naming the file when it is not a manifest this harness reads:
+    not JSON, not an object, another format, or a field missing (of the
+    manifest, of a shard or of a dataset left out).
+    """
     path = Path(folder)
     if path.is_dir():
         path = path / MANIFEST
     if not path.is_file():
         raise FileNotFoundError(f"no corpus manifest at {path}; build one with `hepa-bench corpus build`.")
-    manifest = json.loads(path.read_text())
-    if manifest.get("format") != FORMAT:
-        raise ValueError(f"{path} has format {manifest.get('format')!r}; this harness reads format {FORMAT}.")
+    remedy = (
+        "name the folder of a corpus that `hepa-bench corpus build` wrote, or rebuild a damaged one with "
+        "`hepa-bench corpus build --overwrite`."
+    )
+    manifest = read_json_object(path, ("format",), remedy)
+    if manifest["format"] != FORMAT:
+        raise ValueError(f"{path} has format {manifest['format']!r}; this harness reads format {FORMAT}.")
+    require_fields(manifest, MANIFEST_FIELDS, str(path), remedy)
+    for field in ("shards", "skipped"):
+        if not isinstance(manifest.get(field, []), list):
+            kind = json_kind(manifest[field])
+            raise ValueError(f"{path}: the field {field!r} must be a list, got a JSON {kind}; {remedy}")
+    for i, shard in enumerate(manifest["shards"], start=1):
+        require_fields(shard, SHARD_FIELDS, f"{path}: shard {i}", remedy)
+    for i, item in enumerate(manifest.get("skipped", []), start=1):
+        require_fields(item, ("family", "dataset", "reason"), f"{path}: skipped entry {i}", remedy)
     return {**manifest, "root": str(path.parent)}
 
 

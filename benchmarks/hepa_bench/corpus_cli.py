@@ -16,6 +16,7 @@ import torch
 from hepa_sklearn.datasets import get_data_home
 
 from .corpus import MANIFEST, build_corpus, corpus_windows, read_manifest, registry_families
+from .corpus_files import one_line
 from .results import command_line, environment
 
 __all__ = ["add_arguments", "info_text", "run"]
@@ -180,5 +181,5 @@ def run(args):
     }
     try:
         handlers[args.corpus_command](args)
-    except (ValueError, FileNotFoundError) as exc:
-        raise SystemExit(f"hepa-bench corpus {args.corpus_command}: {exc}") from None
+    except (ValueError, OSError) as exc:  # a file that cannot be read or written is named in one line
+        raise SystemExit(f"hepa-bench corpus {args.corpus_command}: {one_line(exc)}") from None

@@ -35,7 +35,6 @@ seeded from (seed, epoch, piece), so a resumed run trains exactly as an
 uninterrupted one on the same machine and device.
 """
 
-import json
 import math
 import warnings
 import zlib
@@ -48,11 +47,25 @@ from hepa_sklearn import HEPAPretrainer
 from hepa_sklearn.persistence import load, save
 
 from .corpus import MANIFEST, corpus_families, corpus_windows, pad_channels, read_manifest, resolve_families
-from .corpus_files import outside_repository, sha256_file, write_json
+from .corpus_files import one_line, read_json_object, sha256_file, writable_folder, write_json
 
 __all__ = ["DEFAULTS", "STATE", "epoch_pieces", "kept_windows", "piece_channels", "pretrain_corpus", "read_state"]
 
 STATE = "state.json"
+# the fields of state.json that resuming reads: the run's identity (max_channels and window_share
+# may be absent), the epochs done, their losses and the checkpoint's files
+STATE_FIELDS = (
+    "manifest_sha256",
+    "families",
+    "exclude",
+    "max_epochs",
+    "seed",
+    "windows_per_piece",
+    "params",
+    "epochs",
+    "epoch_losses",
+    "files",
+)
 # the encoder of every corpus run unless the caller says otherwise: univariate tokens read any shard as it is;
 # per-window RevIN, as the event benchmarks; no regimes or window level (they are statistics of one dataset)
 DEFAULTS = {"tokens": "univariate", "norm": "revin", "regimes": None, "window_level": False}
@@ -91,10 +104,45 @@ def kept_windows(n, share, seed, dataset):
     return np.sort(rng.choice(n, max(1, math.ceil(share * n)), replace=False))
 
 
+def _damaged(folder):
+    """What to do about a damaged checkpoint in ``folder``: the end of every message that names one."""
+    return (
+        f"the checkpoint is damaged: move {folder} aside (or delete it) to start the run over, "
+        "or name another --checkpoint-dir."
+    )
+
+
 def read_state(checkpoint_dir):
-    """The ``state.json`` of a checkpoint folder, or None when it has none."""
+    """The ``state.json`` of a checkpoint folder, or None when it has none.
+
+    ValueError naming the file when it is damaged: not JSON, not an object,
+    a field missing, or ``epochs``, ``epoch_losses`` or ``files`` not as
+    :func:`pretrain_corpus` writes them.
+    """
     path = Path(checkpoint_dir) / STATE
-    return json.loads(path.read_text()) if path.is_file() else None
+    if not path.is_file():
+        return None
+    remedy = _damaged(checkpoint_dir)
+    state = read_json_object(path, STATE_FIELDS, remedy)
+    files, epochs, losses = state["files"], state["epochs"], state["epoch_losses"]
+    names = [files.get(key) for key in ("pretrainer", "optimizer")] if isinstance(files, dict) else [None]
+    if not all(isinstance(name, str) and name and Path(name).name == name for name in names):
+        raise ValueError(
+            f"{path}: the field 'files' must name the 'pretrainer' and 'optimizer' files of the "
+            f"checkpoint, in its folder, got {files!r}; {remedy}"
+        )
+    if not isinstance(epochs, int) or isinstance(epochs, bool) or epochs < 0:
+        raise ValueError(f"{path}: the field 'epochs' must be a whole number >= 0, got {epochs!r}; {remedy}")
+    if not (isinstance(losses, list) and len(losses) == epochs and all(_is_number(loss) for loss in losses)):
+        raise ValueError(
+            f"{path}: the field 'epoch_losses' must be a list of the {epochs} finished epochs' losses, got "
+            f"{losses!r}; {remedy}"
+        )
+    return state
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _identity(manifest, included, excluded, max_epochs, seed, windows_per_piece, max_channels, params, share):
@@ -136,10 +184,24 @@ def _resume(folder, state, identity, device):
             f"{folder} holds a checkpoint of another run (it differs in {differ}); name another --checkpoint-dir, "
             "or run with that run's corpus, families and parameters."
         )
-    pretrainer = load(folder / state["files"]["pretrainer"], device=device)
+    remedy = _damaged(folder)
+    paths = {key: folder / name for key, name in state["files"].items() if key in ("pretrainer", "optimizer")}
+    for path in paths.values():
+        if not path.is_file():
+            raise ValueError(f"{path} is missing, though {folder / STATE} names it; {remedy}")
+    try:
+        pretrainer = load(paths["pretrainer"], device=device)
+    except ValueError as error:  # persistence's own message names the file and what is wrong with it
+        raise ValueError(f"{one_line(error).rstrip('.')}; {remedy}") from None
     where = next(pretrainer.net_.module_.parameters()).device  # "auto" resolved as the library resolves it
-    optimizer = torch.load(folder / state["files"]["optimizer"], map_location=where, weights_only=True)
-    pretrainer.net_.optimizer_.load_state_dict(optimizer)
+    try:
+        optimizer = torch.load(paths["optimizer"], map_location=where, weights_only=True)
+        pretrainer.net_.optimizer_.load_state_dict(optimizer)
+    except Exception as error:  # torch's errors on a cut or overwritten file vary: each means a damaged file
+        raise ValueError(
+            f"{paths['optimizer']} cannot be read as the optimiser state of {paths['pretrainer'].name} "
+            f"({type(error).__name__}: the file is cut short, overwritten or of another run); {remedy}"
+        ) from None
     return pretrainer, state["epochs"], list(state["epoch_losses"])
 
 
@@ -251,7 +313,7 @@ def pretrain_corpus(
     included = sorted(set(known) - set(excluded))
     if not included:
         raise ValueError(f"excluding {excluded} leaves no shard of the corpus {manifest['root']}.")
-    folder = outside_repository(checkpoint_dir, "the checkpoint folder")
+    folder = writable_folder(checkpoint_dir, "the checkpoint folder")
     folder.mkdir(parents=True, exist_ok=True)
     shards = [
         (shard, X[kept_windows(len(X), window_share, seed, shard["dataset"])])

@@ -299,6 +299,12 @@ def run(args):
     missing = [path for path in args.results if not os.path.exists(path)]
     if missing:
         raise SystemExit(f"hepa-bench query: no results file {', '.join(missing)}.")
+    folders = [path for path in args.results if os.path.isdir(path)]
+    if folders:
+        raise SystemExit(
+            f"hepa-bench query: {', '.join(folders)} is a folder, not a results file; name the .jsonl files "
+            "that `hepa-bench run` wrote."
+        )
     lines = render(
         [read_results(path) for path in args.results],
         methods,

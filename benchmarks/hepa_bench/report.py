@@ -162,13 +162,23 @@ def report_records(path, kind):
 
 
 def check_inputs(args):
-    """SystemExit naming each input option whose file does not exist, before anything is written."""
+    """SystemExit naming each input option whose file does not exist, or an output that cannot be written."""
     named = [(option, getattr(args, option[2:], None)) for option in ("--results", "--events", "--snapshots")]
     named += [(option, getattr(args, option[2:], None)) for option in ("--simulated", "--causes")]
     named += [("--families", path) for path in getattr(args, "families", None) or ()]
     for option, path in named:
         if path is not None and not os.path.isfile(path):
             raise SystemExit(f"hepa-bench report: {option} names {path}, which is not a file; nothing was written.")
+    output = getattr(args, "output", "-")
+    if output != "-":  # the report is written beside its output: a folder there, and no folder in its place
+        folder = os.path.dirname(os.path.abspath(output))
+        if os.path.isdir(output):
+            why = "which is a folder; name the markdown file to write"
+        elif not os.path.isdir(folder):
+            why = f"but {folder} is not a folder; name a file in an existing folder"
+        else:
+            return
+        raise SystemExit(f"hepa-bench report: --output names {output}, {why}; nothing was written.")
 
 
 def write_report(text, output, allow_shorter=False):

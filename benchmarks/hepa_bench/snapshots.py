@@ -18,6 +18,7 @@ Every finished snapshot is appended to a JSON-lines file, and a rerun skips
 the ones already there.
 """
 
+import os
 import time
 from datetime import datetime, timezone
 
@@ -348,6 +349,8 @@ def add_arguments(parser):
 
 
 def run(args):
+    if os.path.isdir(args.results):  # refused before any work, as `hepa-bench run` refuses it
+        raise SystemExit(f"hepa-bench snapshots: --results is the folder {args.results}; name a .jsonl file.")
     if args.threads:
         torch.set_num_threads(args.threads)
     log = lambda message, **kw: print(message, flush=True)  # noqa: E731

@@ -10,6 +10,9 @@ loader's table of parts.
 """
 
 import json
+import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -87,11 +90,24 @@ def test_shards_and_manifest(small_corpus):
     )
 
 
-def test_retired_and_missing_datasets_are_left_out(tmp_path):
-    manifest = build_corpus(tmp_path / "c", families=["tep", "smap"], data_home=str(tmp_path), **QUIET)
-    assert manifest["shards"] == []
+def test_retired_and_missing_datasets_are_left_out(tmp_path, data_home):
+    manifest = build_corpus(tmp_path / "c", families=["tep", "smap", "vix"], data_home=data_home, **QUIET)
+    assert [shard["dataset"] for shard in manifest["shards"]] == ["VIX"]
     reasons = {item["dataset"]: item["reason"] for item in manifest["skipped"]}
     assert reasons["TEP"] == f"retired: {BENCHMARKS['TEP'].retired}" and reasons["SMAP"].startswith("no data in")
+
+
+@pytest.mark.parametrize("share", [0.0, 0.5])
+def test_a_data_home_without_the_families_writes_nothing(tmp_path, share):
+    """No family with data: refused before anything is written; the next build needs no --overwrite."""
+    output, home = tmp_path / "c", str(tmp_path)
+    with pytest.raises(ValueError, match=r"none of the families \['smap', 'tep'\] has data.*SMAP: no data"):
+        build_corpus(output, families=["tep", "smap"], data_home=home, simulated_share=share, **QUIET)
+    assert not output.exists()
+    args = ["corpus", "build", "--output", str(output), "--families", "smap", "--data-home", home]
+    with pytest.raises(SystemExit, match=r"^hepa-bench corpus build: none of the families \['smap'\] has"):
+        main(args)
+    assert not output.exists()
 
 
 def test_cmapss_defaults_are_the_protocol_pretraining_windows(tmp_path):
@@ -219,3 +235,80 @@ def test_build_and_info_commands(tmp_path, data_home, capsys):
         main(["corpus", "build", "--output", str(tmp_path / "other"), "--families", "nope"])
     with pytest.raises(SystemExit, match="no corpus manifest"):
         main(["corpus", "info", str(tmp_path / "none")])
+
+
+MINIMAL_SHARD = {
+    "file": "vix/VIX.npz",
+    "family": "vix",
+    "dataset": "VIX",
+    "n_windows": 3,
+    "n_channels": 4,
+    "window_length": 64,
+    "stride": 16,
+    "units": ["VIX"],
+    "sha256": "0" * 64,
+}
+MINIMAL_MANIFEST = {"format": 1, "created": "2026-01-01T00:00:00", "n_windows": 3, "shards": [MINIMAL_SHARD]}
+
+
+def _without(mapping, key):
+    return {k: v for k, v in mapping.items() if k != key}
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ('{"format": 1, "shards": [', r"is not valid JSON \(.*line 1"),
+        ("", "is not valid JSON"),
+        (b"\xff\xfe\x00garbage", "is not valid JSON"),
+        ("[1, 2]", "holds a JSON array, not an object"),
+        ("null", "holds a JSON null, not an object"),
+        (json.dumps(_without(MINIMAL_MANIFEST, "shards")), r"lacks the field\(s\) \['shards'\]"),
+        (json.dumps(_without(MINIMAL_MANIFEST, "created")), r"lacks the field\(s\) \['created'\]"),
+        (json.dumps({**MINIMAL_MANIFEST, "shards": {"a": 1}}), "field 'shards' must be a list"),
+        (json.dumps({**MINIMAL_MANIFEST, "shards": [7]}), "shard 1 must be an object"),
+        (
+            json.dumps({**MINIMAL_MANIFEST, "shards": [_without(MINIMAL_SHARD, "n_channels")]}),
+            r"shard 1 lacks the field\(s\) \['n_channels'\]",
+        ),
+        (json.dumps({**MINIMAL_MANIFEST, "skipped": [{"dataset": "SMAP"}]}), r"skipped entry 1 lacks"),
+    ],
+)
+def test_info_on_a_damaged_manifest_names_the_file(tmp_path, text, found):
+    path = tmp_path / "manifest.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    for where in (tmp_path, path):
+        with pytest.raises(SystemExit) as raised:
+            main(["corpus", "info", str(where)])
+        message = str(raised.value.code)
+        assert message.startswith(f"hepa-bench corpus info: {path}") and "\n" not in message
+        assert re.search(found, message), message
+        assert "corpus build --overwrite" in message
+
+
+def test_info_of_a_minimal_manifest(tmp_path, capsys):
+    (tmp_path / "manifest.json").write_text(json.dumps(MINIMAL_MANIFEST))
+    assert main(["corpus", "info", str(tmp_path)]) == 0
+    assert "windows per family: vix 3" in capsys.readouterr().out
+
+
+def test_a_damaged_manifest_ends_the_command_with_one_line_and_a_nonzero_status(tmp_path):
+    (tmp_path / "manifest.json").write_text("[]")
+    done = subprocess.run(
+        [sys.executable, "-m", "hepa_bench", "corpus", "info", str(tmp_path)], capture_output=True, text=True
+    )
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "manifest.json holds a JSON array" in done.stderr
+
+
+def test_a_file_where_a_folder_is_expected_is_named(tmp_path, data_home):
+    afile = tmp_path / "afile"
+    afile.write_text("keep me")
+    for output in (afile, afile / "corpus"):
+        args = ["corpus", "build", "--output", str(output), "--families", "vix", "--data-home", data_home]
+        expected = rf"^hepa-bench corpus build: the corpus folder {output} .*{afile} is a file"
+        with pytest.raises(SystemExit, match=expected):
+            main([*args, "--window", "64", "--stride", "64"])
+        with pytest.raises(ValueError, match=rf"{afile} is a file, not a folder"):
+            build_corpus(output, families=["vix"], data_home=data_home, window=64, stride=64, **QUIET)
+    assert afile.read_text() == "keep me"

@@ -1,6 +1,8 @@
 """Resumable pretraining on a corpus: chunks and checkpoints, a resumed run equal to an uninterrupted one."""
 
+import json
 import re
+import shutil
 import warnings
 
 import numpy as np
@@ -217,3 +219,81 @@ def test_a_collapse_is_reported_once_per_corpus_epoch(corpus, tmp_path):
         assert message.startswith(f"representation collapse in corpus epoch {epoch}: ")
         n_collapsed, n_pieces = re.search(r": (\d+) of (\d+) pieces collapsed", message).groups()
         assert n_collapsed == n_pieces and int(n_pieces) > 1
+
+
+@pytest.fixture(scope="module")
+def one_checkpoint(corpus, tmp_path_factory):
+    """A checkpoint folder after the first of three corpus epochs."""
+    folder = tmp_path_factory.mktemp("one_checkpoint")
+    assert _pretrain(corpus, folder, "--max-chunks", "1") == 0
+    return folder
+
+
+def _cut(path):
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _garbage(path):
+    path.write_bytes(b"\x00garbage" * 40)
+
+
+def _state_without(field):
+    def damage(folder):
+        state = json.loads((folder / "state.json").read_text())
+        del state[field]
+        (folder / "state.json").write_text(json.dumps(state))
+
+    return damage
+
+
+def _state_with(field, value):
+    def damage(folder):
+        state = json.loads((folder / "state.json").read_text())
+        state[field] = value
+        (folder / "state.json").write_text(json.dumps(state))
+
+    return damage
+
+
+@pytest.mark.parametrize(
+    "damage, file, found",
+    [
+        (lambda f: _cut(f / "optimizer-epoch0001.pt"), "optimizer-epoch0001.pt", "cannot be read as the"),
+        (lambda f: _garbage(f / "optimizer-epoch0001.pt"), "optimizer-epoch0001.pt", "cannot be read as"),
+        (lambda f: _garbage(f / "pretrainer-epoch0001.pt"), "pretrainer-epoch0001.pt", ""),
+        (lambda f: (f / "optimizer-epoch0001.pt").unlink(), "optimizer-epoch0001.pt", "is missing"),
+        (lambda f: _cut(f / "state.json"), "state.json", "is not valid JSON"),
+        (lambda f: _garbage(f / "state.json"), "state.json", "is not valid JSON"),
+        (lambda f: (f / "state.json").write_text("[3]"), "state.json", "holds a JSON array, not an object"),
+        (_state_without("files"), "state.json", r"lacks the field\(s\) \['files'\]"),
+        (_state_without("epochs"), "state.json", r"lacks the field\(s\) \['epochs'\]"),
+        (_state_without("seed"), "state.json", r"lacks the field\(s\) \['seed'\]"),
+        (_state_with("files", {"pretrainer": "../elsewhere.pt"}), "state.json", "'files' must name"),
+        (_state_with("epochs", "one"), "state.json", "'epochs' must be"),
+        (_state_with("epoch_losses", 0.5), "state.json", "'epoch_losses' must be"),
+    ],
+)
+def test_a_damaged_checkpoint_is_named_and_left_alone(corpus, one_checkpoint, tmp_path, damage, file, found):
+    folder = tmp_path / "checkpoints"
+    shutil.copytree(one_checkpoint, folder)
+    damage(folder)
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    with pytest.raises(SystemExit) as raised:
+        _pretrain(corpus, folder)
+    message = str(raised.value.code)
+    assert message.startswith("hepa-bench corpus pretrain: ") and "\n" not in message, message
+    assert str(folder / file) in message and re.search(found, message), message
+    assert "checkpoint" in message and "--checkpoint-dir" in message, message
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == before  # nothing written or removed
+
+
+def test_a_file_given_as_a_folder_is_named(corpus, tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("keep me")
+    for checkpoints in (afile, afile / "checkpoints"):
+        expected = rf"^hepa-bench corpus pretrain: the checkpoint folder {checkpoints} .*{afile} is a file"
+        with pytest.raises(SystemExit, match=expected):
+            _pretrain(corpus, checkpoints)
+    with pytest.raises(SystemExit, match=rf"^hepa-bench corpus pretrain: {afile} is not valid JSON"):
+        main(["corpus", "pretrain", "--corpus", str(afile), "--checkpoint-dir", str(tmp_path / "ckpt")])
+    assert afile.read_text() == "keep me" and not (tmp_path / "ckpt").exists()

@@ -146,6 +146,11 @@ def test_the_command_line(tmp_path, capsys):
         main(["query", "--results", str(tmp_path / "absent.jsonl"), "--methods", "A"])
 
 
+def test_a_folder_given_as_a_results_file_is_named(tmp_path):
+    with pytest.raises(SystemExit, match=rf"^hepa-bench query: {tmp_path} is a folder, not a results file"):
+        main(["query", "--results", str(tmp_path), "--methods", "A"])
+
+
 @pytest.mark.parametrize(
     "records_file, output, method, reference",
     [

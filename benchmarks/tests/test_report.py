@@ -66,6 +66,21 @@ def test_report_refuses_a_missing_input_and_leaves_the_output_alone(tmp_path, ca
         assert output.read_text() == "# the committed report\n"
 
 
+def test_report_refuses_an_output_that_cannot_be_a_file_before_any_work(tmp_path):
+    results = tmp_path / "results.jsonl"
+    results.write_text("")
+    afile = tmp_path / "afile"
+    afile.write_text("keep me")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for output, why in ((folder, "is a folder"), (afile / "report.md", "is not a folder")):
+        expected = rf"^hepa-bench report: --output names {output}, .*{why}.*nothing was written"
+        with pytest.raises(SystemExit, match=expected):
+            main(["report", "--results", str(results), "--output", str(output)])
+    assert afile.read_text() == "keep me" and list(folder.iterdir()) == []
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["afile", "folder", "results.jsonl"]
+
+
 def test_report_never_replaces_its_output_with_a_shorter_one_unless_asked(tmp_path, hand_made_records):
     results = tmp_path / "results.jsonl"
     results.write_text("".join(json.dumps(r) + "\n" for r in hand_made_records()))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 from hepa_bench import snapshots
+from hepa_bench.cli import main
 from hepa_bench.methods import METHODS, Method, pretrained_hepa
 from hepa_bench.protocols import with_state
 from hepa_bench.results import read_results
@@ -173,3 +174,11 @@ def test_event_snapshot_study_records_nothing_from_a_pretraining_cut_short_by_ct
     with pytest.raises(KeyboardInterrupt):  # else epoch 1 would be stored as the kept weights of a full run
         run_event_snapshots(**event_study)
     assert read_results(event_study["results"]) == []
+
+
+@pytest.mark.parametrize("extra", [[], ["--datasets", "VIX"]])
+def test_a_folder_given_as_the_results_file_is_named_before_any_work(tmp_path, extra):
+    expected = rf"^hepa-bench snapshots: --results is the folder {tmp_path}; name a .jsonl file"
+    with pytest.raises(SystemExit, match=expected):
+        main(["snapshots", "--results", str(tmp_path), "--threads", "1", *extra])
+    assert list(tmp_path.iterdir()) == []

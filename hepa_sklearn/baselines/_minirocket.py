@@ -259,7 +259,9 @@ class MiniRocketEncoder(WindowTransformerTags, TransformerMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_windows, n_channels, n_timepoints)
             NaN marks missing values and left padding. Windows shorter than
-            the fitted length are left-padded with NaN to it.
+            the fitted length are left-padded with NaN to it; longer ones are
+            read whole (the fitted kernels, dilations and biases convolve
+            every step, and each feature is a share of the whole window).
 
         Returns
         -------
@@ -310,7 +312,13 @@ class MiniRocketEncoder(WindowTransformerTags, TransformerMixin, BaseEstimator):
         kernel_features = []
         for start in range(0, X.shape[0], BLOCK):
             block = self._kernel_input(X[start : start + BLOCK], self.channel_loc_, self.channel_scale_, length)
-            kernel_features.append(np.asarray(self.minirocket_.transform(block), dtype=np.float32))
+            if block.shape[-1] == length:
+                features = self.minirocket_.transform(block)
+            else:
+                # a longer window, read whole: aeon's transform refuses a length other than fit's, though its
+                # numeric core (its _transform, the same kernels, dilations and biases) convolves any length
+                features = self.minirocket_._transform(block)
+            kernel_features.append(np.asarray(features, dtype=np.float32))
         columns = [np.concatenate(kernel_features)]
         if self.window_level:
             columns.append(window_level(X, **LEVEL))

@@ -21,6 +21,7 @@ SPEED_GPU = "benchmarks/speed_gpu.json"
 
 
 FIT_VS_BOOSTING = "benchmarks/experiments/fit_vs_boosting.txt"
+BATADAL = "benchmarks/experiments/batadal_diagnosis.txt"
 
 
 def _fd001_summary():
@@ -85,6 +86,22 @@ BINDINGS = [
     Bind("(medians of {}) and holds", Computed(lambda: _fd001_summary()["repeats"]), "d"),
     Bind("and holds {} against 544 MB", fit_vs_boosting("headline", "peak_rss_mb"), ".0f"),
     Bind("against {} MB at its peak", fit_vs_boosting("boosting", "peak_rss_mb"), ".0f"),
+    # BATADAL below chance: batadal_diagnosis.py's controls
+    Bind(
+        "(training\nh-AUROC {})",
+        Line(BATADAL, r"the same head on whole-window means alone\s+train (\d\.\d+)"),
+        "printed",
+    ),
+    Bind(
+        "backwards (mean {} over seeds",
+        Line(BATADAL, r"^\s+headline\s+test, seeds 0-4: .*\(mean (\d\.\d+)\)"),
+        "printed",
+    ),
+    Bind(
+        "the same pipeline scores {}\n",
+        Line(BATADAL, r"^\s+window_level=False\s+test, seeds 0-4: .*\(mean (\d\.\d+)\)"),
+        "printed",
+    ),
     # the head's default (head_judgement.py) and its knots
     Bind("runs its horizon predictor at {} horizons", Computed(_default_knots), "d"),
 ]
@@ -103,4 +120,11 @@ NOT_MEASUREMENTS = [
     Not("(Python {} or later)", "3.10", "a version of Python"),
     Not("(seed {} on one thread", "0", "a setting: the seed"),
     Not('Simulation", PHM {})', "2008", "the year of a publication"),
+    Not("every row at {} % and 10 % labels", "100", "a label fraction, a setting"),
+    Not("every row at 100 % and {} % labels", "10", "a label fraction, a setting"),
+    Not("and {} % on C-MAPSS, on 20", "5", "a label fraction, a setting"),
+    Not("on {} further seeds", "20", "the yardstick's number of seeds, a setting"),
+    Not("seeds with {} % intervals", "95", "the level of the intervals, a setting"),
+    Not("(mean 0.233 over seeds\n{}-4)", "0", "the seeds, a setting"),
+    Not("(mean 0.233 over seeds\n0-{})", "4", "the seeds, a setting"),
 ]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hepa_sklearn import HEPAEventPredictor
 from hepa_sklearn.baselines import MAEPretrainer, MatchedHeadPredictor, MiniRocketEncoder
 from hepa_sklearn.protocol import CUTS_PER_UNIT
 
@@ -19,6 +20,7 @@ from .registry import PATIENCE
 __all__ = [
     "Method",
     "event_head",
+    "headline_head",
     "matched_head",
     "minirocket_features",
     "pretrained_hepa",
@@ -61,10 +63,10 @@ def pretrained_mae(entry, data, *, epochs, device, seed):
     return mae.fit(np.repeat(data.X_pre, CUTS_PER_UNIT, axis=0) if entry.is_cmapss else data.X_pre)
 
 
-def minirocket_features(entry, data, *, epochs, device, seed):
+def minirocket_features(entry, data, *, epochs, device, seed, **params):
     """MiniRocketEncoder fitted on the entry's pretraining windows: nothing is trained (``epochs``, ``device``
-    unused)."""
-    return MiniRocketEncoder(random_state=seed).fit(data.X_pre)
+    unused); ``params`` go to the encoder (``n_kernels``)."""
+    return MiniRocketEncoder(random_state=seed, **params).fit(data.X_pre)
 
 
 def supervised_encoder(estimator_class, entry, data, mask, *, epochs, device, seed, norm=None):
@@ -98,6 +100,12 @@ def event_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, see
     """HEPAEventPredictor on frozen embeddings, stopped as the entry's protocol says."""
     head = entry.make_event_predictor(epochs, device=device, seed=seed, **params)
     return entry.fit_head(head, E_train, y_train, E_valid, y_valid)
+
+
+def headline_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, seed):
+    """The headline line's head: ``HEPAEventPredictor(K=K)`` with its defaults, fitted on the training embeddings
+    alone with its own early stopping, as the plain pipeline fits it (``epochs`` and the validation part unused)."""
+    return HEPAEventPredictor(K=entry.K, device=device, random_state=seed).fit(E_train, y_train)
 
 
 def matched_head(entry, E_train, y_train, E_valid, y_valid, *, epochs, device, seed):

@@ -6,11 +6,13 @@ from hepa_sklearn.baselines import ITransformerEncoder, PatchTSTEncoder
 
 from .boosting_hazard import DiscreteHazardBoosting
 from .foundation import FOUNDATION_MODELS, foundation_encoder, weights_folder
-from .method_parts import Method, matched_head, minirocket_features, pretrained_mae, supervised_encoder
+from .method_parts import Method, headline_head, matched_head, minirocket_features, pretrained_mae, supervised_encoder
 from .simple_boosting import SimpleBoosting
 from .surfaces import elapsed_time, gradient_boosting, position_only
 
 __all__ = ["BOOSTING_AND_REFERENCE_METHODS", "NEURAL_BASELINE_METHODS", "simple_boosting"]
+
+CMAPSS = ("FD001", "FD002", "FD003", "FD004")  # the datasets with operating settings to normalise by
 
 
 def simple_boosting(entry, data, mask, *, epochs, device, seed, encoder=None):
@@ -43,6 +45,16 @@ NEURAL_BASELINE_METHODS = {
         family="baseline",
         encoder=minirocket_features,
     ),
+    "minirocket-10k": Method(
+        "MiniRocket at its standard size: 9,996 convolutional features (84 kernels, the multiple of 84 nearest "
+        "10,000), each channel's mean over the window and its last 30 steps, its observed share, fitted on the "
+        "pretraining windows; the headline line's head (HEPAEventPredictor(K=K) with its defaults, fitted on the "
+        "labelled training windows alone)",
+        family="baseline",
+        encoder=minirocket_features,
+        pretrain={"n_kernels": 9996},
+        head=headline_head,
+    ),
     "patchtst": Method(
         "PatchTST baseline: channel-independent patches, bidirectional attention, trained end to end with the "
         "cell's labels, then frozen; matched head",
@@ -74,6 +86,26 @@ NEURAL_BASELINE_METHODS = {
         encoder=functools.partial(supervised_encoder, ITransformerEncoder, norm="revin"),
         head=matched_head,
         supervised=True,
+    ),
+    "patchtst-regime": Method(
+        "the PatchTST baseline on per-operating-condition z-scores (C-MAPSS), then its global z-score, as "
+        "gbm-regime is gbm on them; matched head",
+        family="baseline",
+        encoder=functools.partial(supervised_encoder, PatchTSTEncoder),
+        head=matched_head,
+        supervised=True,
+        regime=True,
+        datasets=CMAPSS,
+    ),
+    "itransformer-regime": Method(
+        "the iTransformer baseline on per-operating-condition z-scores (C-MAPSS), then its global z-score; matched "
+        "head",
+        family="baseline",
+        encoder=functools.partial(supervised_encoder, ITransformerEncoder),
+        head=matched_head,
+        supervised=True,
+        regime=True,
+        datasets=CMAPSS,
     ),
 }
 

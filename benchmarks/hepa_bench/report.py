@@ -24,6 +24,7 @@ from .report_simulated import render_simulated
 from .report_summary import summary_section
 from .results import read_results
 from .snapshots_report import markdown
+from .yardstick import read_family, render_family
 
 __all__ = ["render", "render_events", "render_report"]
 
@@ -40,8 +41,12 @@ def render_report(
     simulated=None,
     causes=None,
     families=(),
+    yardstick=(),
 ):
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections.
+
+    ``yardstick`` is the primary family's file followed by its results files
+    (:mod:`hepa_bench.yardstick`); its section comes last.
 
     ``families`` are results files of the method families (:mod:`hepa_bench.report_families`), read in
     order; their section comes last and is left out when they hold no record of a family. A family whose
@@ -93,6 +98,10 @@ def render_report(
     family_lines = render_families(family_files, results=cmapss) if families else []
     if family_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(family_lines) + "\n"
+    if yardstick:
+        family, *files = yardstick
+        lines = render_family(read_family(family), [r for path in files for r in read_results(path)])
+        text = text.rstrip("\n") + "\n\n## The yardstick's primary family\n\n" + "\n".join(lines) + "\n"
     return text
 
 
@@ -166,6 +175,7 @@ def check_inputs(args):
     named = [(option, getattr(args, option[2:], None)) for option in ("--results", "--events", "--snapshots")]
     named += [(option, getattr(args, option[2:], None)) for option in ("--simulated", "--causes")]
     named += [("--families", path) for path in getattr(args, "families", None) or ()]
+    named += [("--yardstick", path) for path in getattr(args, "yardstick", None) or ()]
     for option, path in named:
         if path is not None and not os.path.isfile(path):
             raise SystemExit(f"hepa-bench report: {option} names {path}, which is not a file; nothing was written.")
@@ -247,6 +257,13 @@ def add_arguments(parser):
         metavar="FILE",
         help="results of the method families (hepa-norm-*, hepa-level-*, ...) to add as a section (optional)",
     )
+    parser.add_argument(
+        "--yardstick",
+        nargs="+",
+        default=(),
+        metavar="FILE",
+        help="the yardstick's family file, then its results files, to add as the last section (optional)",
+    )
 
 
 def run(args):
@@ -262,5 +279,6 @@ def run(args):
         simulated=args.simulated,
         causes=args.causes,
         families=args.families,
+        yardstick=args.yardstick,
     )
     write_report(text, args.output, args.allow_shorter)

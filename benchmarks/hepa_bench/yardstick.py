@@ -67,9 +67,9 @@ ROWS = CMAPSS_ROWS + EVENT_ROWS
 #: the baselines that run offline, by family; a family's variants differ in features, normalisation or targets
 BASELINE_FAMILIES = {
     "boosting": ("gbm", "gbm-select", "gbm-regime", "gbm-last30", "gbm-regime-last30", "gbm-simple"),
-    "minirocket": ("minirocket",),
-    "patchtst": ("patchtst", "patchtst-revin"),
-    "itransformer": ("itransformer", "itransformer-revin"),
+    "minirocket": ("minirocket", "minirocket-10k"),
+    "patchtst": ("patchtst", "patchtst-revin", "patchtst-regime"),
+    "itransformer": ("itransformer", "itransformer-revin", "itransformer-regime"),
     "mae": ("mae",),
 }
 

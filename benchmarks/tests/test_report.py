@@ -35,8 +35,11 @@ def test_report_regenerates_docs():
     # what `hepa-bench report --results benchmarks/cmapss_results.jsonl --snapshots
     # benchmarks/snapshot_results.jsonl --events benchmarks/event_results.jsonl --simulated
     # benchmarks/simulated_results.jsonl --causes benchmarks/simulated_causes_results.jsonl --families
-    # benchmarks/screen_beside_results.jsonl benchmarks/normalisation_results.jsonl` writes
+    # benchmarks/screen_beside_results.jsonl benchmarks/normalisation_results.jsonl --yardstick
+    # benchmarks/yardstick/family.json benchmarks/yardstick/results_cmapss.jsonl
+    # benchmarks/yardstick/results_events.jsonl` writes
     benchmarks = REPOSITORY / "benchmarks"
+    yardstick = benchmarks / "yardstick"
     text = render_report(
         benchmarks / "cmapss_results.jsonl",
         snapshots=benchmarks / "snapshot_results.jsonl",
@@ -44,6 +47,7 @@ def test_report_regenerates_docs():
         simulated=benchmarks / "simulated_results.jsonl",
         causes=benchmarks / "simulated_causes_results.jsonl",
         families=[benchmarks / "screen_beside_results.jsonl", benchmarks / "normalisation_results.jsonl"],
+        yardstick=[yardstick / "family.json", yardstick / "results_cmapss.jsonl", yardstick / "results_events.jsonl"],
     )
     assert text.encode() == (REPOSITORY / "docs" / "benchmarks.md").read_bytes()
 

@@ -1,4 +1,5 @@
-"""The report's summary table: the best HEPA variant, a dash for a method without records, the position mark."""
+"""The report's summary table: columns chosen on validation figures, a dash for a method without records, the position
+mark."""
 
 import pytest
 from hepa_bench.report_summary import (
@@ -13,7 +14,7 @@ from hepa_bench.report_summary import (
 )
 
 
-def _record(dataset, method, seed, score, fraction=1.0):
+def _record(dataset, method, seed, score, fraction=1.0, valid=None):
     epochs = (50, 30) if dataset.startswith("FD") else (100, 50)
     return {
         "dataset": dataset,
@@ -21,13 +22,15 @@ def _record(dataset, method, seed, score, fraction=1.0):
         "seed": seed,
         "fraction": fraction,
         "h_auroc": score,
+        "valid_h_auroc": score if valid is None else valid,
         "pretrain_epochs": epochs[0],
         "finetune_epochs": epochs[1],
     }
 
 
-def _cells(dataset, method, scores, fraction=1.0):
-    return [_record(dataset, method, seed, score, fraction) for seed, score in enumerate(scores)]
+def _cells(dataset, method, scores, fraction=1.0, valid=None):
+    """Records of seeds 0, 1, ...; ``valid`` gives every seed that validation h-AUROC (default: the test score)."""
+    return [_record(dataset, method, seed, score, fraction, valid) for seed, score in enumerate(scores)]
 
 
 def _rows(lines):
@@ -42,29 +45,42 @@ def _rows(lines):
     }
 
 
-def test_best_variant_is_the_highest_mean_of_the_hepa_recipes_on_two_or_more_seeds():
-    events = _cells("ETTm1", "hepa", [0.80, 0.82, 0.81])
-    events += _cells("ETTm1", "hepa-random", [0.84, 0.86, 0.85])  # the untrained control counts
-    events += _cells("ETTm1", "hepa-channel", [0.99])  # one seed: not chosen
-    events += _cells("ETTm1", "hepa-change", [0.97, 0.98, 0.99])  # retired: not chosen
-    events += _cells("ETTm1", "mae", [0.95, 0.96, 0.97])  # a baseline, not a HEPA variant
-    events += _cells("ETTm1", "hepa-default", [0.70, 0.72, 0.74])
+def test_every_column_is_chosen_on_validation_figures_and_never_on_test_figures():
+    events = _cells("ETTm1", "hepa", [0.80, 0.82, 0.81], valid=0.90)
+    events += _cells("ETTm1", "hepa-random", [0.84, 0.86, 0.85], valid=0.80)  # the higher test mean: not chosen
+    events += _cells("ETTm1", "hepa-channel", [0.99], valid=0.99)  # one seed: not chosen
+    events += _cells("ETTm1", "hepa-change", [0.97, 0.98, 0.99], valid=0.99)  # retired: not chosen
     events += _cells("ETTm1", "hepa-default-auto0-knots12", [0.76, 0.78])  # the headline line: a column
     events += _cells("ETTm1", "hepa-default-auto0", [0.97, 0.98])  # 0.2.0's headline line: neither column nor variant
-    events += _cells("ETTm1", "gbm", [0.60, 0.61])
+    events += _cells("ETTm1", "gbm", [0.60, 0.61, 0.62], valid=0.70)
+    events += _cells("ETTm1", "gbm-select", [0.90, 0.91, 0.92], valid=0.65)  # better on test, worse on validation
+    events += _cells("ETTm1", "mae", [0.95, 0.96, 0.97], valid=0.75)  # a baseline family of its own
+    events += _cells("ETTm1", "minirocket", [0.70, 0.71, 0.72], valid=0.60)
     row = _rows(summary_table([], events))["ETTm1"]
-    assert row == ["0.770", "0.720", "0.605", "–", "0.850 (hepa-random)", "2–3", "–"]
+    # headline, best baseline, boosting, MiniRocket, PatchTST, iTransformer, MAE, elapsed, HEPA variant, seeds
+    assert row == [
+        "0.770",
+        "0.960 (mae)",
+        "0.610 (gbm)",
+        "0.710 (minirocket)",
+        "–",
+        "–",
+        "0.960",
+        "–",
+        "0.810 (hepa)",
+        "2–3",
+        "–",
+    ]
 
 
 def test_a_method_without_records_shows_a_dash():
-    lines = render_summary([], _cells("VIX", "hepa", [0.6, 0.62]))
+    lines = render_summary([], _cells("VIX", "hepa", [0.6, 0.62, 0.64]))
     assert lines[0] == CAPTION + ":"
     assert (
-        "| dataset | headline line, 0.3.0 defaults (`hepa-default-auto0-knots12`) "
-        "| 0.1.0 defaults (`hepa-default`) | `gbm` | `elapsed` "
-        "| best HEPA variant | seeds | solved by position |"
+        "| dataset | headline line (`hepa-default-auto0-knots12`) | best baseline | boosting | MiniRocket | PatchTST "
+        "| iTransformer | MAE | `elapsed` | best HEPA variant | seeds | position not ruled out |"
     ) in lines
-    assert _rows(lines)["VIX"] == ["–", "–", "–", "–", "0.610 (hepa)", "2", "–"]
+    assert _rows(lines)["VIX"] == ["–", "–", "–", "–", "–", "–", "–", "–", "0.620 (hepa)", "3", "–"]
 
 
 def test_rows_solved_by_position_are_marked():
@@ -76,17 +92,17 @@ def test_rows_solved_by_position_are_marked():
         events += _cells(name, "elapsed", [position - 0.1 + j for j in jitter])
     rows = _rows(summary_table([], events))
     assert rows["TEP"][-1] == "yes" and rows["MBA"][-1] == "no"
-    assert rows["TEP"][3] == "0.890"  # the elapsed-time column
+    assert rows["TEP"][7] == "0.890"  # the elapsed-time column
 
 
 def test_cmapss_cells_come_from_the_cmapss_records_first():
-    events = _cells("FD001", "hepa", [0.90, 0.92]) + _cells("FD001", "gbm-last30", [0.95, 0.96])
-    old = [{**r, "subset": r.pop("dataset")} for r in _cells("FD001", "hepa", [0.95, 0.97])]  # older records
-    results = old + _cells("FD001", "hepa-default", [0.94, 0.96])
-    results += _cells("FD001", "hepa-default", [0.1, 0.1], fraction=0.1)  # another label fraction
-    results += [{**r, "pretrain_epochs": 5} for r in _cells("FD001", "gbm", [0.5, 0.5])]  # other epochs: left out
+    events = _cells("FD001", "hepa", [0.90, 0.92, 0.94]) + _cells("FD001", "gbm-last30", [0.95, 0.96, 0.97])
+    old = [{**r, "subset": r.pop("dataset")} for r in _cells("FD001", "hepa", [0.95, 0.97, 0.99])]  # older records
+    results = old + _cells("FD001", "hepa-default-auto0-knots12", [0.94, 0.96, 0.98])
+    results += _cells("FD001", "hepa-default-auto0-knots12", [0.1, 0.1, 0.1], fraction=0.1)  # another fraction
+    results += [{**r, "pretrain_epochs": 5} for r in _cells("FD001", "gbm", [0.5, 0.5, 0.5])]  # other epochs: out
     row = _rows(render_summary(results, events))["FD001"]
-    assert row == ["–", "0.950", "–", "–", "0.960 (hepa)", "2", "–"]
+    assert row[:3] == ["0.960", "0.960 (gbm-last30)", "0.960 (gbm-last30)"] and row[-3:] == ["0.970 (hepa)", "3", "–"]
 
 
 def test_the_section_goes_before_the_reports_first_heading():

@@ -106,8 +106,11 @@ pressures: 43 channels (header names stripped of spaces). Two units:
 
 Event: a cyber-attack. ``label`` is True where ATT_FLAG is 1 (-999,
 "unknown", counts as 0) and an event (``event``) is the first hour of each
-attack: dataset04 holds 219 attack hours in 5 attacks. Windows inside an
-attack look ahead to the next attack's first hour. The labelled 2017 test
+attack: dataset04 holds 219 attack hours in 5 attacks. The flags cover part
+of the seven attacks published for dataset04 (492 hours): two of them are
+never flagged and four are flagged 4 to 24 hours after they begin, so an
+event is the first flagged hour, not the attack's published start.
+Windows inside an attack look ahead to the next attack's first hour. The labelled 2017 test
 period (``test_dataset.csv``) is not used.
 """
 

@@ -259,11 +259,17 @@ class BenchmarkEntry:
         )
 
     def _load_cmapss(self, seed, regime):
-        split = SubsetSplit(self.loader_params["subset"], seed, regime=regime)
-        # the split keeps the windows but not the groups of its validation and test units
-        frame = load_cmapss(self.loader_params["subset"], stride=CONTEXT_LENGTH).frame
-        _, _, g_valid = unit_windows(frame, split.split.valid, stride=TRAIN_STRIDE)
-        _, _, g_test = unit_windows(frame, split.split.test, stride=TEST_STRIDE)
+        if self.loader_params.get("test") == "nasa":  # the rows on NASA's test engines (hepa_bench.nasa_rows)
+            from .nasa_rows import NasaSplit
+
+            split = NasaSplit(self.loader_params["subset"], seed, regime=regime)
+            g_valid, g_test = split.g_valid, split.g_test
+        else:
+            split = SubsetSplit(self.loader_params["subset"], seed, regime=regime)
+            # the split keeps the windows but not the groups of its validation and test units
+            frame = load_cmapss(self.loader_params["subset"], stride=CONTEXT_LENGTH).frame
+            _, _, g_valid = unit_windows(frame, split.split.valid, stride=TRAIN_STRIDE)
+            _, _, g_test = unit_windows(frame, split.split.test, stride=TEST_STRIDE)
         units = split.split.train
 
         def rule(fraction):

@@ -26,14 +26,16 @@ import torch
 
 from .cells import FALSE_ALARM_RATE, Encoded, run_cell, score_surfaces
 from .methods import METHODS
+from .nasa_rows import NASA_ROWS
 from .registry import BENCHMARKS
-from .results import append_record, command_line, environment, read_results, uninterrupted
+from .results import RUN_FIELDS, append_record, command_line, environment, read_results, uninterrupted
 from .simulated_rows import ORACLES, SIMULATED
 
 __all__ = ["FALSE_ALARM_RATE", "RUN_DATASETS", "RUN_METHODS", "cell_key", "run_benchmark", "run_cell", "score_surfaces"]
 
-#: What ``hepa-bench run`` runs: the registry's datasets and the simulated rows, whose seeds each draw a new fleet.
-RUN_DATASETS = {**BENCHMARKS, **SIMULATED}
+#: What ``hepa-bench run`` runs: the registry's datasets, the C-MAPSS rows on NASA's test engines and the simulated
+#: rows, whose seeds each draw a new fleet.
+RUN_DATASETS = {**BENCHMARKS, **NASA_ROWS, **SIMULATED}
 #: The method table and the simulated rows' references (the exact surfaces given the hidden state or the age).
 RUN_METHODS = {**METHODS, **ORACLES}
 
@@ -149,7 +151,7 @@ def run_benchmark(
     registry = RUN_DATASETS if registry is None else registry
     scope = "validation" if validation_only else "test"
     _check(datasets, methods, fractions, table, registry, split)
-    previous = read_results(results)
+    previous = read_results(results, RUN_FIELDS)  # a damaged record: ValueError naming its line
     other = [r for r in previous if r.get("scope", "test") != scope]
     if other:
         raise ValueError(
@@ -262,8 +264,8 @@ def add_arguments(parser):
         nargs="+",
         default=list(BENCHMARKS),
         metavar="NAME",
-        help=f"registry names: {', '.join(BENCHMARKS)} (the default); simulated rows, each seed a new fleet: "
-        f"{', '.join(SIMULATED)}",
+        help=f"registry names: {', '.join(BENCHMARKS)} (the default); on NASA's test engines: "
+        f"{', '.join(NASA_ROWS)}; simulated rows, each seed a new fleet: {', '.join(SIMULATED)}",
     )
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     parser.add_argument("--label-fractions", nargs="+", type=float, default=[1.0, 0.1])

@@ -26,6 +26,7 @@ from .finetune import HEPAFinetuner
 from .metrics import h_auroc, h_auroc_scorer
 from .preprocessing import RegimeNormalizer
 from .pretrainer import HEPAPretrainer
+from .stacking import StackedSurfaces
 
 # a library only adds a NullHandler: where its messages go is the application's choice
 logging.getLogger(__name__).addHandler(logging.NullHandler())
@@ -42,6 +43,7 @@ __all__ = [
     "MatchedHeadPredictor",
     "PatchTSTEncoder",
     "RegimeNormalizer",
+    "StackedSurfaces",
     "SurfaceCalibrator",
     "h_auroc",
     "h_auroc_scorer",

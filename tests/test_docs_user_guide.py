@@ -25,7 +25,7 @@ USER_GUIDE = DOCS / "user_guide.md"
 FRONT_PAGE = DOCS / "index.rst"
 README = REPOSITORY / "README.md"
 
-MAX_LINES = 700
+MAX_LINES = 725
 MAX_FIGURES = 5  # figures quoted in the prose; the rest is linked
 # where a figure of the user guide may be printed, verbatim
 FIGURE_SOURCES = (

@@ -26,6 +26,7 @@ KEPT = {
     "MatchedHeadPredictor",
     "PatchTSTEncoder",
     "RegimeNormalizer",
+    "StackedSurfaces",
     "SurfaceCalibrator",
     "h_auroc",
     "h_auroc_scorer",

@@ -24,6 +24,7 @@ from hepa_sklearn import (
     MatchedHeadPredictor,
     PatchTSTEncoder,
     RegimeNormalizer,
+    StackedSurfaces,
     h_auroc_scorer,
 )
 from hepa_sklearn.surface import make_survival_y
@@ -71,6 +72,10 @@ class BoostingEventTimesFromLabels(LabelsAsEventTimes, GradientBoostingEventPred
 
 class ElapsedEventTimesFromLabels(LabelsAsEventTimes, ElapsedTimeEventPredictor):
     """ElapsedTimeEventPredictor reading the checks' numeric targets as event times."""
+
+
+class StackedEventTimesFromLabels(LabelsAsEventTimes, StackedSurfaces):
+    """StackedSurfaces reading the checks' numeric targets as event times."""
 
 
 class MatchedHeadEventTimesFromLabels(LabelsAsEventTimes, MatchedHeadPredictor):
@@ -212,6 +217,12 @@ BOOSTING_ADAPTER_FAILURES = {
     "check_requires_y_none": EVENT_PREDICTOR_FAILURES["check_requires_y_none"],
 }
 
+# The stack reads y before its estimators read X.
+STACK_ADAPTER_FAILURES = {
+    **BOOSTING_ADAPTER_FAILURES,
+    "check_complex_data": "y is read first: the check's complex y is no survival target (TypeError)",
+}
+
 # MAEPretrainer learns from windows of one step (one patch of one step, masked
 # and reconstructed), so unlike HEPAPretrainer it passes check_fit2d_1feature.
 MAE_FAILURES = {name: reason for name, reason in PRETRAINER_FAILURES.items() if name != "check_fit2d_1feature"}
@@ -284,6 +295,8 @@ def expected_failed_checks(estimator):
         return MAE_FAILURES
     if isinstance(estimator, (EventTimesFromLabels, MatchedHeadEventTimesFromLabels)):
         return ADAPTER_FAILURES
+    if isinstance(estimator, StackedEventTimesFromLabels):
+        return STACK_ADAPTER_FAILURES
     if isinstance(estimator, (BoostingEventTimesFromLabels, ElapsedEventTimesFromLabels)):
         return BOOSTING_ADAPTER_FAILURES
     if isinstance(estimator, (HEPAEventPredictor, GradientBoostingEventPredictor, ElapsedTimeEventPredictor)):
@@ -309,6 +322,10 @@ def expected_failed_checks(estimator):
         PatchTSTEventTimesFromLabels(**TINY_SUPERVISED, patch_size=1, patch_stride=1),
         ITransformerEventTimesFromLabels(**TINY_SUPERVISED),
         HorizonClassifier(HEPAEventPredictor(**TINY_EVENT_PREDICTOR), horizon=5),
+        StackedEventTimesFromLabels(
+            [("age", ElapsedTimeEventPredictor(K=10)), ("boosting", GradientBoostingEventPredictor(**TINY_BOOSTING))],
+            cv=2,
+        ),
     ],
     expected_failed_checks=expected_failed_checks,
     xfail_strict=True,

@@ -1,12 +1,16 @@
 """Simulated fleets: the oracle's calibration and properties, the fleet's layout, seeds and parameter errors."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import stats
 
 from hepa_sklearn.datasets import SENSOR_SHAPES, make_fleet
 from hepa_sklearn.datasets._fleet_hazard import age_surface, oracle_surfaces
+from hepa_sklearn.datasets._simulated import _even_quantiles
 from hepa_sklearn.metrics import expected_calibration_error
 from hepa_sklearn.surface import make_survival_y
 from hepa_sklearn.windows import make_windows
@@ -181,6 +185,8 @@ def test_censoring_extremes():
         ({"censoring": 1.5}, "censoring"),
         ({"initial_wear": 1.0}, "initial_wear"),
         ({"degradation_rate": 0}, "degradation_rate"),
+        ({"unit_sampling": "stratified"}, "unit_sampling"),
+        ({"unit_sampling": None}, "unit_sampling"),
     ],
 )
 def test_bad_parameters_are_refused_by_name(params, name):
@@ -196,3 +202,70 @@ def test_a_mode_without_a_sensor_is_refused():
 def test_a_fleet_that_cannot_fail_is_refused():
     with pytest.raises(ValueError, match="survived 100000 steps"):
         make_fleet(1, degradation_rate=1e-9, hazard_scale=1e-12, random_state=0)
+
+
+@pytest.mark.parametrize("n_modes", [1, 2])
+def test_a_steep_hazard_keeps_every_surface_finite_and_the_modes_summing_to_the_oracle(n_modes):
+    # at hazard_growth 2000 the rates overflow a float within a few steps of the failure: each mode's share
+    # of an infinite rate is still its share, and the unit's survival past such a step is 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fleet = make_fleet(20, n_modes=n_modes, hazard_growth=2000.0, stride=4, random_state=0)
+    for surface in (fleet.oracle, fleet.oracle_by_mode, fleet.age_oracle):
+        assert np.isfinite(surface).all() and (surface >= 0).all() and (surface <= 1).all()
+    np.testing.assert_allclose(fleet.oracle_by_mode.sum(axis=1), fleet.oracle, atol=1e-12)
+    assert np.all(np.diff(fleet.oracle, axis=1) >= 0) and np.all(np.diff(fleet.age_oracle, axis=1) >= 0)
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+
+
+@pytest.mark.parametrize("scale, growth", [(0.1, 1e6), (1e300, 8.0), (1.7e308, 1.7e308)])
+def test_the_surfaces_stay_finite_where_the_rates_overflow(scale, growth):
+    # ends past the step where the rates reach inf (about step 40 here): H there is already infinite
+    wear, rate = np.array([0.5, 0.6, 0.1]), np.array([0.012, 0.01, 0.02])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        P, by_mode = oracle_surfaces(wear, rate, [0, 5, 39, 41, 60], 10, scale=scale, growth=growth)
+        age = age_surface(wear[None], rate[None], [0, 5, 41], 10, scale=scale, growth=growth)
+    assert np.isfinite(P).all() and np.isfinite(by_mode).all() and np.isfinite(age).all()
+    np.testing.assert_allclose(by_mode.sum(axis=1), P, atol=1e-12)
+    assert np.all(np.diff(P, axis=1) >= 0) and np.all(by_mode >= 0)
+    np.testing.assert_array_equal(P[-2:], 1.0)  # past the overflow, failure within one step is certain
+
+
+def test_even_unit_sampling_keeps_the_fleet_and_its_exact_oracle():
+    fleet = make_fleet(200, n_modes=2, unit_sampling="even", stride=6, random_state=0)
+    assert fleet.X.shape[1:] == (12, 128) and fleet.oracle.shape == (len(fleet.X), 50)
+    assert fleet.oracle_by_mode.shape == (len(fleet.X), 2, 50)
+    assert fleet.age_oracle.shape == fleet.oracle.shape
+    for surface in (fleet.oracle, fleet.age_oracle):
+        assert np.all(np.diff(surface, axis=1) >= 0) and np.all((surface >= 0) & (surface <= 1))
+    np.testing.assert_allclose(fleet.oracle_by_mode.sum(axis=1), fleet.oracle, atol=1e-12)
+    # the oracle is still the exact probability given the unit's own wear and rates
+    unit = fleet.units.iloc[17]
+    rows = np.flatnonzero(fleet.groups == 17)
+    P, _ = oracle_surfaces(
+        unit[["wear0", "wear1"]].to_numpy(float),
+        unit[["rate0", "rate1"]].to_numpy(float),
+        fleet.index["step"].to_numpy()[rows],
+        50,
+        scale=0.1,
+        growth=8.0,
+    )
+    np.testing.assert_array_equal(fleet.oracle[rows], P)
+    # with one mode, any run of consecutive units covers the prior evenly: the rates' and wears' quantiles
+    # of units 140-199 are within 0.08 of uniform (Kolmogorov distance), where 60 independent draws are
+    # further in 19 fleets of 20 (the larger of the two distances)
+    units = make_fleet(200, unit_sampling="even", stride=50, random_state=0).units
+    rates, wears = units["rate0"].to_numpy()[140:], units["wear0"].to_numpy()[140:]
+    quantiles = (stats.norm.cdf(np.log(rates / 0.008) / 0.3), wears / 0.2)
+    for q in quantiles:
+        assert stats.kstest(q, "uniform").statistic < 0.08
+
+
+def test_even_quantiles_are_uniform_for_each_unit():
+    # over the random shift, a unit's quantiles are uniform and independent across dimensions, as a draw's
+    draws = np.array([_even_quantiles(np.random.default_rng(seed), 8, 2)[5] for seed in range(2000)])
+    for d in range(2):
+        assert stats.kstest(draws[:, d], "uniform").pvalue > 1e-3
+    assert abs(np.corrcoef(draws.T)[0, 1]) < 0.1
+    assert np.all((draws > 0) & (draws < 1))

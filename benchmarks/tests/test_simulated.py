@@ -18,6 +18,7 @@ from hepa_bench.simulated import (
     main,
     oracle_surface,
 )
+from hepa_bench.simulated_rows import UNITS, row_parts
 
 from hepa_sklearn.datasets import make_fleet
 from hepa_sklearn.windows import make_windows
@@ -115,3 +116,14 @@ def test_the_command_line_refuses_bad_options_by_name(tmp_path):
         main(["--methods", "nope", "--results", str(tmp_path / "out.jsonl")])
     with pytest.raises(SystemExit, match="--label-fractions"):
         main(["--label-fractions", "2", "--results", str(tmp_path / "out.jsonl")])
+
+
+def test_a_row_of_more_units_keeps_the_proportions_of_the_parts():
+    assert all(row_parts(name) == PARTS for name in PRESETS if name not in UNITS)
+    n = UNITS["sim-spread"]
+    parts = row_parts("sim-spread")
+    assert [len(units) for units in parts.values()] == [6 * n // 10, n // 10, 3 * n // 10]
+    assert [units.start for units in parts.values()] == [0, parts["train"].stop, parts["valid"].stop]
+    assert parts["test"].stop == n
+    description = SIMULATED["sim-spread"].description
+    assert f"{n} units" in description and f"{parts['test'].start}-{n - 1} test" in description

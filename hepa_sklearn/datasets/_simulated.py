@@ -4,6 +4,7 @@ from numbers import Real
 
 import numpy as np
 import pandas as pd
+from scipy.special import ndtri
 from sklearn.utils import Bunch, check_random_state
 
 from .._validation import (
@@ -13,6 +14,7 @@ from .._validation import (
     POSITIVE_REAL,
     UNIT,
     Interval,
+    StrOptions,
     validate_params,
 )
 from ..windows import make_windows
@@ -29,6 +31,7 @@ LAG = 10  # steps a lagged sensor trails its damage: a tenth of the default flee
 SATURATION = 3.0  # tanh(3 d): past d = 0.5 a saturating sensor has covered 80 % of its range
 AGE_DRAWS = 4096  # prior draws of the age-only oracle: the population survival's standard error <= 0.5 / 64
 MAX_STEPS = 100_000  # a unit still running after this many steps means the hazard cannot make it fail
+UNIT_SAMPLING = ("independent", "even")
 
 _DESCR = """\
 Simulated run-to-failure fleet
@@ -72,9 +75,30 @@ def _read(damage, shape):
     return np.tanh(SATURATION * damage) / np.tanh(SATURATION)
 
 
-def _draw_units(rng, n_units, n_modes, degradation_rate, rate_spread, initial_wear):
+def _even_quantiles(rng, n_units, n_dims):
+    """Quantiles (n_units, n_dims) in (0, 1): a Kronecker sequence with a uniform random shift.
+
+    Unit ``i`` gets ``frac(shift + i * alpha)``, ``alpha_j = g**-j`` for the
+    ``g`` with ``g**(n_dims + 1) = g + 1`` (the generalised golden ratio),
+    so that any run of consecutive units fills the unit cube evenly, while
+    the shift makes each unit's quantiles uniform and independent across
+    dimensions, as independent draws are.
+    """
+    g = 2.0
+    for _ in range(64):  # the fixed point of g = (1 + g) ** (1 / (n_dims + 1)), reached in far fewer steps
+        g = (1.0 + g) ** (1.0 / (n_dims + 1))
+    alpha = g ** -np.arange(1.0, n_dims + 1)
+    quantiles = (rng.random(n_dims)[None, :] + np.arange(n_units)[:, None] * alpha[None, :]) % 1.0
+    return np.clip(quantiles, 2.0**-53, 1.0 - 2.0**-53)  # no rate of 0: every unit fails
+
+
+def _draw_units(rng, n_units, n_modes, degradation_rate, rate_spread, initial_wear, sampling="independent"):
     """Initial wear (uniform on [0, initial_wear)) and log-normal rates around ``degradation_rate``, (n_units,
-    n_modes)."""
+    n_modes); ``sampling="even"`` takes them at the quantiles of :func:`_even_quantiles`."""
+    if sampling == "even":
+        quantiles = _even_quantiles(rng, n_units, 2 * n_modes)
+        wear = initial_wear * quantiles[:, :n_modes]
+        return wear, degradation_rate * np.exp(rate_spread * ndtri(quantiles[:, n_modes:]))
     wear = rng.uniform(0.0, initial_wear, size=(n_units, n_modes))
     rate = degradation_rate * np.exp(rate_spread * rng.standard_normal((n_units, n_modes)))
     return wear, rate
@@ -95,6 +119,7 @@ def _draw_units(rng, n_units, n_modes, degradation_rate, rate_spread, initial_we
         "hazard_scale": [POSITIVE_REAL],
         "hazard_growth": [POSITIVE_REAL],
         "censoring": [UNIT],
+        "unit_sampling": [StrOptions(set(UNIT_SAMPLING))],
         "K": [POSITIVE_INT],
         "context_length": [POSITIVE_INT],
         "stride": [POSITIVE_INT],
@@ -118,6 +143,7 @@ def make_fleet(
     hazard_scale=0.1,
     hazard_growth=8.0,
     censoring=0.3,
+    unit_sampling="independent",
     K=50,
     context_length=128,
     stride=1,
@@ -189,6 +215,18 @@ def make_fleet(
         whose failure comes later are cut short while still running (about
         an eighth of the fleet with the defaults), the others run to failure.
         Censoring is independent of the hazard, as the oracle assumes.
+    unit_sampling : {"independent", "even"}, default="independent"
+        How the units' wear and rates are drawn from their prior (and the
+        age oracle's draws of it). ``"independent"``: each unit on its own.
+        ``"even"``: at the quantiles of a Kronecker sequence with a random
+        shift, so that any run of consecutive units (a part of the fleet, a
+        few hundred units) holds close to the prior's mix of wear and rates.
+        Each unit's wear and rates are still a draw of the prior, so both
+        oracles stay exact; what changes is that fleets of different seeds
+        differ less in their mix of lives, and so do their scores. The age
+        oracle's 4096 draws are then an evenly spread sample of the prior.
+        The runs are most even with one failure mode (two quantiles per
+        unit); with more, each is about as even as independent draws.
     K : int, default=50
         Horizons ``1..K`` of the oracle surfaces (half the median life).
     context_length : int, default=128
@@ -271,7 +309,8 @@ def make_fleet(
     shift = (
         regime_shift * generator.standard_normal((n_regimes, n_sensors)) if n_regimes > 1 else np.zeros((1, n_sensors))
     )
-    wear, rate = _draw_units(generator, n_units, n_modes, degradation_rate, rate_spread, initial_wear)
+    prior = (n_modes, degradation_rate, rate_spread, initial_wear, unit_sampling)
+    wear, rate = _draw_units(generator, n_units, *prior)
 
     columns, unit_rows = [], []  # per unit: (unit, step, regime, readings, failure, mode, damage)
     for unit in range(n_units):
@@ -322,9 +361,9 @@ def make_fleet(
         oracle[rows], by_mode[rows] = oracle_surfaces(
             wear[unit], rate[unit], index["step"].to_numpy()[rows], K, **hazard
         )
-    prior = np.random.default_rng(generator.integers(2**31))  # its own stream: the fleet does not depend on it
+    # the age oracle's draws take their own stream (the next line's): the fleet does not depend on them
     age = age_surface(
-        *_draw_units(prior, AGE_DRAWS, n_modes, degradation_rate, rate_spread, initial_wear),
+        *_draw_units(np.random.default_rng(generator.integers(2**31)), AGE_DRAWS, *prior),
         index["step"].to_numpy(),
         K,
         **hazard,

@@ -14,8 +14,8 @@ from ._training.runtime import resolve_device
 from .datasets._cmapss import CUTS_PER_UNIT
 
 
-def _count(minimum):
-    """An argparse type: an integer of at least ``minimum``, with a message naming the bound otherwise."""
+def _count(minimum, maximum=None):
+    """An argparse type: an integer from ``minimum`` (to ``maximum``); a message names the bound otherwise."""
 
     def parse(text):
         try:
@@ -24,6 +24,8 @@ def _count(minimum):
             raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, got {value}")
         return value
 
     parse.__name__ = f"integer >= {minimum}"
@@ -103,7 +105,7 @@ def build_parser():
     )
     for command in (demo, protocol):
         command.add_argument("--subset", default="FD001", choices=["FD001", "FD002", "FD003", "FD004"])
-        command.add_argument("--seed", type=_count(0), default=0)
+        command.add_argument("--seed", type=_count(0, 2**32 - 1), default=0)  # a random_state's range
     demo.add_argument("--test-stride", type=_count(1), default=4, help="steps between the test windows of an engine")
     protocol.add_argument("--pretrain-epochs", type=_count(1), default=50)
     protocol.add_argument("--finetune-epochs", type=_count(1), default=30)

@@ -21,7 +21,7 @@ from ._survival_fields import (
     frame_records,
     survival_fields,
 )
-from ._validation import POSITIVE_INT, check_event_indicator, real_numbers, validate_params
+from ._validation import NON_NEGATIVE_INT, POSITIVE_INT, check_event_indicator, real_numbers, validate_params
 
 __all__ = [
     "CAUSE_DTYPE",
@@ -245,6 +245,7 @@ def check_surface(proba, n_samples=None, *, probabilities=False):
     return proba
 
 
+@validate_params({"K": [POSITIVE_INT], "n_samples": [NON_NEGATIVE_INT]}, prefer_skip_nested_validation=True)
 def surface_targets(y, K, n_samples):
     """Labels and known-cell mask of ``y`` packed as (n, 2, K) float32, with the counts of positive and negative known
     cells.

@@ -457,6 +457,8 @@ def test_a_pipeline_of_dataframe_labels_saves_and_loads(tmp_path):
         ("protocol", ["--horizon-knots", "some"], "argument --horizon-knots: expected an integer, got 'some'"),
         ("demo", ["--test-stride", "0"], "argument --test-stride: must be at least 1, got 0"),
         ("demo", ["--seed", "-1"], "argument --seed: must be at least 0"),
+        ("demo", ["--seed", "4294967296"], "argument --seed: must be at most 4294967295, got 4294967296"),
+        ("protocol", ["--seed", "4294967296"], "argument --seed: must be at most 4294967295, got 4294967296"),
         (
             "demo",
             ["--device", "gpu0"],

@@ -470,3 +470,21 @@ def test_expected_time_to_event_bounds(seed, K):
     assert np.all((time >= 1.0) & (time <= K))
     # a later event everywhere (a lower surface) never shortens the expected time
     assert np.all(expected_time_to_event(proba * rng.random((10, 1))) >= time - 1e-12)
+
+
+@pytest.mark.parametrize("K", [0, -1, 1.5, True, np.nan])
+def test_surface_targets_names_a_horizon_count_that_is_no_positive_integer(K):
+    from hepa_sklearn.surface import surface_targets
+
+    y = make_survival_y([True, False, True], [1.0, 4.0, 3.0])
+    with pytest.raises(ValueError, match=r"The 'K' parameter of surface_targets must be an int in the range"):
+        surface_targets(y, K, 3)
+
+
+@pytest.mark.parametrize("n_samples", [-1, 1.5, True, np.nan])
+def test_surface_targets_names_a_row_count_that_is_no_whole_number(n_samples):
+    from hepa_sklearn.surface import surface_targets
+
+    y = make_survival_y([True, False, True], [1.0, 4.0, 3.0])
+    with pytest.raises(ValueError, match=r"The 'n_samples' parameter of surface_targets must be"):
+        surface_targets(y, 3, n_samples)

@@ -291,7 +291,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from .results import read_results
+    from .results import CELL_FIELDS, read_results
 
     methods = list(dict.fromkeys([*args.methods, *_family_methods(args.family)]))
     if not methods and not args.reference:
@@ -306,7 +306,8 @@ def run(args):
             "that `hepa-bench run` wrote."
         )
     lines = render(
-        [read_results(path) for path in args.results],
+        # a record without the fields of its cell is skipped with a warning naming its line
+        [read_results(path, CELL_FIELDS, damaged="warn") for path in args.results],
         methods,
         reference=args.reference,
         key=args.key,

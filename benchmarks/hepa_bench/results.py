@@ -6,16 +6,27 @@ machine sharing a results file): each record is written under an exclusive
 lines never interleave. A sweep killed while writing leaves at most one
 torn line, without its newline; readers skip it, and the next append starts
 on a new line so that the torn piece is never glued to a whole record.
+
+A line that is whole JSON but no record a command can read (not an object,
+or without a field the command reads, or with one of another type) is no
+torn line. A command that appends to the file or writes a file from it
+(``hepa-bench run``, ``snapshots``, ``yardstick run`` and ``yardstick
+family``) refuses it before any work, naming the file, the line and the
+field: skipping it would rerun or duplicate its cell. A command that only
+reads (``hepa-bench report``, ``query``, ``yardstick report``) skips it
+with a warning naming the file and the line.
 """
 
 import contextlib
 import fcntl
 import json
+import math
 import os
 import platform
 import signal
 import sys
 import threading
+import warnings
 
 import numpy as np
 import sklearn
@@ -24,7 +35,17 @@ import torch
 from hepa_sklearn import __version__
 from hepa_sklearn.training import resolve_device
 
-__all__ = ["append_record", "command_line", "environment", "noting_interrupts", "read_results", "uninterrupted"]
+__all__ = [
+    "CELL_FIELDS",
+    "RUN_FIELDS",
+    "append_record",
+    "command_line",
+    "environment",
+    "noting_interrupts",
+    "read_results",
+    "record_problem",
+    "uninterrupted",
+]
 
 # options whose value is a path: stored relative to the working directory, never as a path of this machine
 PATH_OPTIONS = ("--results", "--data-home", "--cache-dir", "--output", "--snapshots", "--events")
@@ -40,22 +61,84 @@ def _locked(descriptor, kind):
         fcntl.flock(descriptor, fcntl.LOCK_UN)
 
 
-def read_results(path):
-    """Records of a results file (an absent file has none); a torn line (not a JSON object) is skipped.
+#: the fields naming a record's cell, each (or its alternatives: the former C-MAPSS sweep's ``subset``)
+#: to its types
+CELL_FIELDS = {("dataset", "subset"): str, "seed": int, "fraction": (int, float), "method": str}
+#: the fields ``hepa-bench run`` reads of each record of the file it resumes
+RUN_FIELDS = {**CELL_FIELDS, "pretrain_epochs": int, "finetune_epochs": int}
+
+_JSON_NAMES = {dict: "object", list: "array", str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+def _json_name(value):
+    return "null" if value is None else _JSON_NAMES.get(type(value), type(value).__name__)
+
+
+def _wanted(types):
+    """``types`` in words: "a number" when they hold float, else "an integer", "a string", ..."""
+    types = types if isinstance(types, tuple) else (types,)
+    if float in types:
+        return "a number"
+    return " or ".join(f"an {n}" if n[0] in "aeiou" else f"a {n}" for n in map(_JSON_NAMES.get, types))
+
+
+def record_problem(record, fields):
+    """Why ``record`` is no record with ``fields``, or None.
+
+    ``fields`` maps a field's name (or a tuple of names, any one of which
+    will do) to its type or tuple of types; a boolean is no integer, and a
+    number must be finite.
+    """
+    if not isinstance(record, dict):
+        return f"a JSON {_json_name(record)}, not an object"
+    for names, types in fields.items():
+        names = (names,) if isinstance(names, str) else names
+        name = next((n for n in names if n in record), None)
+        if name is None:
+            return f"no field {' or '.join(map(repr, names))}"
+        value = record[name]
+        if isinstance(value, bool) or not isinstance(value, types):
+            return f"field {name!r} is {json.dumps(value)}, not {_wanted(types)}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"field {name!r} is {json.dumps(value)}, not a finite number"
+    return None
+
+
+def read_results(path, fields=None, *, damaged="raise"):
+    """Records of a results file (an absent file has none); a torn line (not JSON) is skipped.
+
+    Without ``fields``, a line that is JSON but no object is skipped as
+    well. With ``fields`` (as :func:`record_problem` takes them), a line
+    that is JSON but no record with those fields raises ValueError naming
+    the file, the line and the field (``damaged="raise"``), or is skipped
+    with a warning naming them (``damaged="warn"``).
 
     The file is read under a shared lock, so a record being appended is
     read whole or not at all.
     """
+    if damaged not in ("raise", "warn"):
+        raise ValueError(f"damaged must be 'raise' or 'warn', got {damaged!r}.")
     if not os.path.exists(path):
         return []
     records = []
     with open(path, "rb") as handle, _locked(handle.fileno(), fcntl.LOCK_SH):
-        for line in handle:
+        for number, line in enumerate(handle, start=1):
             try:
                 record = json.loads(line)
             except (json.JSONDecodeError, UnicodeDecodeError):
                 continue
-            if isinstance(record, dict):
+            problem = record_problem(record, fields) if fields is not None else None
+            if fields is None and not isinstance(record, dict):
+                continue
+            if problem and damaged == "warn":
+                warnings.warn(f"{path}, line {number}: skipped, {problem}.", stacklevel=2)
+            elif problem:
+                needed = ", ".join("/".join(n) if isinstance(n, tuple) else n for n in fields)
+                raise ValueError(
+                    f"{path}, line {number}: {problem}; each record there needs {needed}. "
+                    f"Mend or remove the line; nothing was run or written."
+                )
+            else:
                 records.append(record)
     return records
 

@@ -46,6 +46,15 @@ __all__ = [
 ]
 
 DEFAULT_RESULTS = "snapshot_results.jsonl"
+#: the fields the study reads of each record of the file it resumes
+SNAPSHOT_FIELDS = {
+    "subset": str,
+    "seed": int,
+    "method": str,
+    "epoch": int,
+    "pretrain_epochs": int,
+    "finetune_epochs": int,
+}
 SNAPSHOT_EPOCHS = (0, 1, 3, 8, 25)  # and the last epoch
 
 
@@ -139,6 +148,29 @@ def cell_key(record):
     )
 
 
+def _check_study(epochs, pretrain_epochs, methods):
+    """The sorted snapshot epochs of a C-MAPSS study, the last included; ValueError for one it cannot run."""
+    epochs = sorted({*epochs, pretrain_epochs})
+    if any(not 0 <= e <= pretrain_epochs for e in epochs):
+        raise ValueError(f"snapshot epochs must lie in [0, {pretrain_epochs}], got {epochs}.")
+    unknown = [m for m in methods if m not in METHODS or METHODS[m].encoder is not pretrained_hepa]
+    if unknown:
+        raise ValueError(f"methods {unknown} have no pretrained encoder to snapshot.")
+    return epochs
+
+
+def _check_event_study(datasets, epochs, registry):
+    """ValueError for a dataset or a snapshot epoch the event study cannot run."""
+    unknown = [name for name in datasets if name not in registry or registry[name].is_cmapss]
+    if unknown:
+        raise ValueError(
+            f"unknown event benchmarks {unknown}; choose from "
+            f"{sorted(n for n, e in registry.items() if not e.is_cmapss)} (C-MAPSS: --subsets)."
+        )
+    if any(e < 0 for e in epochs):
+        raise ValueError(f"snapshot epochs must be >= 0, got {sorted(epochs)}.")
+
+
 def run_snapshots(
     *,
     subsets,
@@ -152,15 +184,15 @@ def run_snapshots(
     command=None,
     log=print,
 ):
-    """Run every missing (subset, seed, method) of the study; returns the new records."""
+    """Run every missing (subset, seed, method) of the study; returns the new records.
 
-    epochs = sorted({*epochs, pretrain_epochs})
-    if any(not 0 <= e <= pretrain_epochs for e in epochs):
-        raise ValueError(f"snapshot epochs must lie in [0, {pretrain_epochs}], got {epochs}.")
-    unknown = [m for m in methods if m not in METHODS or METHODS[m].encoder is not pretrained_hepa]
-    if unknown:
-        raise ValueError(f"methods {unknown} have no pretrained encoder to snapshot.")
-    done = {cell_key(r)[:6] for r in read_results(results)}  # snapshots run on the fixed split
+    Snapshot epochs outside ``[0, pretrain_epochs]``, a method without a
+    pretrained encoder or a damaged record of ``results`` raise ValueError
+    before any work.
+    """
+    epochs = _check_study(epochs, pretrain_epochs, methods)
+    # snapshots run on the fixed split
+    done = {cell_key(r)[:6] for r in read_results(results, SNAPSHOT_FIELDS)}
     env, records = environment(device), []
     for subset in subsets:
         for seed in seeds:
@@ -253,15 +285,8 @@ def run_event_snapshots(
     ``pretrain_epochs`` is the entry's epoch limit.
     """
     registry = BENCHMARKS if registry is None else registry
-    unknown = [name for name in datasets if name not in registry or registry[name].is_cmapss]
-    if unknown:
-        raise ValueError(
-            f"unknown event benchmarks {unknown}; choose from "
-            f"{sorted(n for n, e in registry.items() if not e.is_cmapss)} (C-MAPSS: --subsets)."
-        )
-    if any(e < 0 for e in epochs):
-        raise ValueError(f"snapshot epochs must be >= 0, got {sorted(epochs)}.")
-    previous = [r for r in read_results(results) if r["method"] == "hepa"]
+    _check_event_study(datasets, epochs, registry)
+    previous = [r for r in read_results(results, SNAPSHOT_FIELDS) if r["method"] == "hepa"]
     done = {(r["subset"], r["seed"], r["epoch"]) for r in previous}
     finished = {(r["subset"], r["seed"]) for r in previous if r.get("kept")}  # the kept weights come last
     env, records = environment(device), []
@@ -351,6 +376,19 @@ def add_arguments(parser):
 def run(args):
     if os.path.isdir(args.results):  # refused before any work, as `hepa-bench run` refuses it
         raise SystemExit(f"hepa-bench snapshots: --results is the folder {args.results}; name a .jsonl file.")
+    if args.threads < 0:
+        raise SystemExit(f"hepa-bench snapshots: --threads must be an integer from 0, got {args.threads}.")
+    bad = [seed for seed in args.seeds if not 0 <= seed < 2**32]  # a random_state's range
+    if bad:
+        raise SystemExit(f"hepa-bench snapshots: --seeds must be integers from 0 to 2**32 - 1, got {bad}.")
+    try:  # a bad name or epoch, or a damaged record of the file resumed: one line, before any work
+        if args.datasets:
+            _check_event_study(args.datasets, args.epochs, BENCHMARKS)
+        else:
+            _check_study(args.epochs, args.pretrain_epochs, args.methods)
+        read_results(args.results, SNAPSHOT_FIELDS)
+    except ValueError as exc:
+        raise SystemExit(f"hepa-bench snapshots: {exc}") from None
     if args.threads:
         torch.set_num_threads(args.threads)
     log = lambda message, **kw: print(message, flush=True)  # noqa: E731

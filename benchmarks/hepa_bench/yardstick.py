@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 import numpy as np
 from scipy import stats
 
-from .results import read_results
+from .results import CELL_FIELDS, read_results
 from .stats import holm, markdown_table, paired_by_seed
 
 __all__ = [
@@ -153,6 +153,8 @@ def read_family(path):
             family = json.load(handle)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path} is not a family file: invalid JSON ({exc.msg}, line {exc.lineno}).") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a family file: it is not text.") from None
     if not isinstance(family, dict) or not isinstance(family.get("rows"), list):
         raise ValueError(f"{path} is not a family file: it has no list of rows.")
     missing = [k for row in family["rows"] for k in ("dataset", "fraction", "headline", "baseline") if k not in row]
@@ -277,20 +279,52 @@ def add_arguments(parser):
     report.add_argument("--results", nargs="+", required=True, help="results files of the family's records")
 
 
+def _check_inputs(args):
+    """SystemExit naming the first input that is no file, an output that cannot be written or a bad option."""
+    prog = f"hepa-bench yardstick {args.action}"
+    named = [("--records", path) for path in getattr(args, "records", None) or ()]
+    named += [("--family", args.family)] if args.action != "family" else []
+    named += [("--results", path) for path in args.results] if args.action == "report" else []
+    for option, path in named:
+        if not os.path.isfile(path):
+            raise SystemExit(f"{prog}: {option} names {path}, which is not a file; nothing was written.")
+    if args.action == "family":
+        folder = os.path.dirname(os.path.abspath(args.out))
+        if os.path.isdir(args.out):
+            raise SystemExit(f"{prog}: --out names the folder {args.out}; name the family file to write.")
+        if not os.path.isdir(folder):
+            raise SystemExit(f"{prog}: --out {args.out}: no folder {folder}; nothing was written.")
+        if os.path.exists(args.out):
+            raise SystemExit(f"{prog}: {args.out} exists; a family is written once.")
+    if args.action == "run":
+        if os.path.isdir(args.results):
+            raise SystemExit(f"{prog}: --results names the folder {args.results}; name a JSON-lines file.")
+        if args.threads < 1:
+            raise SystemExit(f"{prog}: --threads must be a positive integer, got {args.threads}.")
+        if args.max_minutes is not None and not 0 < args.max_minutes < float("inf"):  # NaN fails it too
+            raise SystemExit(f"{prog}: --max-minutes must be a positive number, got {args.max_minutes}.")
+
+
 def run(args):
-    """``hepa-bench yardstick family|run|report``; a bad input file ends in one line naming it."""
+    """``hepa-bench yardstick family|run|report``; a bad input file ends in one line naming it.
+
+    A record without the fields of its cell (:data:`~hepa_bench.results.CELL_FIELDS`)
+    ends ``family`` and ``run`` naming its file and line before anything is
+    written; ``report`` only reads, and skips it with a warning naming them.
+    """
+    _check_inputs(args)
     try:
         if args.action == "family":
-            if os.path.exists(args.out):
-                raise SystemExit(f"hepa-bench yardstick family: {args.out} exists; a family is written once.")
-            records = [r for path in args.records for r in read_results(path)]
+            records = [r for path in args.records for r in read_results(path, CELL_FIELDS)]
+            family = make_family(records, args.records)
             with open(args.out, "w") as handle:
-                json.dump(make_family(records, args.records), handle, indent=1)
+                json.dump(family, handle, indent=1)
                 handle.write("\n")
             print(f"wrote {args.out}")
         elif args.action == "report":
-            records = [r for path in args.results for r in read_results(path)]
-            print("\n".join(render_family(read_family(args.family), records)))
+            family = read_family(args.family)
+            records = [r for path in args.results for r in read_results(path, CELL_FIELDS, damaged="warn")]
+            print("\n".join(render_family(family, records)))
         else:
             _run_family(args)
     except (ValueError, FileNotFoundError) as exc:
@@ -300,11 +334,18 @@ def run(args):
 def _run_family(args):
     import torch
 
-    from .results import command_line
+    from .results import RUN_FIELDS, command_line
 
+    family = read_family(args.family)
+    names = {row["dataset"] for row in family["rows"]}
+    unknown = [name for name in args.datasets or () if name not in names]
+    if unknown:
+        rows = sorted(names)
+        raise ValueError(f"--datasets names {unknown}, which the family has no row of; its datasets: {rows}.")
+    read_results(args.results, RUN_FIELDS)  # a damaged record: named before any row runs
     torch.set_num_threads(args.threads)
     run_family(
-        read_family(args.family),
+        family,
         results=args.results,
         datasets=args.datasets,
         max_minutes=args.max_minutes,

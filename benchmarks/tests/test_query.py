@@ -170,3 +170,18 @@ def test_the_query_prints_a_retired_comparisons_figures(records_file, output, me
     (summary,) = [line for line in printed if line.startswith("5 seeds, FD001")]
     difference = next(line for line in lines if line.startswith(f"| `{method}` | FD001 |")).split(" | ")[4]
     assert f"difference {difference}" in summary
+
+
+def test_a_damaged_record_is_skipped_with_a_warning_naming_its_line(tmp_path, capsys):
+    path = tmp_path / "results.jsonl"
+    good = "".join(json.dumps(r) + "\n" for r in records())
+    damaged = {"dataset": "X", "fraction": "x", "method": "A", "seed": 9, "h_auroc": 0.5}
+    path.write_text(good + json.dumps(damaged) + "\n[1, 2]\n")
+    skipped = "skipped, field 'fraction' is \"x\", not a number"
+    with pytest.warns(UserWarning, match=rf"^{path}, line 13: {skipped}"):
+        main(["query", "--results", str(path), "--methods", "A", "--reference", "R"])
+    reference = tmp_path / "reference.jsonl"
+    reference.write_text(good)
+    with_damage = capsys.readouterr().out
+    main(["query", "--results", str(reference), "--methods", "A", "--reference", "R"])
+    assert with_damage == capsys.readouterr().out

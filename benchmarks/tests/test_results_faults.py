@@ -140,3 +140,32 @@ def test_two_processes_appending_500_records_each_leave_1000_whole_lines(tmp_pat
         assert [record["i"] for record in mine] == list(range(500))
         assert all(record["payload"] == name * (1 + (record["i"] * 7919) % 20000) for record in mine)
     assert read_results(path) == records
+
+
+FIELDS = {("dataset", "subset"): str, "seed": int, "fraction": (int, float), "method": str}
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ('{"dataset": "X", "fraction": 1.0, "method": "m"}', r"no field 'seed'"),
+        ('{"seed": 0, "fraction": 1.0, "method": "m"}', r"no field 'dataset' or 'subset'"),
+        ('{"dataset": "X", "seed": 0, "fraction": "x", "method": "m"}',
+         r"field 'fraction' is \"x\", not a number"),
+        ('{"dataset": "X", "seed": 0, "fraction": NaN, "method": "m"}',
+         r"field 'fraction' is NaN, not a finite"),
+        ('{"dataset": "X", "seed": true, "fraction": 1.0, "method": "m"}',
+         r"field 'seed' is true, not an integer"),
+        ("[1, 2]", r"a JSON array, not an object"),
+        ('"text"', r"a JSON string, not an object"),
+    ],
+)  # fmt: skip
+def test_a_damaged_record_is_named_by_file_line_and_field_or_skipped_with_a_warning(tmp_path, line, problem):
+    path = tmp_path / "results.jsonl"
+    good = '{"subset": "X", "seed": 0, "fraction": 1, "method": "m"}'
+    path.write_text(f"{good}\n{{torn\n{line}\n")
+    with pytest.raises(ValueError, match=rf"^{path}, line 3: {problem}"):
+        read_results(path, FIELDS)
+    with pytest.warns(UserWarning, match=rf"^{path}, line 3: skipped, {problem}"):
+        assert read_results(path, FIELDS, damaged="warn") == [json.loads(good)]
+    assert read_results(path) == [json.loads(good)] + ([json.loads(line)] if line.startswith("{") else [])

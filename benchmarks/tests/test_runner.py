@@ -2,6 +2,7 @@
 
 import dataclasses
 import functools
+import json
 import time
 import types
 
@@ -424,3 +425,32 @@ def test_run_refuses_impossible_options_before_any_work_naming_the_option(tmp_pa
     args = build_parser().parse_args(["run", "--datasets", "VIX", "--results", str(tmp_path)])
     with pytest.raises(SystemExit, match=r"--results names the folder"):
         runner.run(args)
+
+
+GOOD = {"dataset": "VIX", "seed": 0, "fraction": 1.0, "method": "gbm",
+        "pretrain_epochs": 1, "finetune_epochs": 1}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ({**GOOD, "seed": None}, "field 'seed' is null, not an integer"),
+        ({k: v for k, v in GOOD.items() if k != "seed"}, "no field 'seed'"),
+        ({k: v for k, v in GOOD.items() if k != "method"}, "no field 'method'"),
+        ({**GOOD, "fraction": "x"}, "field 'fraction' is \"x\", not a number"),
+        ({k: v for k, v in GOOD.items() if k != "pretrain_epochs"}, "no field 'pretrain_epochs'"),
+        ([1, 2], "a JSON array, not an object"),
+    ],
+)
+def test_a_damaged_record_of_the_file_the_run_resumes_ends_it_before_any_cell(tmp_path, monkeypatch, line,
+                                                                              problem):  # fmt: skip
+    monkeypatch.setattr(runner, "run_cell", lambda *a, **k: pytest.fail("a cell ran"))
+    results = tmp_path / "r.jsonl"
+    results.write_text(json.dumps(GOOD) + "\n" + json.dumps(line) + "\n")
+    before = results.read_bytes()
+    argv = ["run", "--datasets", "VIX", "--methods", "gbm", "--results", str(results)]
+    args = build_parser().parse_args(argv)
+    with pytest.raises(SystemExit) as exc:
+        runner.run(args)
+    assert str(exc.value).startswith(f"hepa-bench run: {results}, line 2: {problem}")
+    assert "\n" not in str(exc.value) and results.read_bytes() == before

@@ -182,3 +182,44 @@ def test_a_folder_given_as_the_results_file_is_named_before_any_work(tmp_path, e
     with pytest.raises(SystemExit, match=expected):
         main(["snapshots", "--results", str(tmp_path), "--threads", "1", *extra])
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ('{"subset": "FD001", "method": "hepa", "epoch": 0, "pretrain_epochs": 50, "finetune_epochs": 30}',
+         "no field 'seed'"),
+        ('{"subset": "FD001", "seed": 0, "epoch": 0, "pretrain_epochs": 50, "finetune_epochs": 30}',
+         "no field 'method'"),
+        ('{"subset": "FD001", "seed": 0, "method": "hepa", "epoch": "last", "pretrain_epochs": 50, '
+         '"finetune_epochs": 30}', "field 'epoch' is \"last\", not an integer"),
+        ("[1, 2]", "a JSON array, not an object"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("study", [[], ["--datasets", "VIX"]], ids=["cmapss", "events"])
+def test_a_damaged_record_of_the_snapshot_file_ends_the_study_before_any_work(
+    tmp_path, monkeypatch, line, problem, study
+):
+    monkeypatch.setattr(snapshots, "environment", lambda *a, **k: pytest.fail("the study started"))
+    results = tmp_path / "snap.jsonl"
+    results.write_text(line + "\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["snapshots", "--results", str(results), *study])
+    assert str(exc.value).startswith(f"hepa-bench snapshots: {results}, line 1: {problem}")
+    assert results.read_text() == line + "\n"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--datasets", "NOPE"], r"unknown event benchmarks \['NOPE'\]"),
+        (["--datasets", "VIX", "--epochs", "-1"], r"snapshot epochs must be >= 0"),
+        (["--epochs", "60"], r"snapshot epochs must lie in \[0, 50\]"),
+        (["--threads", "-2"], r"--threads must be an integer from 0, got -2"),
+        (["--seeds", "0", "-1"], r"--seeds must be integers from 0 to 2\*\*32 - 1, got \[-1\]"),
+    ],
+)
+def test_the_snapshot_command_refuses_bad_names_and_epochs_in_one_line(tmp_path, monkeypatch, argv, message):
+    monkeypatch.setattr(snapshots, "environment", lambda *a, **k: pytest.fail("the study started"))
+    with pytest.raises(SystemExit, match=rf"^hepa-bench snapshots: {message}"):
+        main(["snapshots", "--results", str(tmp_path / "snap.jsonl"), *argv])

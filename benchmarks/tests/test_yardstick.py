@@ -1,6 +1,7 @@
 """The yardstick: the baseline chosen on validation figures alone, paired intervals, Holm within the family."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -137,3 +138,69 @@ def test_the_family_runs_its_two_methods_per_row_and_resumes(tmp_path, data_home
     assert results.read_text().splitlines() == lines
     (row,) = family_rows(family, [json.loads(x) for x in lines])
     assert row["n"] == 2
+
+
+def _family_file(tmp_path):
+    family = tmp_path / "family.json"
+    row = {"dataset": "VIX", "fraction": 1.0, "headline": HEADLINE, "baseline": "gbm"}
+    family.write_text(json.dumps({"seeds": list(SEEDS), "rows": [row]}))
+    return family
+
+
+def test_a_damaged_record_is_refused_by_family_and_run_and_skipped_with_a_warning_by_report(tmp_path, capsys):
+    records = tmp_path / "records.jsonl"
+    epochs = {"pretrain_epochs": 1, "finetune_epochs": 1}
+    lines = [json.dumps(_record("VIX", s, "gbm", 0.7, **epochs)) for s in range(5)]
+    damaged = json.dumps({"dataset": "VIX", "fraction": 1.0, "method": "gbm", **epochs})
+    records.write_text("\n".join([*lines[:2], damaged, *lines[2:]]))
+    before = records.read_text()
+    out = tmp_path / "family.json"
+    refused = rf"{records}, line 3: no field 'seed'"
+    with pytest.raises(SystemExit, match=rf"^hepa-bench yardstick family: {refused}"):
+        main(["yardstick", "family", "--records", str(records), "--out", str(out)])
+    assert not out.exists()
+    family = _family_file(tmp_path)
+    with pytest.raises(SystemExit, match=rf"^hepa-bench yardstick run: {refused}"):
+        main(["yardstick", "run", "--family", str(family), "--results", str(records)])
+    assert records.read_text() == before
+    with pytest.warns(UserWarning, match=rf"^{records}, line 3: skipped, no field 'seed'"):
+        assert main(["yardstick", "report", "--family", str(family), "--results", str(records)]) == 0
+    assert "| VIX | 100% | `gbm` |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["family", "--records", "{absent}", "--out", "{tmp}/f.json"],
+         r"--records names {absent}, which is not a file"),
+        (["family", "--records", "{tmp}", "--out", "{tmp}/f.json"], r"--records names {tmp}, which is not"),
+        (["family", "--records", "{records}", "--out", "{tmp}"], r"--out names the folder {tmp}"),
+        (["family", "--records", "{records}", "--out", "{tmp}/no/f.json"], r"--out {tmp}/no/f.json: no"),
+        (["report", "--family", "{family}", "--results", "{absent}"], r"--results names {absent}, which is"),
+        (["report", "--family", "{family}", "--results", "{tmp}"], r"--results names {tmp}, which is not a"),
+        (["report", "--family", "{tmp}", "--results", "{records}"], r"--family names {tmp}, which is not a"),
+        (["run", "--family", "{tmp}", "--results", "{tmp}/r.jsonl"], r"--family names {tmp}, which is not a"),
+        (["run", "--family", "{family}", "--results", "{tmp}"], r"--results names the folder {tmp}"),
+        (["run", "--family", "{family}", "--results", "{tmp}/r.jsonl", "--datasets", "VIX", "FD009"],
+         r"--datasets names \['FD009'\], which the family has no row of; its datasets: \['VIX'\]"),
+        (["run", "--family", "{family}", "--results", "{tmp}/r.jsonl", "--threads", "0"],
+         r"--threads must be a positive integer, got 0"),
+        (["run", "--family", "{family}", "--results", "{tmp}/r.jsonl", "--max-minutes", "nan"],
+         r"--max-minutes must be a positive number, got nan"),
+    ],
+)  # fmt: skip
+def test_the_yardstick_commands_name_a_missing_file_a_folder_or_an_unknown_dataset_in_one_line(
+    tmp_path, monkeypatch, argv, message
+):
+    import hepa_bench.runner
+
+    monkeypatch.setattr(hepa_bench.runner, "run_cell", lambda *a, **k: pytest.fail("a cell ran"))
+    records = tmp_path / "records.jsonl"
+    records.write_text("".join(json.dumps(_record("VIX", s, "gbm", 0.7)) + "\n" for s in range(5)))
+    names = {"tmp": tmp_path, "absent": tmp_path / "absent.jsonl", "records": records}
+    names["family"] = _family_file(tmp_path)
+    before = sorted(tmp_path.rglob("*"))
+    with pytest.raises(SystemExit) as exc:
+        main(["yardstick", *(word.format(**names) for word in argv)])
+    assert re.match(rf"hepa-bench yardstick {argv[0]}: {message.format(**names)}", str(exc.value))
+    assert "\n" not in str(exc.value) and sorted(tmp_path.rglob("*")) == before

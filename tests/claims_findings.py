@@ -1109,7 +1109,7 @@ BINDINGS = [
     Bind("have Holm-adjusted p 0.0824 and {}.", corpus_arms_p("FD002", 3), "printed"),
     # the user's first fit on FD002 with today's defaults (first_fit.py, seed 0, one thread)
     Bind(
-        "sensors only) in {} CPU seconds on one thread",
+        "windows at every age) in {} CPU seconds on one thread",
         Records("benchmarks/experiments/first_fit.txt", dict(subset="FD002", params={}), "fit_cpu_s", how="one"),
         ".0f",
     ),
@@ -4082,7 +4082,7 @@ NOT_MEASUREMENTS = [
     Not("each aimed at the rows with {} % labels that the defaults", "10", "a label fraction, a setting"),
     Not("likelihood lifts VIX with {} % labels (0.738 against", "10", "a label fraction, a setting"),
     Not("the headline line with the {} defaults (the event head", "0.3.0", "a release"),
-    Not("(the event head at {} horizons) on all 5,284", "12", "the default of horizon_knots, a setting"),
+    Not("(the event head at {} horizons) on all 13,537", "12", "the default of horizon_knots, a setting"),
     # --- C-MAPSS under the reference protocol
     Not('in the report\'s "h-AUROC, {}% labels" and "Label', "100", "the name of a report table (a label fraction)"),
     Not("baseline on the last {} steps on every seed, but not", "30", "a setting of the former boosting baseline"),

@@ -79,7 +79,7 @@ def test_the_headline_fit_is_quoted_with_its_command():
         "OMP_NUM_THREADS=1 taskset -c 1 python benchmarks/experiments/first_fit.py --subset FD001 --test-stride 4"
         in body
     )
-    assert "| FD001 | 2018 | 3312 | 26 | 11.1 | 11.2 | 0.8961066452197385 |" in body
+    assert "| FD001 | 5196 | 3312 | 19 | 18.4 | 18.8 | 0.9596806394138093 |" in body
 
 
 def test_the_event_head_section_quotes_both_heads_beside_boosting():
@@ -89,4 +89,4 @@ def test_the_event_head_section_quotes_both_heads_beside_boosting():
         "benchmarks/experiments/fit_vs_boosting.txt",
     ]
     assert "| event head fit | 94.79 (25 epochs) | 9.31 (26 epochs) | 19.24 (21 epochs) |" in body
-    assert "| FD001 (medians of 3) | 11.14 | 12.28 | 532.0 | 544.0 |" in body
+    assert "| FD001 (medians of 3) | 18.4 | 16.37 | 622.0 | 727.0 |" in body

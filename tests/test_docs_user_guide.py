@@ -343,7 +343,7 @@ def test_the_figure_check_on_a_hand_made_text():
     assert printed("0.907", sources) and not printed("0.123", sources) and not printed("0.90", sources)
     guide = read(USER_GUIDE)
     assert not any(problem for *_, problem in bound_spans(guide, BINDINGS))
-    changed = guide.replace("an h-AUROC of 0.896", "an h-AUROC of 0.897", 1)
+    changed = guide.replace("an h-AUROC of 0.960", "an h-AUROC of 0.961", 1)
     assert any("does not print" in (problem or "") for *_, problem in bound_spans(changed, BINDINGS))
     ((start, end, numbers, _),) = bound_spans("x (97 CPU seconds on one thread, an h-AUROC of\n0.907) y", BINDINGS)
     assert numbers == ("97", "0.907") and start == 2

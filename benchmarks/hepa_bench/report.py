@@ -22,7 +22,7 @@ from .report_former import current_records, former_section
 from .report_rolling import render_rolling
 from .report_simulated import render_simulated
 from .report_summary import summary_section
-from .results import read_results
+from .results import CELL_FIELDS, read_results
 from .snapshots_report import markdown
 from .yardstick import read_family, render_family
 
@@ -91,16 +91,18 @@ def render_report(
     simulated_lines = render_simulated(report_records(simulated, "simulated")) if simulated else []
     if simulated_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(simulated_lines)
-    cause_lines = render_causes(read_results(causes)) if causes else []
+    # the optional sections' records: one without the fields of its cell is skipped with a warning naming it
+    cause_lines = render_causes(read_results(causes, CELL_FIELDS, damaged="warn")) if causes else []
     if cause_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(cause_lines)
-    family_files = [read_results(path) for path in families]
+    family_files = [read_results(path, CELL_FIELDS, damaged="warn") for path in families]
     family_lines = render_families(family_files, results=cmapss) if families else []
     if family_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(family_lines) + "\n"
     if yardstick:
         family, *files = yardstick
-        lines = render_family(read_family(family), [r for path in files for r in read_results(path)])
+        records = [r for path in files for r in read_results(path, CELL_FIELDS, damaged="warn")]
+        lines = render_family(read_family(family), records)
         text = text.rstrip("\n") + "\n\n## The yardstick's primary family\n\n" + "\n".join(lines) + "\n"
     return text
 

@@ -204,9 +204,12 @@ def family_rows(family, records):
             {**row, "n": n, "headline_mean": np.mean(a) if n else np.nan, "baseline_mean": np.mean(b) if n else np.nan}
             | {"mean": mean, "low": low, "high": high, "p": p}
         )
-    for row, adjusted in zip(rows, holm([row["p"] for row in rows]), strict=True):
-        row["holm_p"] = adjusted
-        if not np.isfinite(adjusted):
+    # Holm over every row of the family, a row without its test yet counted with p = 1, so that a row's
+    # adjusted p never counts fewer comparisons than the family holds
+    pending = [row["p"] if np.isfinite(row["p"]) else 1.0 for row in rows]
+    for row, adjusted in zip(rows, holm(pending), strict=True):
+        row["holm_p"] = adjusted if np.isfinite(row["p"]) else np.nan
+        if not np.isfinite(row["holm_p"]):
             row["verdict"] = "–"
         elif adjusted < ALPHA:
             row["verdict"] = "ahead" if row["mean"] > 0 else "behind"

@@ -127,3 +127,21 @@ def test_records_of_another_shape_are_skipped_with_a_warning_naming_the_line(tmp
     reference = tmp_path / "reference.jsonl"
     reference.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert text == render_report(reference)
+
+
+@pytest.mark.parametrize("section", ["causes", "families", "yardstick"])
+def test_a_damaged_record_of_an_optional_section_is_skipped_with_a_warning_naming_the_line(
+    tmp_path, hand_made_records, section
+):
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in hand_made_records()))
+    damaged = tmp_path / "damaged.jsonl"
+    good = {"dataset": "FD001", "seed": 0, "fraction": 1.0, "method": "hepa", "h_auroc": 0.9}
+    no_seed = {k: v for k, v in good.items() if k != "seed"}
+    damaged.write_text(json.dumps(good) + "\n" + json.dumps(no_seed) + "\n")
+    family = tmp_path / "family.json"
+    row = {"dataset": "FD001", "fraction": 1.0, "headline": "hepa", "baseline": "gbm"}
+    family.write_text(json.dumps({"seeds": [0, 1], "rows": [row]}))
+    files = {"causes": damaged, "families": [damaged], "yardstick": [family, damaged]}
+    with pytest.warns(UserWarning, match=rf"^{damaged}, line 2: skipped, no field 'seed'"):
+        render_report(results, **{section: files[section]})

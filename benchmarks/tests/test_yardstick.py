@@ -103,6 +103,12 @@ def test_holm_runs_over_the_family_rows_alone_and_gives_each_row_its_verdict(mak
     # fewer pairs than the family asks for: the verdict says the row is incomplete
     short = [r for r in records if r["seed"] < 5]
     assert "(incomplete)" in "\n".join(render_family(family, short))
+    # a row without its records yet still counts in the correction, as a p of 1
+    bigger = _family([(s, 1.0, "hepa", "gbm") for s in ("FD001", "FD002", "FD003", "FD004")])
+    rows4 = {r["dataset"]: r for r in family_rows(bigger, records)}
+    assert np.isnan(rows4["FD004"]["holm_p"]) and rows4["FD004"]["verdict"] == "–"
+    assert rows4["FD003"]["holm_p"] == pytest.approx(min(1.0, 2 * rows["FD003"]["p"]))  # third of four: times 2
+    assert smallest["holm_p"] * 4 / 3 == pytest.approx(rows4[smallest["dataset"]]["holm_p"])
 
 
 def test_the_family_command_writes_once_and_a_damaged_family_file_is_named(tmp_path, capsys):

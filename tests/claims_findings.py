@@ -941,6 +941,33 @@ def headline_cmapss(subset, fraction):
 HEADLINE = "hepa-default-auto0-knots12"
 
 
+BATADAL_DIAGNOSIS = "benchmarks/experiments/batadal_diagnosis.txt"
+
+
+def batadal(pattern):
+    """The figure ``pattern``'s group captures on the one matching line of the BATADAL diagnosis."""
+    return Line(BATADAL_DIAGNOSIS, pattern)
+
+
+def batadal_seed_scores(reduce):
+    """``reduce`` (min or max) of the headline line's five test h-AUROCs in the BATADAL diagnosis."""
+
+    def value():
+        scores = batadal(r"^\s+headline\s+test, seeds 0-4: ([\d., ]+) \(mean").value()
+        return reduce(float(x) for x in scores.split(","))
+
+    value.__name__ = f"{reduce.__name__} of the BATADAL seeds"
+    return Computed(value)
+
+
+def batadal_control(label, part):
+    """The ``part`` h-AUROC (train, valid or test) of one control line of the BATADAL diagnosis."""
+    fields = {name: r"(\d\.\d+)" if name == part else r"\d\.\d+" for name in ("train", "valid", "test")}
+    return batadal(
+        rf"^\s+{re.escape(label)}\s+train {fields['train']}\s+valid {fields['valid']}\s+test {fields['test']}"
+    )
+
+
 BINDINGS = [
     # the rows the headline line misses against boosting
     Bind("({} against `gbm`'s 0.972)", headline_cmapss("FD003", 0.1), ".3f"),
@@ -3932,6 +3959,56 @@ BINDINGS = [
     Bind("Parameters with {} channels: 1,310,720 in the", Computed(protocol_channels), "d"),  # 14
     Bind("Parameters with 14 channels: {} in the pretrained model", Computed(pretrained_parameters), ",d"),  # 1,310,720
     Bind("pooling, predictor); {} finetuned (predictor and", Computed(finetuned_parameters), ",d"),  # 198,401
+    # BATADAL below chance (batadal_diagnosis.txt)
+    Bind("at every seed, from {} to", batadal_seed_scores(min), ".3f"),
+    Bind("at every seed, from 0.122 to\n{} (mean", batadal_seed_scores(max), ".3f"),
+    Bind(
+        "(mean {}; `benchmarks/experiments/batadal",
+        batadal(r"^\s+headline\s+test, seeds 0-4: .*\(mean (\d\.\d+)\)"),
+        "printed",
+    ),
+    Bind(
+        "on the embedding alone scores {} (seed 0)",
+        batadal_control("the same head on embedding alone", "test"),
+        "printed",
+    ),
+    Bind(
+        "on the window level\nalone {}, and",
+        batadal_control("the same head on window level (both spans) alone", "test"),
+        "printed",
+    ),
+    Bind(
+        "whole-window means alone {}, fitting",
+        batadal_control("the same head on whole-window means alone", "test"),
+        "printed",
+    ),
+    Bind("almost\nperfectly ({})", batadal_control("the same head on whole-window means alone", "train"), "printed"),
+    Bind("not at all ({}).", batadal_control("the same head on whole-window means alone", "valid"), "printed"),
+    Bind(
+        "4 hours apart, correlate at {})",
+        batadal(r"whole-window means: median correlation between consecutive training windows \(4 h apart\) (\d\.\d+)"),
+        "printed",
+    ),
+    Bind(
+        "(share {}), so on new weeks",
+        batadal(r"^\s+whole-window means\s+valid: share of training positives (\d\.\d+) \(positive windows\)"),
+        "printed",
+    ),
+    Bind(
+        "the same pipeline scores {} over seeds 0-4.",
+        batadal(r"^\s+window_level=False\s+test, seeds 0-4: .*\(mean (\d\.\d+)\)"),
+        "printed",
+    ),
+    Bind(
+        "headline line still scores {}, and",
+        batadal(r"^\s+headline\s+train \S+\s+valid \S+\s+test (\d\.\d+)"),
+        "printed",
+    ),
+    Bind(
+        "scores 0.345, and {} without the window",
+        batadal(r"^\s+window_level=False\s+train \S+\s+valid \S+\s+test (\d\.\d+)"),
+        "printed",
+    ),
 ]
 
 NOT_MEASUREMENTS = [
@@ -4190,6 +4267,12 @@ NOT_MEASUREMENTS = [
     Not("and within its spread with {} % on FD002.", "10", "a label fraction, a setting"),
     Not("% (0.856 against 0.541 with {} %, 0.703 against 0.521 with", "5", "a label fraction, a setting"),
     Not("%, 0.703 against 0.521 with {} %). In the event table the", "2", "a label fraction, a setting"),
+    Not("every window holds {} hours of\none series", "512", "the window length, a setting"),
+    Not("embedding alone scores 0.558 (seed {})", "0", "a setting: the seed"),
+    Not("training windows, {} hours apart", "4", "the stride, a setting"),
+    Not("among its {} nearest", "10", "a setting of the measurement"),
+    Not("scores 0.523 over seeds {}-4.", "0", "the seeds, a setting"),
+    Not("scores 0.523 over seeds 0-{}.", "4", "the seeds, a setting"),
 ]
 
 # figures whose source gives another value: (document, phrase, quoted, source value)

@@ -19,6 +19,7 @@ from .report_cmapss import render
 from .report_events import render_events
 from .report_families import render_families
 from .report_former import current_records, former_section
+from .report_nasa import render_nasa
 from .report_rolling import render_rolling
 from .report_simulated import render_simulated
 from .report_summary import summary_section
@@ -42,11 +43,13 @@ def render_report(
     causes=None,
     families=(),
     yardstick=(),
+    nasa=None,
 ):
     """The report's text from the results files: the C-MAPSS ``results``, then the optional sections.
 
     ``yardstick`` is the primary family's file followed by its results files
-    (:mod:`hepa_bench.yardstick`); its section comes last.
+    (:mod:`hepa_bench.yardstick`); its section comes last, after that of ``nasa``, the records
+    of the rows on NASA's test engines (:mod:`hepa_bench.report_nasa`).
 
     ``families`` are results files of the method families (:mod:`hepa_bench.report_families`), read in
     order; their section comes last and is left out when they hold no record of a family. A family whose
@@ -99,6 +102,9 @@ def render_report(
     family_lines = render_families(family_files, results=cmapss) if families else []
     if family_lines:
         text = text.rstrip("\n") + "\n\n" + "\n".join(family_lines) + "\n"
+    nasa_lines = render_nasa(read_results(nasa, CELL_FIELDS, damaged="warn")) if nasa else []
+    if nasa_lines:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(nasa_lines) + "\n"
     if yardstick:
         family, *files = yardstick
         records = [r for path in files for r in read_results(path, CELL_FIELDS, damaged="warn")]
@@ -175,7 +181,7 @@ def report_records(path, kind):
 def check_inputs(args):
     """SystemExit naming each input option whose file does not exist, or an output that cannot be written."""
     named = [(option, getattr(args, option[2:], None)) for option in ("--results", "--events", "--snapshots")]
-    named += [(option, getattr(args, option[2:], None)) for option in ("--simulated", "--causes")]
+    named += [(option, getattr(args, option[2:], None)) for option in ("--simulated", "--causes", "--nasa")]
     named += [("--families", path) for path in getattr(args, "families", None) or ()]
     named += [("--yardstick", path) for path in getattr(args, "yardstick", None) or ()]
     for option, path in named:
@@ -260,6 +266,9 @@ def add_arguments(parser):
         help="results of the method families (hepa-norm-*, hepa-level-*, ...) to add as a section (optional)",
     )
     parser.add_argument(
+        "--nasa", default=None, help="results of `hepa-bench run` on the rows on NASA's test engines (optional)"
+    )
+    parser.add_argument(
         "--yardstick",
         nargs="+",
         default=(),
@@ -282,5 +291,6 @@ def run(args):
         causes=args.causes,
         families=args.families,
         yardstick=args.yardstick,
+        nasa=args.nasa,
     )
     write_report(text, args.output, args.allow_shorter)

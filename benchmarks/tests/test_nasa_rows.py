@@ -50,3 +50,24 @@ def test_regime_windows_keep_the_settings_and_are_normalised_by_the_training_eng
     assert abs(np.nanmean(sensor)) < 0.2 and 0.8 < np.nanstd(sensor) < 1.2
     X, rul = data.nasa()
     assert len(X) == len(rul) == 259 and np.isfinite(rul).all()
+
+
+def test_the_nasa_section_pairs_the_headline_line_with_every_other_method_by_seed():
+    from hepa_bench.report_nasa import render_nasa
+
+    def record(method, seed, score, fraction=1.0, dataset="FD001-NASA"):
+        return {"dataset": dataset, "method": method, "seed": seed, "fraction": fraction, "h_auroc": score}
+
+    headline = "hepa-default-auto0-knots12"
+    records = [record(headline, s, 0.90 + 0.01 * s) for s in range(3)]
+    records += [record("gbm", s, 0.88 + 0.01 * s + (0.01 if s == 2 else 0.0)) for s in range(3)]
+    records += [record("gbm", 9, 0.1), record("elapsed", 0, 0.8), record("gbm", 0, 0.5, dataset="FD001")]
+    lines = render_nasa(records)
+    (row,) = [line for line in lines if line.startswith("| FD001-NASA")]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    # gbm's mean over its four seeds; the pairs only over the three seeds both ran: differences 0.02, 0.02, 0.01
+    assert cells[2] == "0.910 ± 0.010 (3)" and cells[3].endswith("(4)")
+    half = 4.302652729911275 * np.std([0.02, 0.02, 0.01], ddof=1) / np.sqrt(3)
+    assert cells[5] == f"+0.017 [{0.05 / 3 - half:+.3f}, {0.05 / 3 + half:+.3f}] (3)"
+    assert cells[6] == "–"  # one pair with elapsed: no interval
+    assert render_nasa([record("gbm", 0, 0.5, dataset="FD001")]) == []

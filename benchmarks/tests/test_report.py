@@ -35,7 +35,8 @@ def test_report_regenerates_docs():
     # what `hepa-bench report --results benchmarks/cmapss_results.jsonl --snapshots
     # benchmarks/snapshot_results.jsonl --events benchmarks/event_results.jsonl --simulated
     # benchmarks/simulated_results.jsonl --causes benchmarks/simulated_causes_results.jsonl --families
-    # benchmarks/screen_beside_results.jsonl benchmarks/normalisation_results.jsonl --yardstick
+    # benchmarks/screen_beside_results.jsonl benchmarks/normalisation_results.jsonl --nasa
+    # benchmarks/nasa_results.jsonl --yardstick
     # benchmarks/yardstick/family.json benchmarks/yardstick/results_cmapss.jsonl
     # benchmarks/yardstick/results_events.jsonl` writes
     benchmarks = REPOSITORY / "benchmarks"
@@ -48,6 +49,7 @@ def test_report_regenerates_docs():
         causes=benchmarks / "simulated_causes_results.jsonl",
         families=[benchmarks / "screen_beside_results.jsonl", benchmarks / "normalisation_results.jsonl"],
         yardstick=[yardstick / "family.json", yardstick / "results_cmapss.jsonl", yardstick / "results_events.jsonl"],
+        nasa=benchmarks / "nasa_results.jsonl",
     )
     assert text.encode() == (REPOSITORY / "docs" / "benchmarks.md").read_bytes()
 

@@ -15,6 +15,24 @@ __all__ = ["BOOSTING_AND_REFERENCE_METHODS", "NEURAL_BASELINE_METHODS", "simple_
 CMAPSS = ("FD001", "FD002", "FD003", "FD004")  # the datasets with operating settings to normalise by
 
 
+def _supervised(estimator_class, description, *, norm=None, regime=False):
+    """A baseline encoder trained end to end on the cell's labels, then frozen, under the matched head.
+
+    ``norm`` replaces the entry's normalisation; ``regime`` reads the windows
+    normalised per operating condition, which C-MAPSS alone has.
+    """
+    encoder = functools.partial(supervised_encoder, estimator_class, **({"norm": norm} if norm else {}))
+    return Method(
+        description,
+        family="baseline",
+        encoder=encoder,
+        head=matched_head,
+        supervised=True,
+        regime=regime,
+        datasets=CMAPSS if regime else None,
+    )
+
+
 def simple_boosting(entry, data, mask, *, epochs, device, seed, encoder=None):
     """:class:`~hepa_bench.simple_boosting.SimpleBoosting` on the labelled training windows; nothing chosen."""
     return SimpleBoosting(K=entry.K, random_state=seed).fit(data.X_train[mask], data.y_train[mask]), {}
@@ -55,57 +73,39 @@ NEURAL_BASELINE_METHODS = {
         pretrain={"n_kernels": 9996},
         head=headline_head,
     ),
-    "patchtst": Method(
+    "patchtst": _supervised(
+        PatchTSTEncoder,
         "PatchTST baseline: channel-independent patches, bidirectional attention, trained end to end with the "
         "cell's labels, then frozen; matched head",
-        family="baseline",
-        encoder=functools.partial(supervised_encoder, PatchTSTEncoder),
-        head=matched_head,
-        supervised=True,
     ),
-    "itransformer": Method(
+    "itransformer": _supervised(
+        ITransformerEncoder,
         "iTransformer baseline: one token per variate, attention across variates, trained end to end with the "
         "cell's labels, then frozen; matched head",
-        family="baseline",
-        encoder=functools.partial(supervised_encoder, ITransformerEncoder),
-        head=matched_head,
-        supervised=True,
     ),
-    "patchtst-revin": Method(
+    "patchtst-revin": _supervised(
+        PatchTSTEncoder,
         "the PatchTST baseline with RevIN on every dataset (on C-MAPSS, where HEPA has the global z-score, "
         "this erases the degradation level; the baseline as first run there)",
-        family="baseline",
-        encoder=functools.partial(supervised_encoder, PatchTSTEncoder, norm="revin"),
-        head=matched_head,
-        supervised=True,
+        norm="revin",
     ),
-    "itransformer-revin": Method(
+    "itransformer-revin": _supervised(
+        ITransformerEncoder,
         "the iTransformer baseline with RevIN on every dataset (on C-MAPSS, where HEPA has the global z-score, "
         "this erases the degradation level; the baseline as first run there)",
-        family="baseline",
-        encoder=functools.partial(supervised_encoder, ITransformerEncoder, norm="revin"),
-        head=matched_head,
-        supervised=True,
+        norm="revin",
     ),
-    "patchtst-regime": Method(
+    "patchtst-regime": _supervised(
+        PatchTSTEncoder,
         "the PatchTST baseline on per-operating-condition z-scores (C-MAPSS), then its global z-score, as "
         "gbm-regime is gbm on them; matched head",
-        family="baseline",
-        encoder=functools.partial(supervised_encoder, PatchTSTEncoder),
-        head=matched_head,
-        supervised=True,
         regime=True,
-        datasets=CMAPSS,
     ),
-    "itransformer-regime": Method(
+    "itransformer-regime": _supervised(
+        ITransformerEncoder,
         "the iTransformer baseline on per-operating-condition z-scores (C-MAPSS), then its global z-score; matched "
         "head",
-        family="baseline",
-        encoder=functools.partial(supervised_encoder, ITransformerEncoder),
-        head=matched_head,
-        supervised=True,
         regime=True,
-        datasets=CMAPSS,
     ),
 }
 

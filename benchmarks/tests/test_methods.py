@@ -117,7 +117,19 @@ def test_the_table_names_each_method_once_with_its_family():
         "timesfm",
         "moirai",
         "minirocket",
+        "minirocket-10k",
+        "patchtst-regime",
+        "itransformer-regime",
+        "gbm-simple",
     }
+    # the regime-normalised neural baselines run where operating conditions exist, C-MAPSS alone
+    assert METHODS["patchtst-regime"].regime and METHODS["patchtst-regime"].datasets == (
+        "FD001",
+        "FD002",
+        "FD003",
+        "FD004",
+    )
+    assert METHODS["minirocket-10k"].pretrain == {"n_kernels": 9996}
     assert METHODS["gbm-last30"].finetune == {"features": "last"} and METHODS["gbm"].finetune == {}
     assert references(list(METHODS)) == ["elapsed", "position"]
     assert {m for m, spec in METHODS.items() if spec.control} == {

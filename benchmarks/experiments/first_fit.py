@@ -14,7 +14,7 @@ predictor's as ``--predictor name=value``::
 
 Without parameters it fits the defaults; ``--subset FD001 --test-stride 4`` is the README's Quickstart.
 ``--seed 0 1 2 3 4`` fits one seed after the other and ends with a line of
-the test h-AUROC's mean, median and range over them.
+the test h-AUROC's mean, median, sample standard deviation and range over them.
 """
 
 import argparse
@@ -73,6 +73,7 @@ def main():
             "seeds": args.seed,
             "test_h_auroc_mean": round(statistics.mean(scores), 4),
             "test_h_auroc_median": round(statistics.median(scores), 4),
+            "test_h_auroc_std": round(statistics.stdev(scores), 4),
             "test_h_auroc_min": round(min(scores), 4),
             "test_h_auroc_max": round(max(scores), 4),
             "fit_cpu_s_median": round(statistics.median(cpus), 1),

@@ -83,7 +83,7 @@ def test_train_shapes_and_dtypes():
     for column in RAW_COLUMNS[2:]:
         assert data.frame[column].dtype == np.float64, column
     assert "FD001" in data.DESCR and "context_length=512" in data.DESCR
-    assert "stride=4" in data.DESCR and "min_history=128" in data.DESCR
+    assert "stride=4" in data.DESCR and "min_history=1." in data.DESCR
 
 
 def test_test_shapes_and_dtypes():
@@ -125,10 +125,15 @@ def test_train_failure_once_at_last_cycle(subset):
 
 
 def test_windows_have_min_history():
+    # the default keeps windows from a unit's first cycle, as the test split does
     train = load_cmapss("FD001", context_length=256)
     observed = _observed_steps(train.X)
-    assert observed.min() >= 128
-    assert observed.max() <= 256
+    assert observed.min() < 128 and observed.max() <= 256
+    assert (observed[train.y["event"]] >= 1).all()
+    # the protocol's windows: at least 128 cycles of history, passed explicitly
+    protocol = load_cmapss("FD001", context_length=256, min_history=128)
+    assert _observed_steps(protocol.X).min() >= 128
+    assert len(protocol.X) < len(train.X)
 
     custom = load_cmapss("FD001", context_length=64, min_history=50)
     assert _observed_steps(custom.X).min() >= 50
@@ -152,8 +157,8 @@ def test_train_labels_for_one_unit():
     mask = data.groups == unit
     y_unit = data.y[mask]
     X_unit = data.X[mask]
-    ends = _window_ends(n_steps, 4, 128)
-    assert y_unit.shape[0] == ends.shape[0] == (n_steps - 128) // 4 + 1
+    ends = _window_ends(n_steps, 4, 1)
+    assert y_unit.shape[0] == ends.shape[0] == (n_steps - 1) // 4 + 1 == 48
 
     # the window ending at the failure cycle is censored with time 0
     assert not y_unit["event"][-1]
@@ -163,8 +168,8 @@ def test_train_labels_for_one_unit():
     assert y_unit["time"][-2] == 4.0
     assert y_unit["event"][:-1].all()
     np.testing.assert_array_equal(y_unit["time"], (n_steps - 1) - ends)
-    # the earliest window has exactly min_history observed cycles here
-    assert y_unit["time"][0] == n_steps - 128
+    # counted back from the failure in steps of 4, the earliest window ends at the unit's fourth cycle
+    assert y_unit["time"][0] == n_steps - 4 and _observed_steps(X_unit[:1])[0] == 4
 
     # window contents line up with the frame
     sensors = rows[list(CMAPSS_SENSORS)].to_numpy(dtype=np.float32)
@@ -233,8 +238,8 @@ def test_stride_and_context_length_are_honoured():
     strided = load_cmapss("FD001", context_length=32, stride=5)
     assert base.X.shape[1:] == (14, 32)
     lengths = base.frame.groupby("unit").size().to_numpy()
-    assert base.X.shape[0] == int(np.sum(lengths - 128 + 1))
-    assert strided.X.shape[0] == int(np.sum((lengths - 128) // 5 + 1))
+    assert base.X.shape[0] == int(np.sum(lengths))  # a window at every cycle of every unit
+    assert strided.X.shape[0] == int(np.sum((lengths - 1) // 5 + 1))
     # consecutive windows of a unit end 5 cycles apart
     for unit in (1, 50, 100):
         times = strided.y["time"][strided.groups == unit]

@@ -150,11 +150,14 @@ def _data_home(entry, synthetic):
 def test_corpus_holds_no_validation_or_test_rows(name, family_corpus, data_home):
     entry = BENCHMARKS[name]
     home = _data_home(entry, data_home)
+    if entry.retired:  # a retired dataset is left out, and a corpus of nothing is refused before any file
+        with pytest.raises(
+            ValueError, match=rf"none of the families .* has data to build a corpus from \({name}: retired"
+        ):
+            family_corpus(name, home)
+        return
     manifest = family_corpus(name, home)
     shards = [shard for shard in manifest["shards"] if shard["dataset"] == name]
-    if entry.retired:
-        assert shards == [] and name in {item["dataset"] for item in manifest["skipped"]}
-        return
     (shard,) = shards
     with np.load(f"{manifest['root']}/{shard['file']}", allow_pickle=False) as stored:
         X, units, ends = stored["X"], stored["unit"], stored["end"]

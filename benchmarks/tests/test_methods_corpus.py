@@ -17,13 +17,18 @@ from hepa_sklearn.persistence import save
 def _run(folder, *, exclude, epochs=3, max_epochs=3):
     folder.mkdir(parents=True)
     (folder / "pretrainer-epoch0003.pt").write_bytes(b"weights")
-    state = {
+    (folder / "optimizer-epoch0003.pt").write_bytes(b"state")
+    state = {  # every field hepa-bench corpus pretrain writes
+        "manifest_sha256": "0" * 64,
         "exclude": exclude,
         "families": ["vix"],
+        "seed": 0,
+        "windows_per_piece": None,
+        "params": {},
         "epochs": epochs,
         "max_epochs": max_epochs,
         "epoch_losses": [1.5, 1.2, 1.1][:epochs],
-        "files": {"pretrainer": "pretrainer-epoch0003.pt"},
+        "files": {"pretrainer": "pretrainer-epoch0003.pt", "optimizer": "optimizer-epoch0003.pt"},
     }
     (folder / "state.json").write_text(json.dumps(state))
 

@@ -57,16 +57,20 @@ NEURAL_BASELINE_METHODS = {
         for name, embedder in FOUNDATION_MODELS.items()
     },
     "minirocket": Method(
-        "MiniRocket baseline: a random feature map, MiniRocketEncoder's defaults (252 convolutional features, each "
+        "MiniRocket baseline: a random feature map, MiniRocketEncoder's defaults (252 convolutional "
+        "features, each "
         "channel's mean over the window and its last 30 steps, its observed share) fitted on the pretraining "
         "windows, then HEPAEventPredictor as hepa's head",
         family="baseline",
         encoder=minirocket_features,
     ),
     "minirocket-10k": Method(
-        "MiniRocket at its standard size: 9,996 convolutional features (84 kernels, the multiple of 84 nearest "
-        "10,000), each channel's mean over the window and its last 30 steps, its observed share, fitted on the "
-        "pretraining windows; the headline line's head (HEPAEventPredictor(K=K) with its defaults, fitted on the "
+        "MiniRocket at its standard size: 9,996 convolutional features (84 kernels, the multiple of 84 "
+        "nearest "
+        "10,000), each channel's mean over the window and its last 30 steps, its observed share, fitted on "
+        "the "
+        "pretraining windows; the headline line's head (HEPAEventPredictor(K=K) with its defaults, fitted "
+        "on the "
         "labelled training windows alone)",
         family="baseline",
         encoder=minirocket_features,
@@ -75,12 +79,14 @@ NEURAL_BASELINE_METHODS = {
     ),
     "patchtst": _supervised(
         PatchTSTEncoder,
-        "PatchTST baseline: channel-independent patches, bidirectional attention, trained end to end with the "
+        "PatchTST baseline: channel-independent patches, bidirectional attention, trained end to end with "
+        "the "
         "cell's labels, then frozen; matched head",
     ),
     "itransformer": _supervised(
         ITransformerEncoder,
-        "iTransformer baseline: one token per variate, attention across variates, trained end to end with the "
+        "iTransformer baseline: one token per variate, attention across variates, trained end to end with "
+        "the "
         "cell's labels, then frozen; matched head",
     ),
     "patchtst-revin": _supervised(
@@ -91,7 +97,8 @@ NEURAL_BASELINE_METHODS = {
     ),
     "itransformer-revin": _supervised(
         ITransformerEncoder,
-        "the iTransformer baseline with RevIN on every dataset (on C-MAPSS, where HEPA has the global z-score, "
+        "the iTransformer baseline with RevIN on every dataset (on C-MAPSS, where HEPA has the global "
+        "z-score, "
         "this erases the degradation level; the baseline as first run there)",
         norm="revin",
     ),
@@ -103,7 +110,8 @@ NEURAL_BASELINE_METHODS = {
     ),
     "itransformer-regime": _supervised(
         ITransformerEncoder,
-        "the iTransformer baseline on per-operating-condition z-scores (C-MAPSS), then its global z-score; matched "
+        "the iTransformer baseline on per-operating-condition z-scores (C-MAPSS), then its global z-score; "
+        "matched "
         "head",
         regime=True,
     ),
@@ -142,7 +150,8 @@ BOOSTING_AND_REFERENCE_METHODS = {
     ),
     "gbm-simple": Method(
         "the twenty-line boosting model: HistGradientBoostingRegressor at its defaults on four features per "
-        "channel of the last 30 steps (last value, means of the last 10 and 30, slope; NaN read as 0), fitted "
+        "channel of the last 30 steps (last value, means of the last 10 and 30, slope; NaN read as 0), "
+        "fitted "
         "on the windows with an observed event, target log1p(time) (hepa_bench.simple_boosting)",
         family="baseline",
         surface=simple_boosting,
@@ -156,8 +165,10 @@ BOOSTING_AND_REFERENCE_METHODS = {
     ),
     **{
         f"{name}-logtime": Method(
-            f"{name} with the boosting targets of release 0.2.0: log(time) of every observed event, log(K) for the "
-            "windows censored beyond K, which ranks a window whose event is observed far beyond the horizon as safer "
+            f"{name} with the boosting targets of release 0.2.0: log(time) of every observed event, log(K) "
+            "for the "
+            "windows censored beyond K, which ranks a window whose event is observed far beyond the "
+            "horizon as safer "
             "than one known only to survive it",
             family="former",
             surface=gradient_boosting,

@@ -49,9 +49,12 @@ def render_nasa(records):
     return [
         "## C-MAPSS on NASA's test engines",
         "",
-        "Every training engine split 90/10 by the seed, windows at every age; every window of NASA's truncated test "
-        "engines scored (`hepa_bench.nasa_rows`). Mean ± standard deviation (seeds) of the test h-AUROC, and the "
-        f"headline line's (`{HEADLINE}`) paired difference from each method with its 95 % t interval (pairs). "
+        "Every training engine split 90/10 by the seed, windows at every age; every window of NASA's "
+        "truncated test "
+        "engines scored (`hepa_bench.nasa_rows`). Mean ± standard deviation (seeds) of the test h-AUROC, "
+        "and the "
+        f"headline line's (`{HEADLINE}`) paired difference from each method with its 95 % t interval "
+        "(pairs). "
         "Exploratory: no correction for the number of comparisons.",
         "",
         *markdown_table(header, body),

@@ -47,8 +47,10 @@ __all__ = [
 ]
 
 CAPTION = (
-    "Summary: the headline line with the defaults of release 0.3.0 beside the best baseline of each family and the "
-    "best HEPA variant, each chosen on validation units, and the elapsed-time baseline (100% labels, mean test "
+    "Summary: the headline line with the defaults of release 0.3.0 beside the best baseline of each family "
+    "and the "
+    "best HEPA variant, each chosen on validation units, and the elapsed-time baseline (100% labels, mean "
+    "test "
     "h-AUROC over seeds)"
 )
 HEADLINE = "hepa-default-auto0-knots12"
@@ -161,17 +163,24 @@ def summary_table(results, events):
         "",
         *markdown_table(header, rows),
         "",
-        'A cell is the mean over the seeds its method ran ("seeds": the fewest and the most of the row); C-MAPSS '
-        "cells come from the C-MAPSS records where the method ran there, otherwise from the event records. In each "
-        f"baseline family (boosting: {', '.join(f'`{m}`' for m in BASELINE_FAMILIES['boosting'])}; MiniRocket: 252 "
-        "or 9,996 features; PatchTST and iTransformer: with the global z-score, RevIN or per-operating-condition "
+        'A cell is the mean over the seeds its method ran ("seeds": the fewest and the most of the row); '
+        "C-MAPSS "
+        "cells come from the C-MAPSS records where the method ran there, otherwise from the event records. "
+        "In each "
+        f"baseline family (boosting: {', '.join(f'`{m}`' for m in BASELINE_FAMILIES['boosting'])}; "
+        "MiniRocket: 252 "
+        "or 9,996 features; PatchTST and iTransformer: with the global z-score, RevIN or "
+        "per-operating-condition "
         "z-scores) the variant shown, named where the family has several, "
-        "has the highest mean validation h-AUROC over seeds 0-4 (3 or more seeds) among the variants with test "
+        "has the highest mean validation h-AUROC over seeds 0-4 (3 or more seeds) among the variants with "
+        "test "
         "records in the row; the best baseline is the best "
         "of those on validation, and the best HEPA variant is chosen among the pretrained and untrained HEPA "
         "recipes the same way. No column is chosen by a test figure. "
-        '"Position not ruled out": the leakage guard of the report\'s event benchmarks ("Reference points") finds '
-        "no method significantly above the position-only score, which reads where a window sits and no sensor "
+        '"Position not ruled out": the leakage guard of the report\'s event benchmarks ("Reference '
+        'points") finds '
+        "no method significantly above the position-only score, which reads where a window sits and no "
+        "sensor "
         'value; such a row counts for no method. "–": no records.',
     ]
 

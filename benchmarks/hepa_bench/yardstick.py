@@ -75,7 +75,8 @@ BASELINE_FAMILIES = {
 
 #: baselines of the yardstick's issue that are not candidates of this family yet; a later family file adds them
 LEFT_OUT = (
-    "MiniRocket at its standard number of kernels (about 10,000) with the headline line's head, and PatchTST and "
+    "MiniRocket at its standard number of kernels (about 10,000) with the headline line's head, and "
+    "PatchTST and "
     "iTransformer on per-operating-condition z-scores, have no method or no validation records yet"
 )
 
@@ -132,9 +133,11 @@ def make_family(records, sources, rows=ROWS):
     return {
         "question": "is the headline line ahead of the best baseline chosen on validation units, per row?",
         "rule": (
-            "baseline: the candidate with the highest mean validation h-AUROC over the seeds 0-4 records of the "
+            "baseline: the candidate with the highest mean validation h-AUROC over the seeds 0-4 records "
+            "of the "
             f"sources (at least {MIN_SEEDS} seeds; the first in table order among equals); records: seeds "
-            f"{SEEDS[0]}-{SEEDS[-1]}; test: paired t over the seeds, 95 % t interval, Holm over the rows of this "
+            f"{SEEDS[0]}-{SEEDS[-1]}; test: paired t over the seeds, 95 % t interval, Holm over the rows "
+            "of this "
             f"family only; ahead/behind: Holm-adjusted p below {ALPHA}, within otherwise"
         ),
         "seeds": list(SEEDS),
@@ -260,7 +263,8 @@ def render_family(family, records, *, min_pairs=20):
         "",
         *markdown_table(header, body),
         "",
-        f"A row is ahead or behind where its Holm-adjusted paired-t p is below {ALPHA}, within otherwise; a row "
+        f"A row is ahead or behind where its Holm-adjusted paired-t p is below {ALPHA}, within otherwise; "
+        "a row "
         f"with fewer than {min_pairs} pairs is marked incomplete.",
     ]
 

@@ -56,6 +56,7 @@ CAPTION = (
 HEADLINE = "hepa-default-auto0-knots12"
 SUMMARY_METHODS = (HEADLINE,)
 HEADERS = {HEADLINE: f"headline line (`{HEADLINE}`)"}
+FAMILIES = tuple(BASELINE_FAMILIES.items())
 FAMILY_HEADERS = {
     "boosting": "boosting",
     "minirocket": "MiniRocket",
@@ -85,13 +86,15 @@ def merged_cells(results, events):
 def chosen_on_validation(cells, name, methods, fraction=FULL):
     """The method of ``methods`` with test records in the row whose seeds 0-4 have the highest mean validation
     h-AUROC (:func:`~hepa_bench.yardstick.choose`: 3+ seeds, the first among equals), or None."""
-    records = [r for m in methods for r in cells.get((name, fraction, m), []) if finite_scores(cells, name, m).size]
+    tested = [m for m in methods if finite_scores(cells, name, m, fraction).size]
+    records = [r for m in tested for r in cells.get((name, fraction, m), [])]
     return choose(validation_means(records, name, fraction, methods), methods)
 
 
 def best_variant(cells, name, fraction=FULL):
     """The HEPA recipe (family ``"hepa"``, not retired) chosen on validation units in the row, or None."""
-    return chosen_on_validation(cells, name, [m for m in tuned_variants(METHODS) if not METHODS[m].retired], fraction)
+    variants = [m for m in tuned_variants(METHODS) if not METHODS[m].retired]
+    return chosen_on_validation(cells, name, variants, fraction)
 
 
 def solved_rows(events):
@@ -134,8 +137,9 @@ def summary_table(results, events):
             return f"{values.mean():.3f} ({method})" if named else f"{values.mean():.3f}"
 
         row += [cell(m, named=False) for m in SUMMARY_METHODS]
-        chosen = {family: chosen_on_validation(cells, name, methods) for family, methods in BASELINE_FAMILIES.items()}
-        row.append(cell(chosen_on_validation(cells, name, [m for m in chosen.values() if m is not None]), named=True))
+        chosen = {family: chosen_on_validation(cells, name, methods) for family, methods in FAMILIES}
+        best = chosen_on_validation(cells, name, [m for m in chosen.values() if m is not None])
+        row.append(cell(best, named=True))
         row += [cell(chosen[family], named=len(BASELINE_FAMILIES[family]) > 1) for family in FAMILY_HEADERS]
         row.append(cell("elapsed", named=False))
         row.append(cell(best_variant(cells, name), named=True))

@@ -56,12 +56,14 @@ __all__ = [
     "validation_means",
 ]
 
-HEADLINE = "hepa-default-auto0-knots12"  # make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K)), 0.3.0 defaults
+# make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K)) with the defaults of 0.3.0
+HEADLINE = "hepa-default-auto0-knots12"
 SEEDS = tuple(range(100, 120))
 MIN_SEEDS = 3
 ALPHA = 0.05
 CMAPSS_ROWS = tuple((subset, f) for subset in ("FD001", "FD002", "FD003", "FD004") for f in (1.0, 0.1, 0.05))
-EVENT_ROWS = tuple((name, f) for name in ("MBA", "BATADAL", "ETTm1", "Weather", "Beijing", "VIX") for f in (1.0, 0.1))
+EVENT_DATASETS = ("MBA", "BATADAL", "ETTm1", "Weather", "Beijing", "VIX")
+EVENT_ROWS = tuple((name, f) for name in EVENT_DATASETS for f in (1.0, 0.1))
 #: the rows with records of the headline line at 100 %, 10 % and (C-MAPSS) 5 % labels
 ROWS = CMAPSS_ROWS + EVENT_ROWS
 #: the baselines that run offline, by family; a family's variants differ in features, normalisation or targets
@@ -73,7 +75,7 @@ BASELINE_FAMILIES = {
     "mae": ("mae",),
 }
 
-#: baselines of the yardstick's issue that are not candidates of this family yet; a later family file adds them
+#: the baselines not yet candidates of this family; a later family file adds them
 LEFT_OUT = (
     "MiniRocket at its standard number of kernels (about 10,000) with the headline line's head, and "
     "PatchTST and "
@@ -155,12 +157,14 @@ def read_family(path):
         with open(path) as handle:
             family = json.load(handle)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not a family file: invalid JSON ({exc.msg}, line {exc.lineno}).") from None
+        why = f"invalid JSON ({exc.msg}, line {exc.lineno})"
+        raise ValueError(f"{path} is not a family file: {why}.") from None
     except UnicodeDecodeError:
         raise ValueError(f"{path} is not a family file: it is not text.") from None
     if not isinstance(family, dict) or not isinstance(family.get("rows"), list):
         raise ValueError(f"{path} is not a family file: it has no list of rows.")
-    missing = [k for row in family["rows"] for k in ("dataset", "fraction", "headline", "baseline") if k not in row]
+    fields = ("dataset", "fraction", "headline", "baseline")
+    missing = [k for row in family["rows"] for k in fields if k not in row]
     if missing:
         raise ValueError(f"{path} is not a family file: rows lack {sorted(set(missing))}.")
     return family
@@ -189,7 +193,7 @@ def paired_interval(a, b, level=0.95):
 
 
 def family_rows(family, records):
-    """Per row of ``family``: its pairs, mean difference, interval, p, Holm p and verdict, from ``records``."""
+    """Per row of ``family``: pairs, mean difference, interval, p, Holm p and verdict, from ``records``."""
     seeds = set(family["seeds"])
     cells = {}
     for r in records:
@@ -201,11 +205,12 @@ def family_rows(family, records):
         if row["baseline"] is None:
             rows.append({**row, "n": 0, "mean": np.nan, "low": np.nan, "high": np.nan, "p": np.nan})
             continue
-        _, a, b = paired_by_seed(cells.get((*key, row["headline"]), []), cells.get((*key, row["baseline"]), []))
+        headline, baseline = (cells.get((*key, row[m]), []) for m in ("headline", "baseline"))
+        _, a, b = paired_by_seed(headline, baseline)
         n, mean, low, high, p = paired_interval(a, b)
         rows.append(
-            {**row, "n": n, "headline_mean": np.mean(a) if n else np.nan, "baseline_mean": np.mean(b) if n else np.nan}
-            | {"mean": mean, "low": low, "high": high, "p": p}
+            {**row, "n": n, "headline_mean": np.mean(a) if n else np.nan}
+            | {"baseline_mean": np.mean(b) if n else np.nan, "mean": mean, "low": low, "high": high, "p": p}
         )
     # Holm over every row of the family, a row without its test yet counted with p = 1, so that a row's
     # adjusted p never counts fewer comparisons than the family holds

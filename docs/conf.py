@@ -1,8 +1,9 @@
 """Sphinx configuration of the hepa_sklearn documentation site.
 
 Build with ``python -m sphinx -W --keep-going -b html docs docs/_build/html``
-from the repository root; the gallery scripts in ``docs/gallery`` run during
-the build.
+from the repository root. The gallery's source is the repository's ``examples/``
+folder: its ``plot_*.py`` scripts run during the build, the others are shown
+without running.
 """
 
 import os
@@ -37,7 +38,7 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "gallery/GALLERY_HEADER.rst", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 
 # -- API reference -------------------------------------------------------------
 autosummary_generate = True
@@ -61,10 +62,11 @@ myst_heading_anchors = 3
 
 
 sphinx_gallery_conf = {
-    "examples_dirs": ["gallery"],
+    # the repository's examples/: only plot_*.py run at build time, the longer jobs are shown as they are
+    "examples_dirs": ["../examples"],
     "gallery_dirs": ["auto_examples"],
     "filename_pattern": r"/plot_",
-    "within_subsection_order": "FileNameSortKey",
+    "within_subsection_order": "gallery_setup.executed_first",
     "reset_modules": ("matplotlib", "gallery_setup.one_torch_thread"),
     "download_all_examples": False,
     "remove_config_comments": True,

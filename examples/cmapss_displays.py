@@ -1,4 +1,6 @@
-"""The four displays of hepa_sklearn.plotting for a small model on C-MAPSS FD001.
+"""
+The four displays of hepa_sklearn.plotting on C-MAPSS FD001
+===========================================================
 
 1. Fit a small pipeline (pretrainer + event predictor) and, for comparison,
    the gradient-boosting baseline on the first 60 engines.

@@ -1,4 +1,8 @@
-"""HEPA on C-MAPSS FD001: pretrain on training engines, finetune, score held-out engines.
+"""
+The paper's protocol on C-MAPSS FD001, step by step
+===================================================
+
+Pretrain on training engines, finetune, score held-out engines.
 
 This is the job ``hepa protocol`` runs, written out step by step with the
 package's public building blocks:

@@ -1,4 +1,6 @@
-"""Event prediction on a fleet of long series, shown on Beijing air-quality stations and PM2.5 episodes.
+"""
+Event prediction on a fleet of long series: Beijing's PM2.5 episodes
+====================================================================
 
 Start from a long DataFrame with one row per (unit, time step), one column
 per channel and a boolean event column, which is what you would bring

@@ -1,4 +1,6 @@
-"""Event prediction on your own long DataFrame, shown on ETTm1 oil-temperature spikes.
+"""
+Event prediction on your own long DataFrame: ETTm1 oil-temperature spikes
+=========================================================================
 
 The steps below start from a long DataFrame (one row per unit and time
 step, one column per channel, a boolean event column), which is what you

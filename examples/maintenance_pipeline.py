@@ -1,4 +1,6 @@
-"""A predictive-maintenance workflow with scikit-learn tools on C-MAPSS FD001.
+"""
+A predictive-maintenance workflow with scikit-learn tools on C-MAPSS FD001
+==========================================================================
 
 Three steps, each a standard scikit-learn idiom:
 

@@ -1,4 +1,8 @@
-"""The README's Quickstart: fit on C-MAPSS FD001's training engines, score held-out engines.
+"""
+The README's Quickstart
+=======================
+
+Fit on C-MAPSS FD001's training engines, score NASA's held-out test engines.
 
 Run with ``python examples/quickstart.py``; it prints the held-out h-AUROC
 and the wall time.

@@ -103,7 +103,7 @@ def __getattr__(name):
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     warnings.warn(
-        f"hepa_sklearn.{name} is deprecated and will be removed in 0.4.0: import it from "
+        f"hepa_sklearn.{name} is deprecated since 0.3.0 and will be removed in 0.4.0: import it from "
         f"hepa_sklearn.{module} (from hepa_sklearn.{module} import {name}).",
         FutureWarning,
         stacklevel=2,

@@ -34,7 +34,7 @@ class EncoderEventModel(nn.Module):
     def reads_level(self):
         """Whether the event model reads the window level beside the state.
 
-        A model pickled before 0.3 has no ``level`` attribute and reads the state alone.
+        A model pickled before 0.3.0 has no ``level`` attribute and reads the state alone.
         """
         return getattr(self, "level", None) is not None
 

@@ -2,8 +2,8 @@
 
 import torch
 
-from ._training import CutSampler, WindowDataset
-from ._training.runtime import as_fp32, seeded_torch
+from .training._runtime import as_fp32, seeded_torch
+from .training._sampling import CutSampler, WindowDataset
 
 __all__ = ["HeldOutLossMixin"]
 

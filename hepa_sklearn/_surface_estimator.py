@@ -5,7 +5,6 @@ import torch
 
 from ._docs import fill_doc
 from ._torch_estimator import FitPlan, TorchEstimator
-from ._training import HEPANet, SurfaceLoss, make_net
 from ._validation import (
     POSITIVE_INT,
     POSITIVE_REAL,
@@ -20,6 +19,8 @@ from .metrics._ranking import SurfaceScoreMixin
 from .nn.predictor import event_surface
 from .surface import expected_time_to_event, surface_targets
 from .survival import SurvivalMixin
+from .training._criteria import SurfaceLoss
+from .training._net import HEPANet, make_net
 
 __all__ = ["EmbeddingSurfaceEstimator", "SurfaceNetEstimator", "WindowSurfaceEstimator"]
 

@@ -16,20 +16,19 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 from skorch.history import History
 
-from ._training import (
+from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
+from .training._callbacks import raise_if_interrupted, user_callbacks
+from .training._distributed import join_net, join_world
+from .training._net import TrainingConfig, completed_epochs
+from .training._runtime import (
     PRECISIONS,
-    TailSplit,
-    TrainingConfig,
     check_finite_output,
     infer_in_chunks,
+    release_freed_memory,
     resolve_device,
     seeded_torch,
 )
-from ._training.callbacks import raise_if_interrupted, user_callbacks
-from ._training.distributed import join_net, join_world
-from ._training.net import completed_epochs
-from ._training.runtime import release_freed_memory
-from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
+from .training._sampling import TailSplit
 
 __all__ = ["FitPlan", "TorchEstimator", "registered_estimator"]
 
@@ -71,7 +70,7 @@ class TorchEstimator(BaseEstimator):
       same name (``self.x = x``) and does nothing else, as scikit-learn's
       ``get_params``, ``set_params`` and ``clone`` require, ending with the
       shared training parameters (see
-      :class:`~hepa_sklearn._training.TrainingConfig`);
+      :class:`~hepa_sklearn.training._net.TrainingConfig`);
     - ``_parameter_constraints``, extending this class's (``max_epochs >= 1``;
       the pretrainers also take 0);
     - ``_fitted_attributes``: the fitted attributes besides ``net_`` that

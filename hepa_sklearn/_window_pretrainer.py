@@ -5,8 +5,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._base import FitPlan, TorchEstimator, WindowEncoderMixin
 from ._docs import fill_doc
-from ._training import WindowDataset, window_attributes
 from ._validation import ENCODER_CONSTRAINTS, NON_NEGATIVE_INT, WindowTransformerTags, check_groups, check_windows
+from .training._sampling import WindowDataset
+from .training._statistics import window_attributes
 
 __all__ = ["WindowPretrainer"]
 

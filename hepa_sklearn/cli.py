@@ -10,8 +10,8 @@ import sys
 
 import torch
 
-from ._training.runtime import resolve_device
 from .datasets._cmapss import CUTS_PER_UNIT
+from .training._runtime import resolve_device
 
 
 def _count(minimum, maximum=None):

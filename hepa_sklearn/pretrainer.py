@@ -10,21 +10,15 @@ from ._docs import fill_doc
 from ._held_out_loss import HeldOutLossMixin
 from ._pretrainer_input import INPUT_CONSTRAINTS, LEVEL_ATTRIBUTES, REGIME_ATTRIBUTES, PretrainerInputMixin
 from ._start_weights import start_from_source
-from ._training import (
-    CollapseMonitor,
-    CutSampler,
-    JEPACriterion,
-    JEPANet,
-    TargetEMA,
-    WindowDataset,
-    check_pretrainable,
-    make_net,
-)
-from ._training.callbacks import HeldOutRank
 from ._validation import POSITIVE_INT, UNIT, StrOptions
 from ._window_pretrainer import WindowPretrainer
 from .nn.encoder import TOKEN_MODES
 from .nn.jepa import JEPA
+from .training._callbacks import CollapseMonitor, HeldOutRank, TargetEMA
+from .training._criteria import JEPACriterion
+from .training._net import JEPANet, make_net
+from .training._sampling import CutSampler, WindowDataset
+from .training._statistics import check_pretrainable
 
 __all__ = ["HEPAPretrainer"]
 

@@ -8,13 +8,13 @@ from functools import cached_property
 
 import numpy as np
 
-from ._training.runtime import release_freed_memory
 from .datasets import _cmapss, load_cmapss
 from .datasets._cmapss import CMAPSS_SENSORS, N_REGIMES, SETTINGS, cmapss_windows
 from .event_predictor import HEPAEventPredictor
 from .metrics import h_auroc
 from .preprocessing import RegimeNormalizer
 from .pretrainer import HEPAPretrainer
+from .training._runtime import release_freed_memory
 
 __all__ = [
     "CONTEXT_LENGTH",

@@ -3,10 +3,12 @@
 from numbers import Real
 
 from .._docs import fill_doc
-from .._training import HEPANet, PatchMaskSampler, ReconstructionLoss, make_net
 from .._validation import Interval
 from .._window_pretrainer import WindowPretrainer
 from ..nn.baselines import MaskedAutoencoder
+from ..training._criteria import ReconstructionLoss
+from ..training._net import HEPANet, make_net
+from ..training._sampling import PatchMaskSampler
 
 __all__ = ["MAEPretrainer"]
 

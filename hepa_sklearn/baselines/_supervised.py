@@ -5,9 +5,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import WindowEncoderMixin, WindowSurfaceEstimator
 from .._docs import fill_doc
-from .._training import window_attributes
 from .._validation import ENCODER_CONSTRAINTS, POSITIVE_INT, StrOptions, check_windows
 from ..nn.baselines import CHANNEL_POOLING, SupervisedSurfaceModel
+from ..training._statistics import window_attributes
 from ._matched_head import PAPER_HORIZON_ROWS, MatchedHeadMixin
 
 __all__ = ["ITransformerEncoder", "PatchTSTEncoder"]

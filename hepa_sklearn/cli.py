@@ -63,7 +63,7 @@ def _demo(args):
 
 
 def _protocol(args):
-    from .protocol import run_cmapss
+    from .cmapss_protocol import run_cmapss
 
     if args.threads:
         torch.set_num_threads(args.threads)

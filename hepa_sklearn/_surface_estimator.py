@@ -15,7 +15,6 @@ from ._validation import (
     check_windows,
 )
 from .causes import cause_targets
-from .metrics._ranking import SurfaceScoreMixin
 from .nn.predictor import event_surface
 from .surface import expected_time_to_event, surface_targets
 from .survival import SurvivalMixin
@@ -25,11 +24,11 @@ from .training._net import HEPANet, make_net
 __all__ = ["EmbeddingSurfaceEstimator", "SurfaceNetEstimator", "WindowSurfaceEstimator"]
 
 
-class SurfaceNetEstimator(SurvivalMixin, SurfaceScoreMixin, TorchEstimator):
+class SurfaceNetEstimator(SurvivalMixin, TorchEstimator):
     """A torch estimator whose net maps its input to K hazard logits: the surface, its loss and its outputs.
 
-    Besides ``predict_proba`` and ``predict``, it has scikit-survival's
-    prediction methods (``predict_survival_function``,
+    Besides ``predict_proba`` and ``predict``, it has ``score`` (h-AUROC),
+    scikit-survival's prediction methods (``predict_survival_function``,
     ``predict_cumulative_hazard_function``) and the risk score
     ``predict_risk``, from :class:`~hepa_sklearn.survival.SurvivalMixin`.
 

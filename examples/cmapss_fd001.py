@@ -30,9 +30,9 @@ import time
 import numpy as np
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, h_auroc
+from hepa_sklearn.cmapss_protocol import split_units, unit_windows
 from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.metrics import per_horizon_auroc
-from hepa_sklearn.protocol import split_units, unit_windows
 
 K = 150  # horizons 1..150 cycles, as in the paper's C-MAPSS experiments
 CUTS_PER_ENGINE = 40  # (cut, Δt) pairs drawn from each training engine per epoch

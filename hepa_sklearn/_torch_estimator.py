@@ -1,8 +1,11 @@
-"""TorchEstimator: what every torch-backed estimator of the package shares.
+"""TorchEstimator: the base of every torch-backed estimator of the package, and the fit they share.
 
-The training parameters and their constraints, seeding, net construction,
-the fit skeleton (also without training: ``initialize``, ``training_data``),
-chunked inference, ``history_`` and the persistence hook.
+``fit`` takes the same four steps for each of them: validate the parameters,
+prepare the inputs (checked, with the fitted attributes they give and the
+data the net trains on), build the network, train it (also without
+training: ``initialize``, ``training_data``). Beside it: the training
+parameters and their constraints, seeding, chunked inference, ``history_``
+and the persistence hook.
 """
 
 import logging
@@ -16,20 +19,19 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 from skorch.history import History
 
-from ._training import (
+from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
+from .training._callbacks import raise_if_interrupted, user_callbacks
+from .training._distributed import join_net, join_world
+from .training._net import TrainingConfig, completed_epochs
+from .training._runtime import (
     PRECISIONS,
-    TailSplit,
-    TrainingConfig,
     check_finite_output,
     infer_in_chunks,
+    release_freed_memory,
     resolve_device,
     seeded_torch,
 )
-from ._training.callbacks import raise_if_interrupted, user_callbacks
-from ._training.distributed import join_net, join_world
-from ._training.net import completed_epochs
-from ._training.runtime import release_freed_memory
-from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
+from .training._sampling import TailSplit
 
 __all__ = ["FitPlan", "TorchEstimator", "registered_estimator"]
 
@@ -40,19 +42,27 @@ _REGISTRY = {}
 
 
 class FitPlan(NamedTuple):
-    """What ``fit`` trains on, from its checked input: the fitted attributes the input gives, the training data.
+    """The prepared inputs of ``fit``: the fitted attributes they give and what the net trains on.
 
     ``data`` and ``targets`` are what the net's ``fit`` reads (``targets``
     None for the pretrainers), ``groups`` one unit label per item of
-    ``data`` (or None) and ``prepare(net)`` what runs on the initialised
-    net before training (or None).
+    ``data`` (or None) and ``initial_weights(net)`` what loads starting
+    weights into the initialised net before training (or None).
     """
 
     fitted: dict
     data: object
     targets: object = None
     groups: object = None
-    prepare: object = None
+    initial_weights: object = None
+
+
+class Run(NamedTuple):
+    """Where a built net trains: the process world (None for one process), the device and the seed."""
+
+    world: object
+    device: str
+    seed: int
 
 
 def registered_estimator(name):
@@ -65,24 +75,28 @@ def registered_estimator(name):
 class TorchEstimator(BaseEstimator):
     """What every torch-backed estimator of the package shares; a subclass holds only what differs.
 
-    A subclass declares
+    :meth:`fit` validates the parameters, prepares the inputs, builds the
+    network and trains it. A subclass declares
 
     - its constructor, which assigns each parameter to the attribute of the
       same name (``self.x = x``) and does nothing else, as scikit-learn's
       ``get_params``, ``set_params`` and ``clone`` require, ending with the
       shared training parameters (see
-      :class:`~hepa_sklearn._training.TrainingConfig`);
+      :class:`~hepa_sklearn.training._net.TrainingConfig`);
     - ``_parameter_constraints``, extending this class's (``max_epochs >= 1``;
-      the pretrainers also take 0);
+      the pretrainers also take 0), and ``_parameter_checks``: functions of
+      the estimator that raise ``ValueError`` for what the constraints of
+      single parameters cannot say (``n_heads`` dividing ``d_model``...);
     - ``_fitted_attributes``: the fitted attributes besides ``net_`` that
       describe the fitted model (persistence saves them);
-    - ``_check_input``: the function validating its input;
-    - ``_fit_plan(X, y, groups)``: the parameters and the input checked, the
+    - ``_check_input(X, reset)``: the function validating its input;
+    - ``_prepare_fit(X, y, groups)``: the input checked and prepared, as the
       :class:`FitPlan` that ``fit``, :meth:`initialize` and
       :meth:`training_data` share;
     - ``_build_net(fitted, device, seed)``: the untrained skorch net for the
       fitted attributes ``fitted`` (a dict), used by ``fit`` and by
       :func:`hepa_sklearn.persistence.load`;
+    - ``fit``, documented for its input, which calls this class's;
     - ``_nested_parameters``: parameters holding a fitted estimator that the
       fitted net needs (saved inside the same file), and
       ``_transient_parameters``: estimator-valued parameters only ``fit``
@@ -103,6 +117,7 @@ class TorchEstimator(BaseEstimator):
         "verbose": ["verbose"],
         "callbacks": [None, list, tuple],
     }
+    _parameter_checks = ()
     _fitted_attributes = ("n_features_in_",)
     _nested_parameters = ()
     _transient_parameters = ("callbacks",)
@@ -116,27 +131,17 @@ class TorchEstimator(BaseEstimator):
 
     # -- fitting -----------------------------------------------------------------
 
-    def _training_config(self):
-        return TrainingConfig(**{field.name: getattr(self, field.name) for field in fields(TrainingConfig)})
+    def fit(self, X, y=None, groups=None):
+        """Validate the parameters, prepare the inputs, build the network, train it; return the estimator.
 
-    def _torch_seed(self):
-        """One seed for everything torch draws in ``fit``, from ``random_state``."""
-        return check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-
-    def _fit_plan(self, X, y, groups):
-        """The :class:`FitPlan` of checked ``X``, ``y`` and ``groups``; each kind of estimator has its own."""
-        raise NotImplementedError(f"{type(self).__name__} does not plan its fit.")
-
-    def _fit_planned(self, plan, *, train=True):
-        return self._fit_net(
-            plan.fitted,
-            plan.data,
-            plan.targets,
-            seed=self._torch_seed(),
-            prepare=plan.prepare,
-            groups=plan.groups,
-            train=train,
-        )
+        Each subclass documents ``fit`` for its own input and calls this one.
+        A failure in training, or an interruption (Ctrl-C), raises and leaves
+        the estimator as it was before ``fit``.
+        """
+        self._check_parameters()
+        plan = self._prepare_fit(X, y, groups)
+        net, run = self._build(plan)
+        return self._train(net, plan, run)
 
     def initialize(self, X, y=None, groups=None):
         """Fit without training: the fitted state that ``fit(X, y, groups)`` starts from.
@@ -163,7 +168,10 @@ class TorchEstimator(BaseEstimator):
         self : object
             The estimator, fitted with the initial weights.
         """
-        return self._fit_planned(self._fit_plan(X, y, groups), train=False)
+        self._check_parameters()
+        plan = self._prepare_fit(X, y, groups)
+        net, run = self._build(plan)
+        return self._train(net, plan, run, epochs=False)
 
     def training_data(self, X, y=None, groups=None):
         """The data and targets that the net of ``fit(X, y, groups)`` trains on, after the checks of ``fit``.
@@ -187,53 +195,73 @@ class TorchEstimator(BaseEstimator):
             Its second argument: the packed surface labels and their known
             mask, shape ``(n_samples, 2, K)``, or None for the pretrainers.
         """
-        plan = self._fit_plan(X, y, groups)
+        self._check_parameters()
+        plan = self._prepare_fit(X, y, groups)
         return plan.data, plan.targets
 
-    def _fit_net(self, fitted, X, y=None, *, seed, prepare=None, groups=None, train=True):
-        """Build the net for ``fitted``, train it on ``(X, y)`` and only then store the fitted state.
+    def _check_parameters(self):
+        """Each parameter checked by ``_parameter_constraints``, then the ``_parameter_checks`` in order."""
+        self._validate_params()
+        for check in self._parameter_checks:
+            check(self)
 
-        ``prepare(net)`` runs on the initialised net before training (for
-        example to load starting weights). ``groups`` (checked, one label
-        per item of ``X``) makes early stopping hold out whole units. A
-        failure in training, or an interruption (Ctrl-C), raises and leaves
-        the estimator as it was before ``fit``.
+    def _training_config(self):
+        config = {field.name: getattr(self, field.name) for field in fields(TrainingConfig)}
+        return TrainingConfig(**{**config, "early_stopping": bool(self.early_stopping)})
+
+    def _torch_seed(self):
+        """One seed for everything torch draws in ``fit``, from ``random_state``."""
+        return check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+
+    def _build(self, plan):
+        """The untrained net for ``plan``, with the user's callbacks, and the :class:`Run` it trains in.
 
         Inside an initialised process group of several processes every
-        process trains the same model on its share of each global batch, and
-        all of them end with the same fitted state.
-
-        ``max_epochs=0`` (where the estimator allows it), or ``train=False``,
-        builds the net with the initial weights that training would start
-        from, and trains nothing.
+        process trains the same model on its share of each global batch.
+        ``plan.groups`` (one label per item of the data) makes early
+        stopping hold out whole units.
         """
         settings = {name: getattr(self, name) for name in ("batch_size", "max_epochs", "lr", "weight_decay")}
-        world, device, seed = join_world(resolve_device(self.device), seed, X, y, settings)
-        net = self._build_net(fitted, device, seed)
+        world, device, seed = join_world(
+            resolve_device(self.device), self._torch_seed(), plan.data, plan.targets, settings
+        )
+        net = self._build_net(plan.fitted, device, seed)
         net.callbacks = [*net.callbacks, *user_callbacks(self.callbacks, net.callbacks)]
         if world is not None:
             join_net(net, world)
-        if groups is not None and net.train_split is not None:
-            net.train_split = TailSplit(self.validation_fraction, groups)
+        if plan.groups is not None and net.train_split is not None:
+            net.train_split = TailSplit(self.validation_fraction, plan.groups)
+        return net, Run(world, device, seed)
+
+    def _train(self, net, plan, run, *, epochs=True):
+        """Initialise ``net``, train it on the plan's data, and only then store the fitted state.
+
+        ``plan.initial_weights(net)`` runs on the initialised net before
+        training. ``max_epochs=0`` (where the estimator allows it), or
+        ``epochs=False``, keeps the initial weights that training would start
+        from and trains nothing. A failure in training, or an interruption,
+        raises and leaves the estimator as it was; every process of a group
+        ends with the same fitted state.
+        """
         name = type(self).__name__
-        log = world is None or world.rank == 0
+        log = run.world is None or run.world.rank == 0
         if log:
             logger.info(
                 "%s.fit: %d samples, at most %d epochs on %s%s",
                 name,
-                len(X),
+                len(plan.data),
                 self.max_epochs,
-                device,
-                ", validating on whole units" if groups is not None and self.early_stopping else "",
+                run.device,
+                ", validating on whole units" if plan.groups is not None and self.early_stopping else "",
             )
         start = time.perf_counter()
         try:
-            with seeded_torch(seed, device):
+            with seeded_torch(run.seed, run.device):
                 net.initialize()
-                if prepare is not None:
-                    prepare(net)
-                if self.max_epochs and train:
-                    net.partial_fit(X, y)
+                if plan.initial_weights is not None:
+                    plan.initial_weights(net)
+                if self.max_epochs and epochs:
+                    net.partial_fit(plan.data, plan.targets)
         finally:
             net.__dict__.pop("world_", None)
             release_freed_memory()
@@ -241,7 +269,7 @@ class TorchEstimator(BaseEstimator):
         raise_if_interrupted(self, net, n_epochs)
         if log:
             logger.info("%s.fit: done, %d epoch(s) in %.1f s", name, n_epochs, time.perf_counter() - start)
-        self._set_fitted({"n_epochs_": n_epochs, **fitted}, net)
+        self._set_fitted({"n_epochs_": n_epochs, **plan.fitted}, net)
         return self
 
     def _set_fitted(self, fitted, net):
@@ -253,7 +281,7 @@ class TorchEstimator(BaseEstimator):
     def _validated_input(self, X):
         """``X`` checked against the fitted estimator (raises NotFittedError first when unfitted)."""
         check_is_fitted(self, "net_")
-        return type(self)._check_input(self, X, reset=False)
+        return self._check_input(X, reset=False)
 
     def _infer(self, array, what, forward=None):
         """The net's output for ``array`` in chunks, float32 ndarray; ValueError naming ``what`` if not finite.

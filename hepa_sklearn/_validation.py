@@ -28,17 +28,21 @@ __all__ = [
     "UNIT",
     "NON_NEGATIVE_INT",
     "ENCODER_CONSTRAINTS",
+    "WindowSurfaceTags",
     "WindowTransformerTags",
     "as_three_d",
     "refuse_frame_as_windows",
     "check_windows",
     "check_embeddings",
     "check_groups",
+    "check_encoder_heads",
     "check_heads",
     "check_event_indicator",
     "real_numbers",
     "row_chunks",
     "some_values",
+    "window_surface_tags",
+    "window_transformer_tags",
 ]
 
 
@@ -80,6 +84,11 @@ def check_heads(d_model, n_heads):
     """ValueError unless ``n_heads`` divides ``d_model`` (each head gets ``d_model / n_heads`` dimensions)."""
     if d_model % n_heads:
         raise ValueError(f"d_model={d_model} must be divisible by n_heads={n_heads}.")
+
+
+def check_encoder_heads(estimator):
+    """:func:`check_heads` of an encoder estimator's parameters: one of its ``_parameter_checks``."""
+    check_heads(estimator.d_model, estimator.n_heads)
 
 
 def as_three_d(X):
@@ -307,30 +316,37 @@ def check_groups(groups, n_samples):
     return groups
 
 
-class WindowInputTags:
+def _window_input_tags(tags):
     """scikit-learn tags of an estimator of windows: NaN allowed, 3-D input."""
+    tags.input_tags.allow_nan = True
+    tags.input_tags.three_d_array = True
+    return tags
+
+
+def window_surface_tags(tags):
+    """``tags`` (scikit-learn's) set for an estimator of windows whose ``fit`` requires ``y``."""
+    tags = _window_input_tags(tags)
+    tags.target_tags.required = True
+    return tags
+
+
+def window_transformer_tags(tags):
+    """``tags`` (scikit-learn's) set for a transformer of windows: NaN, 3-D input, float32 out, no target."""
+    tags = _window_input_tags(tags)
+    tags.transformer_tags.preserves_dtype = ["float32"]
+    tags.target_tags.required = False
+    return tags
+
+
+class WindowSurfaceTags:
+    """The tags of :func:`window_surface_tags`, for an estimator class."""
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.three_d_array = True
-        return tags
+        return window_surface_tags(super().__sklearn_tags__())
 
 
-class WindowSurfaceTags(WindowInputTags):
-    """scikit-learn tags of an estimator of windows whose ``fit`` requires ``y``."""
+class WindowTransformerTags:
+    """The tags of :func:`window_transformer_tags`, for an estimator class."""
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags
-
-
-class WindowTransformerTags(WindowInputTags):
-    """scikit-learn tags of a transformer of windows: float32 out, no target."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float32"]
-        tags.target_tags.required = False
-        return tags
+        return window_transformer_tags(super().__sklearn_tags__())

@@ -13,10 +13,14 @@ from sklearn.utils import get_tags
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from ._base import SurfaceNetEstimator
 from ._interval_labels import make_interval_y
+from ._surface_estimator import SurfaceNetEstimator
 from ._validation import POSITIVE_INT, HasMethods, Interval, check_event_indicator, validate_params
+from .event_predictor import HEPAEventPredictor
 from .surface import check_survival_y
+
+# the torch surface estimators, which read the partial label surface of binary labels as interval labels
+TORCH_SURFACE_ESTIMATORS = (HEPAEventPredictor, SurfaceNetEstimator)
 
 __all__ = ["HorizonClassifier", "label_at_horizon"]
 
@@ -200,7 +204,7 @@ class HorizonClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     def _surface_target(self, labels, final, frozen):
         """Interval labels of the binary ``labels`` for ``final`` to train on; TypeError/ValueError if it cannot."""
-        if not frozen and not isinstance(final, SurfaceNetEstimator):
+        if not frozen and not isinstance(final, TORCH_SURFACE_ESTIMATORS):
             raise TypeError(
                 f"{type(final).__name__} cannot learn from binary labels alone (only the torch surface "
                 "estimators read the partial label surface they give); pass the full (event, time) labels as "

@@ -10,8 +10,8 @@ import sys
 
 import torch
 
-from ._training.runtime import resolve_device
 from .datasets._cmapss import CUTS_PER_UNIT
+from .training._runtime import resolve_device
 
 
 def _count(minimum, maximum=None):
@@ -63,7 +63,7 @@ def _demo(args):
 
 
 def _protocol(args):
-    from .protocol import run_cmapss
+    from .cmapss_protocol import run_cmapss
 
     if args.threads:
         torch.set_num_threads(args.threads)

@@ -1,21 +1,42 @@
-"""HEPAEventPredictor: predictor finetuning (pred-FT) on frozen embeddings."""
+"""HEPAEventPredictor: predictor finetuning (pred-FT) on frozen embeddings.
+
+Everything the event predictor does is here: ``fit`` (the four steps of
+:class:`~hepa_sklearn._torch_estimator.TorchEstimator`: validate the
+parameters, prepare the embeddings and the surface targets, build the event
+model, train it), ``predict_proba`` and ``predict``, and each cause's share
+of an event behind ``predict_cumulative_incidence``. What it shares with the
+other surface nets (targets, loss, inference chunks) is called from
+:mod:`hepa_sklearn._surface_estimator`.
+"""
+
+import functools
 
 import numpy as np
-import torch
 from scipy.special import softmax
 
-from ._base import EmbeddingSurfaceEstimator
 from ._docs import fill_doc
 from ._incidence import IncidenceMixin
-from ._validation import POSITIVE_INT, Count, StrOptions
-from .nn.predictor import EventModel, event_surface
+from ._surface_estimator import (
+    SURFACE_CONSTRAINTS,
+    surface_inference_chunk,
+    surface_net,
+    surface_of_logits,
+    surface_training_targets,
+)
+from ._torch_estimator import FitPlan, TorchEstimator
+from ._validation import POSITIVE_INT, Count, StrOptions, check_embeddings, check_groups
+from .nn.predictor import EventModel
+from .surface import expected_time_to_event
+from .survival import SurvivalMixin
+
+__all__ = ["EVENT_HEADS", "HEPAEventPredictor"]
 
 # the event heads of HEPAEventPredictor and HEPAFinetuner: the horizon predictor and hazard head, or a linear probe
 EVENT_HEADS = ("mlp", "linear")
 
 
 @fill_doc
-class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
+class HEPAEventPredictor(IncidenceMixin, SurvivalMixin, TorchEstimator):
     """Event probability surface p(t, Δt), Δt = 1..K, from frozen window embeddings.
 
     The horizon predictor maps ``[h_t ; Δt]`` to a representation, the hazard
@@ -27,8 +48,8 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
     For scikit-survival's tools, ``predict_survival_function``,
     ``predict_cumulative_hazard_function`` and the risk score
     ``predict_risk`` (higher for an earlier event; ``predict`` stays the
-    expected time) read the same surface, see
-    :class:`~hepa_sklearn.survival.SurvivalMixin`.
+    expected time) read the same surface, and ``score`` is its h-AUROC,
+    see :class:`~hepa_sklearn.survival.SurvivalMixin`.
 
     Several failure types (competing risks): with a ``y`` whose ``cause``
     field numbers the type of each event (see
@@ -115,7 +136,8 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
     """
 
     _parameter_constraints = {
-        **EmbeddingSurfaceEstimator._parameter_constraints,
+        **TorchEstimator._parameter_constraints,
+        **SURFACE_CONSTRAINTS,
         "head": [StrOptions(set(EVENT_HEADS))],
         "init_from": "no_validation",  # checked in fit, where a fitted pretrainer is needed
         "n_causes": [None, POSITIVE_INT],
@@ -170,8 +192,62 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
         self.callbacks = callbacks
 
     _fitted_attributes = ("n_features_in_", "pos_weight_", "n_causes_", "horizons_", "horizon_scale_")
-    _learns_causes = True
     _transient_parameters = ("init_from", "callbacks")
+    _check_input = check_embeddings
+
+    # -- fit and predict ------------------------------------------------------------------------
+
+    @fill_doc
+    def fit(self, E, y, groups=None):
+        """Train on embeddings ``E`` and survival labels ``y``.
+
+        The parameters are validated, the embeddings checked and the label
+        surface of ``y`` packed with its known mask (and each event's cause),
+        the event model built (from the pretrainer's predictor with
+        ``init_from``) and trained on the surface loss.
+
+        Parameters
+        ----------
+        E : array-like of shape (n_samples, n_features)
+            Finite embeddings, one row per sample.
+        y : structured ndarray with fields ``event`` and ``time``
+            Time from each sample to its event, or to censoring; an optional
+            ``cause`` field numbers the type of each event.
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+
+        %(fit_interruption)s
+        """
+        return super().fit(E, y, groups)
+
+    def predict_proba(self, X):
+        """Event probability surface, shape (n_samples, K): ``P[i, k-1]`` = P(event within k steps)."""
+        return surface_of_logits(self._infer(self._validated_input(X), "predict_proba"))
+
+    def predict(self, X):
+        """Expected time to event truncated at K, ``E[min(T, K)] = Σ_{k=0}^{K-1} P(T > k)``."""
+        return expected_time_to_event(self.predict_proba(X))
+
+    # -- the steps of fit: the embeddings and targets prepared, the net built --------------------
+
+    def _prepare_fit(self, E, y, groups):
+        """Check ``E``, ``groups`` and ``y``: the fitted attributes, and the packed targets with causes."""
+        E = check_embeddings(self, E, reset=True)
+        groups = check_groups(groups, E.shape[0])
+        packed, from_targets = surface_training_targets(self, y, E.shape[0], learns_causes=True)
+        source = self._initial_predictor(E.shape[1])
+        fitted = {
+            "n_features_in_": E.shape[1],
+            **from_targets,
+            "horizons_": np.arange(1, self.K + 1),
+            "horizon_scale_": source.horizon_scale if source is not None else float(self.K),
+        }
+        start = None if source is None else functools.partial(self._start_from_predictor, source=source)
+        return FitPlan(fitted, E, packed, groups, start)
 
     def _initial_predictor(self, d_model):
         """The pretrainer's predictor to start from, checked for compatible shapes, or None."""
@@ -196,21 +272,15 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
             )
         return source
 
-    def _fitted_state(self, E):
-        source = self._initial_predictor(E.shape[1])
-        return {
-            "horizons_": np.arange(1, self.K + 1),
-            "horizon_scale_": source.horizon_scale if source is not None else float(self.K),
-        }
-
-    def _prepare_net(self, net):
-        """Start from the pretrainer's predictor with ``init_from``."""
-        if self.init_from is not None:
-            net.module_.predictor.load_state_dict(self.init_from.predictor_.state_dict())
+    @staticmethod
+    def _start_from_predictor(net, source):
+        """Load the pretrainer's predictor ``source`` into the initialised ``net`` (``init_from``)."""
+        net.module_.predictor.load_state_dict(source.state_dict())
 
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for embeddings of width ``fitted["n_features_in_"]``."""
-        return self._surface_net(
+        return surface_net(
+            self,
             EventModel,
             fitted,
             device,
@@ -223,10 +293,20 @@ class HEPAEventPredictor(IncidenceMixin, EmbeddingSurfaceEstimator):
             n_knots=self.horizon_knots if self.head == "mlp" else None,
         )
 
+    @property
+    def _inference_chunk(self):
+        return surface_inference_chunk(self)
+
+    # -- the causes --------------------------------------------------------------------------------
+
     def _incidence_parts(self, E):
         """The any-event surface and, with several causes, each cause's share at each horizon (softmax of logits)."""
         logits = self._infer(self._validated_input(E), "predict_cumulative_incidence")
         if logits.ndim == 2:
-            return event_surface(torch.from_numpy(logits)).numpy().astype(np.float64), None
-        proba = event_surface(torch.from_numpy(logits[:, 0])).numpy().astype(np.float64)
-        return proba, softmax(logits[:, 1:].astype(np.float64), axis=1)
+            return surface_of_logits(logits), None
+        return surface_of_logits(logits), softmax(logits[:, 1:].astype(np.float64), axis=1)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags

@@ -71,14 +71,13 @@ from sklearn.utils.validation import check_is_fitted
 from torch import nn
 
 from ._persistence_format import replacing
-from ._pretrainer_input import LEVEL_SPANS
 from ._validation import check_embeddings, check_windows
 from .event_predictor import HEPAEventPredictor
 from .finetune import HEPAFinetuner
 from .nn.encoder import last_valid_state
 from .nn.level import WindowLevel
 from .nn.predictor import event_surface
-from .pretrainer import HEPAPretrainer
+from .pretrainer import LEVEL_SPANS, HEPAPretrainer
 
 __all__ = ["export_onnx", "export_torchscript"]
 

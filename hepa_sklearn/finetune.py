@@ -2,17 +2,27 @@
 
 import copy
 
+import numpy as np
 import torch
 from torch import nn
 
-from ._base import WindowSurfaceEstimator
 from ._docs import fill_doc
-from ._pretrainer_input import LEVEL_SPANS, PretrainerInputMixin
+from ._surface_estimator import WindowSurfaceEstimator, surface_net
 from ._validation import Count, StrOptions, check_windows
 from .event_predictor import EVENT_HEADS
 from .nn.encoder import last_valid_state
 from .nn.level import WindowLevel
 from .nn.predictor import EventModel
+from .pretrainer import LEVEL_SPANS, pretrainer_level
+
+# windows on which fit compares the pretrainer's window level with the one the network computes
+LEVEL_CHECK_WINDOWS = 64
+
+
+def check_fitted_pretrainer(estimator):
+    """ValueError unless ``estimator.pretrainer`` is fitted: one of the finetuner's ``_parameter_checks``."""
+    if getattr(estimator.pretrainer, "net_", None) is None:
+        raise ValueError("pretrainer must be a fitted HEPAPretrainer (it has no net_).")
 
 
 class EncoderEventModel(nn.Module):
@@ -80,8 +90,9 @@ class HEPAFinetuner(WindowSurfaceEstimator):
         on the pretrainer's ``transform``; the level is computed from each
         window, with the pretrainer's statistics, and is not trained.
         ``False`` passes the state alone, as releases before 0.3.0 do.
-        A pretrainer whose class overrides ``level_features`` is refused
-        unless this is ``False``.
+        A pretrainer whose ``level_features`` gives another level than
+        HEPAPretrainer's (a subclass's own) is refused unless this is
+        ``False``.
     %(surface_loss_parameters)s
     %(training_parameters)s
 
@@ -174,25 +185,32 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     # what a file saved before these parameters existed was fitted with (persistence.load)
     _parameters_before_stored = {"horizon_knots": None, "window_level": False}
 
+    _parameter_checks = (check_fitted_pretrainer,)
+
     def _check_input(self, X, reset):
-        """Windows checked, then standardised by regime as the pretrainer's network reads them."""
+        """Windows checked, then standardised by regime as the pretrainer's network reads them.
+
+        In ``fit`` (``reset``), where the head reads the window level, the
+        pretrainer's ``level_features`` must give the level that the network
+        computes (HEPAPretrainer's).
+        """
         X = check_windows(self, X, reset=reset)
         n_channels = self.pretrainer.encoder_.config.n_channels
         if X.shape[1] != n_channels:
             raise ValueError(f"X has {X.shape[1]} channels but the pretrainer was fitted on {n_channels}.")
-        return self.pretrainer.standardise_by_regime(X)
+        X = self.pretrainer.standardise_by_regime(X)
+        if reset and self._level_statistics() is not None:
+            self._check_level(X[:LEVEL_CHECK_WINDOWS])
+        return X
 
-    def _check_hyperparameters(self):
-        super()._check_hyperparameters()
-        if getattr(self.pretrainer, "net_", None) is None:
-            raise ValueError("pretrainer must be a fitted HEPAPretrainer (it has no net_).")
-        if self._level_statistics() is not None and (
-            type(self.pretrainer).level_features is not PretrainerInputMixin.level_features
-        ):
+    def _check_level(self, X):
+        """ValueError unless the pretrainer's ``level_features`` of ``X`` is HEPAPretrainer's level."""
+        theirs, ours = self.pretrainer.level_features(X), pretrainer_level(X)
+        if theirs.shape != ours.shape or not np.allclose(theirs, ours, equal_nan=True):
             raise ValueError(
-                f"window_level=True computes the window level of HEPAPretrainer.level_features, but this "
-                f"{type(self.pretrainer).__name__} overrides level_features; pass window_level=False to finetune "
-                "on the encoder's state alone."
+                f"window_level=True computes HEPAPretrainer's window level in the network, but this "
+                f"{type(self.pretrainer).__name__}'s level_features gives another one; pass "
+                "window_level=False to finetune on the encoder's state alone."
             )
 
     def _level_statistics(self):
@@ -206,7 +224,8 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     def _build_net(self, fitted, device, seed):
         """The untrained net around a copy of the pretrainer's encoder (the level too if ``window_level``)."""
         statistics = self._level_statistics()
-        return self._surface_net(
+        return surface_net(
+            self,
             EncoderEventModel,
             fitted,
             device,

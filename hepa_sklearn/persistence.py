@@ -80,7 +80,6 @@ import torch
 from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
-from ._base import TorchEstimator, registered_estimator
 from ._persistence_format import (
     checked_trusted,
     content_digest,
@@ -95,6 +94,7 @@ from ._persistence_format import (
     storable_skops_bytes,
     version_mismatches,
 )
+from ._torch_estimator import TorchEstimator, registered_estimator
 
 __all__ = ["VersionMismatchWarning", "get_untrusted_types", "load", "save", "saved_versions"]
 

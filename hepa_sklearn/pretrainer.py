@@ -1,30 +1,46 @@
-"""HEPAPretrainer: self-supervised JEPA pretraining of the causal patch encoder."""
+"""HEPAPretrainer: self-supervised JEPA pretraining of the causal patch encoder, and the windows' embedding.
+
+Everything the pretrainer does is here: ``fit`` (the four steps of
+:class:`~hepa_sklearn._torch_estimator.TorchEstimator`: validate the
+parameters, prepare the windows, build the JEPA net, train it), what it does
+to windows outside its network (the standardisation by operating regime
+before it, the window level beside its embedding), ``transform``, and the
+held-out JEPA loss that scores an encoder without labels.
+"""
 
 import functools
-from dataclasses import replace
+import warnings
 
 import numpy as np
+import torch
+from sklearn.base import TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._docs import fill_doc
-from ._held_out_loss import HeldOutLossMixin
-from ._pretrainer_input import INPUT_CONSTRAINTS, LEVEL_ATTRIBUTES, REGIME_ATTRIBUTES, PretrainerInputMixin
 from ._start_weights import start_from_source
-from ._training import (
-    CollapseMonitor,
-    CutSampler,
-    JEPACriterion,
-    JEPANet,
-    TargetEMA,
-    WindowDataset,
-    check_pretrainable,
-    make_net,
+from ._stats import RECENT_STEPS, nan_mean_std, window_level
+from ._torch_estimator import FitPlan, TorchEstimator
+from ._validation import (
+    ENCODER_CONSTRAINTS,
+    NON_NEGATIVE_INT,
+    POSITIVE_INT,
+    UNIT,
+    StrOptions,
+    check_encoder_heads,
+    check_groups,
+    check_windows,
+    window_transformer_tags,
 )
-from ._training.callbacks import HeldOutRank
-from ._validation import POSITIVE_INT, UNIT, StrOptions
-from ._window_pretrainer import WindowPretrainer
-from .nn.encoder import TOKEN_MODES
+from ._window_encoder import encoder_config
+from .nn.encoder import NORM_MODES, TOKEN_MODES
 from .nn.jepa import JEPA
+from .preprocessing import CHUNK, normalise_steps, window_regimes
+from .training._callbacks import CollapseMonitor, HeldOutRank, TargetEMA
+from .training._criteria import JEPACriterion
+from .training._net import JEPANet, make_net
+from .training._runtime import as_fp32, seeded_torch
+from .training._sampling import CutSampler, WindowDataset
+from .training._statistics import ENCODER_ATTRIBUTES, check_pretrainable, window_attributes
 
 __all__ = ["HEPAPretrainer"]
 
@@ -33,9 +49,55 @@ __all__ = ["HEPAPretrainer"]
 # batches spread over at least 8 windows.
 CUT_BLOCK = 8
 
+# the fitted attributes of the regime standardisation (None with regimes=None, or where one regime is found)
+REGIME_ATTRIBUTES = ("regime_centers_", "regime_loc_", "regime_scale_")
+# the fitted statistics of the window level (None with window_level=False)
+LEVEL_ATTRIBUTES = ("level_loc_", "level_scale_")
+# the window level's spans: the whole window (None), then its last RECENT_STEPS steps
+LEVEL_SPANS = (None, RECENT_STEPS)
+
+# The values of norm that release 0.2.0 gave several effects, and the network normalisation each stands for
+# now; the regime standardisation and the window level are their own parameters (removed in 0.4.0).
+DEPRECATED_NORMS = {"auto": "revin", "regime": "global"}
+DEPRECATED_NORM_READINGS = {
+    "auto": 'norm="revin" with the defaults regimes="auto", window_level=True',
+    "regime": 'norm="global", window_level=False (regimes="auto" is the default)',
+}
+
+
+def standardise_by(X, regimes):
+    """Checked windows ``X`` standardised by ``regimes`` (the fitted attributes); ``X`` if there are none."""
+    if regimes["regime_centers_"] is None:
+        return X
+    channels = np.arange(X.shape[1])
+    loc, scale = regimes["regime_loc_"], regimes["regime_scale_"]
+    out = np.empty(X.shape, dtype=np.float32)
+    for start in range(0, X.shape[0], CHUNK):
+        out[start : start + CHUNK] = normalise_steps(
+            X[start : start + CHUNK].astype(np.float64),
+            channels,
+            channels,
+            loc[-1],
+            scale[-1],
+            regimes["regime_centers_"],
+            loc,
+            scale,
+        )[0]
+    return out
+
+
+def pretrainer_level(X):
+    """HEPAPretrainer's window level of windows ``X``: each channel's mean over the window, then over its end.
+
+    What :meth:`HEPAPretrainer.level_features` returns, and what
+    :class:`~hepa_sklearn.nn.WindowLevel` computes inside the networks that
+    read the level themselves (the finetuner's, the exported graph).
+    """
+    return window_level(X, spans=LEVEL_SPANS, spread=False, slope=False)
+
 
 @fill_doc
-class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
+class HEPAPretrainer(TransformerMixin, TorchEstimator):
     """Pretrain a causal patch Transformer by JEPA and embed windows.
 
     ``fit(X)`` learns, without labels, to predict the representation of the
@@ -211,9 +273,13 @@ class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
     """
 
     _parameter_constraints = {
-        **WindowPretrainer._parameter_constraints,
+        **TorchEstimator._parameter_constraints,
+        **ENCODER_CONSTRAINTS,
+        "max_epochs": [NON_NEGATIVE_INT],
         "tokens": [StrOptions(set(TOKEN_MODES))],
-        **INPUT_CONSTRAINTS,
+        "norm": [StrOptions({*NORM_MODES, *DEPRECATED_NORMS}, deprecated=set(DEPRECATED_NORMS))],
+        "regimes": [StrOptions({"auto"}), POSITIVE_INT, None],
+        "window_level": ["boolean"],
         "max_horizon": [POSITIVE_INT],
         "sigreg_weight": [UNIT],
         "regularizer": [StrOptions({"sigreg", "vicreg"})],
@@ -222,6 +288,7 @@ class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
         "init_from": "no_validation",  # checked in fit (source_pretrainer), where the source is read
         "early_stopping": ["boolean", StrOptions({"loss", "rank"})],
     }
+    _parameter_checks = (check_encoder_heads,)
 
     def __init__(
         self,
@@ -287,30 +354,170 @@ class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
         self.verbose = verbose
         self.callbacks = callbacks
 
-    _fitted_attributes = (*WindowPretrainer._fitted_attributes, *REGIME_ATTRIBUTES, *LEVEL_ATTRIBUTES)
+    _fitted_attributes = (*ENCODER_ATTRIBUTES, *REGIME_ATTRIBUTES, *LEVEL_ATTRIBUTES)
     _transient_parameters = ("init_from", "callbacks")
+    _check_input = check_windows
 
     #: The torch module of the net (encoder, target path and predictor); a
     #: subclass may name a :class:`~hepa_sklearn.nn.JEPA` subclass that
     #: encodes the targets another way.
     module_class = JEPA
 
-    def _training_config(self):
-        return replace(super()._training_config(), early_stopping=bool(self.early_stopping))
+    # -- fit and transform --------------------------------------------------------------------
 
-    def cut_block(self):
-        """Cuts of one window that share a context pass in a training batch: ``CUT_BLOCK`` where they can.
+    @fill_doc
+    def fit(self, X, y=None, groups=None):
+        """Pretrain on windows ``X`` (n_windows, n_channels, n_timepoints); ``y`` is ignored.
 
-        The hook of the batch layout: a subclass returning 1 draws every
-        (cut, Δt) item of a batch independently, each with its own context
-        pass.
+        The parameters are validated, the windows checked and prepared
+        (standardised by regime; the statistics of ``norm`` and of the
+        window level learned), the JEPA net built and trained for up to
+        ``max_epochs`` epochs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+            2-D ``X`` is read as single-channel windows (n_windows,
+            n_timepoints). NaN marks missing values and left padding.
+        y : None
+            Ignored.
+        %(fit_groups)s
 
         Returns
         -------
-        n_cuts : int
-            1 under RevIN (its statistics depend on the cut), else 8.
+        self : object
+            The fitted pretrainer.
+
+        %(fit_interruption)s
         """
-        return 1 if self._network_norm() == "revin" else CUT_BLOCK  # RevIN statistics depend on the cut
+        return super().fit(X, y, groups)
+
+    def fit_transform(self, X, y=None, groups=None):
+        """Fit on windows ``X``, then embed them: ``fit(X, y, groups).transform(X)``, reading ``X`` once.
+
+        The windows are checked and standardised by regime once, for the fit
+        and the embedding alike, so a pipeline's ``fit`` holds one copy of
+        them. A subclass that overrides :meth:`transform` overrides this
+        method too.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+            2-D ``X`` is read as single-channel windows. NaN marks missing
+            values and left padding.
+        y : None
+            Ignored.
+        groups : array-like of shape (n_windows,), default=None
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        E : ndarray of shape (n_windows, n_features_out), float32
+            As :meth:`transform` returns.
+        """
+        self._check_parameters()
+        plan = self._prepare_fit(X, y, groups)
+        net, run = self._build(plan)
+        self._train(net, plan, run)
+        return self._embed(plan.data.X.numpy())  # the windows as the network read them in fit
+
+    def transform(self, X):
+        """Embed windows ``X``; with ``window_level`` the window level follows the embedding.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+            2-D ``X`` is read as single-channel windows. NaN marks missing
+            values and left padding.
+
+        Returns
+        -------
+        E : ndarray of shape (n_windows, n_features_out), float32
+            ``h_t`` at each window's end (``d_model`` columns), then, with
+            ``window_level``, the :meth:`level_features` standardised by
+            the training windows' statistics, 0 where a channel is not
+            observed (``2 * n_channels`` columns); see
+            :meth:`get_feature_names_out`.
+        """
+        return self._embed(self.standardise_by_regime(X))
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the output columns of :meth:`transform`.
+
+        ``hepapretrainer0`` ... ``hepapretrainer{d_model - 1}`` for the
+        embedding, then with ``window_level`` ``mean_x{c}`` and
+        ``mean30_x{c}`` for each channel ``c`` (a subclass whose
+        :meth:`level_features` returns another number of columns than two
+        per channel numbers them ``level{j}``).
+
+        Parameters
+        ----------
+        input_features : None
+            Ignored; the channels are named ``x0``, ``x1``, ...
+
+        Returns
+        -------
+        names : ndarray of shape (n_features_out,), dtype object
+        """
+        check_is_fitted(self, "net_")
+        prefix = type(self).__name__.lower()
+        names = [f"{prefix}{i}" for i in range(self.d_model)]
+        if self.level_loc_ is not None:
+            if self.level_loc_.shape[0] == len(LEVEL_SPANS) * self.n_features_in_:
+                channels = [f"x{c}" for c in range(self.n_features_in_)]
+                kinds = ("mean", f"mean{RECENT_STEPS}")
+                names += [f"{kind}_{channel}" for kind in kinds for channel in channels]
+            else:
+                names += [f"level{j}" for j in range(self.level_loc_.shape[0])]
+        return np.asarray(names, dtype=object)
+
+    @property
+    def _n_features_out(self):
+        return self.d_model + (0 if self.level_loc_ is None else self.level_loc_.shape[0])
+
+    # -- the steps of fit: the windows prepared, the net built --------------------------------
+
+    def _prepare_fit(self, X, y, groups):
+        """The windows checked and prepared for pretraining: the fitted attributes and the (cut, Δt) dataset.
+
+        The windows are standardised by the regimes found in them
+        (``regimes``; one regime found is no regime), and the window level's
+        statistics learned from the standardised windows (``window_level``),
+        as those of ``norm``. Each window enters the dataset
+        ``cuts_per_window`` times in a row, its unit label covering all of
+        its pairs. With ``init_from`` the net starts from its source's
+        weights. ``y`` is ignored.
+        """
+        X = check_windows(self, X, reset=True)
+        groups = check_groups(groups, X.shape[0])
+        if self.norm in DEPRECATED_NORMS:
+            warnings.warn(
+                f"norm={self.norm!r} is deprecated since 0.3.0 and will be removed in 0.4.0: norm sets the "
+                f"network's normalisation alone, and the regime standardisation and the window level are the "
+                f"parameters regimes and window_level. norm={self.norm!r} reads as "
+                f"{DEPRECATED_NORM_READINGS[self.norm]}; pass those to keep this behaviour without the "
+                "warning.",
+                FutureWarning,
+                stacklevel=4,
+            )
+        found = None if self.regimes is None else window_regimes(X, self._torch_seed(), self.regimes)
+        if found is None:
+            regimes = dict.fromkeys(REGIME_ATTRIBUTES)
+        else:
+            regimes = dict(zip(REGIME_ATTRIBUTES, found, strict=True))
+        X = standardise_by(X, regimes)
+        level = dict.fromkeys(LEVEL_ATTRIBUTES)
+        if self._appends_level():
+            loc, scale, _ = nan_mean_std(self.level_features(X), axis=0)
+            level = {"level_loc_": np.nan_to_num(loc), "level_scale_": np.where(scale > 0, scale, 1.0)}
+        if self.max_epochs > 0:  # short windows matter only to pretraining
+            check_pretrainable(X, self.patch_size)
+        if groups is not None:
+            # item i of the dataset is window i // cuts_per_window
+            groups = np.repeat(groups, self.cuts_per_window)
+        fitted = {**window_attributes(X, self._network_norm()), **regimes, **level}
+        start = None if self.init_from is None else functools.partial(start_from_source, estimator=self)
+        return FitPlan(fitted, WindowDataset(X, self.cuts_per_window), groups=groups, initial_weights=start)
 
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for windows of ``fitted["n_features_in_"]`` channels."""
@@ -342,22 +549,155 @@ class HEPAPretrainer(HeldOutLossMixin, PretrainerInputMixin, WindowPretrainer):
             monitor=("valid_rank", False) if self.early_stopping == "rank" else ("valid_loss", True),
         )
 
-    def _fit_plan(self, X, y, groups):
-        """As the window pretrainers' plan; with ``init_from`` the net starts from its source's weights."""
-        plan = super()._fit_plan(X, y, groups)
-        if self.init_from is None:
-            return plan
-        return plan._replace(prepare=functools.partial(start_from_source, estimator=self))
+    def _network_norm(self):
+        """The network's own normalisation: ``norm``, a deprecated value read as what it stands for."""
+        return DEPRECATED_NORMS.get(self.norm, self.norm)
 
-    def _pretraining_data(self, X, groups):
-        """Each window ``cuts_per_window`` times in a row; a window's unit label covers all of its pairs."""
-        if self.max_epochs > 0:  # short windows matter only to pretraining
-            check_pretrainable(X, self.patch_size)
-        if groups is not None:
-            groups = np.repeat(groups, self.cuts_per_window)  # item i of the dataset is window i // cuts_per_window
-        return WindowDataset(X, self.cuts_per_window), groups
+    def _appends_level(self):
+        """Whether ``fit`` learns the window level (``norm="regime"`` of 0.2.0 never appended one)."""
+        return bool(self.window_level) and self.norm != "regime"
+
+    def _encoder_config(self, n_channels, **settings):
+        """The encoder configuration for ``n_channels`` channels; ``settings`` gives the other fields
+        (``patch_size``...)."""
+        return encoder_config(self, n_channels, self._network_norm(), **settings)
+
+    def cut_block(self):
+        """Cuts of one window that share a context pass in a training batch: ``CUT_BLOCK`` where they can.
+
+        The hook of the batch layout: a subclass returning 1 draws every
+        (cut, Δt) item of a batch independently, each with its own context
+        pass.
+
+        Returns
+        -------
+        n_cuts : int
+            1 under RevIN (its statistics depend on the cut), else 8.
+        """
+        return 1 if self._network_norm() == "revin" else CUT_BLOCK  # RevIN statistics depend on the cut
+
+    # -- the windows outside the network: the regime standardisation and the window level -------
+
+    def standardise_by_regime(self, X):
+        """Windows ``X`` with each step standardised by its operating regime, as the network reads them.
+
+        A step belongs to the regime whose centre is nearest to its
+        globally standardised channels, and takes that regime's per-channel
+        statistics; a step with a missing channel takes the global ones.
+        Where ``fit`` found no regimes (``regimes=None``, or a single
+        regime) the windows come back as they are.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+            NaN marks missing values and left padding; they stay NaN.
+
+        Returns
+        -------
+        X_standardised : ndarray of shape (n_windows, n_channels, n_timepoints), float32
+        """
+        X = self._validated_input(X)  # NotFittedError first when unfitted
+        return standardise_by(X, {name: getattr(self, name) for name in REGIME_ATTRIBUTES})
+
+    def level_features(self, X):
+        """The window level before its standardisation: per channel the mean over the window and over its end.
+
+        What ``window_level=True`` passes beside the embedding, which RevIN
+        takes out of it: for each channel, the mean of its observed values
+        over the whole window, then over the window's last 30 steps. ``fit``
+        learns the mean and standard deviation of these columns on the
+        training windows, and ``transform`` appends them standardised by
+        those (0 where a channel is not observed). A subclass may override
+        this method to pass other statistics (:mod:`hepa_sklearn.export`
+        exports HEPAPretrainer itself, with this level, not a subclass).
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_windows, n_channels, n_timepoints)
+            Windows as the network reads them
+            (:meth:`standardise_by_regime`); NaN where missing.
+
+        Returns
+        -------
+        level : ndarray of shape (n_windows, 2 * n_channels), float64
+            The means over the window for every channel, then those over
+            its last 30 steps; NaN where a channel has no observed value.
+        """
+        return pretrainer_level(X)
+
+    def _embed(self, X):
+        """:meth:`transform` of windows ``X`` that are checked and standardised by regime already."""
+        E = self._infer(X, "transform", forward=lambda module: module.embed)
+        if self.level_loc_ is None:
+            return E
+        level = np.nan_to_num((self.level_features(X) - self.level_loc_) / self.level_scale_)
+        return np.hstack([E, level.astype(np.float32)])
+
+    # -- the held-out JEPA loss: label-free scoring of encoders --------------------------------
+
+    def pretraining_loss(self, X, *, cuts_per_window=None, seed=0):
+        """The JEPA objective on windows ``X`` at fixed draws, no labels needed: held-out ε.
+
+        Every window gets ``cuts_per_window`` (default: the fitted value)
+        (cut, Δt) pairs, each drawn from ``(seed, item)`` alone, and SIGReg's
+        random directions come from ``seed`` too, so two encoders are scored
+        on the same pairs and the value is reproducible. Batches of ``batch_size`` in
+        input order, the module in eval mode (no dropout).
+
+        Returns
+        -------
+        loss : dict
+            ``"loss"`` (the training objective), ``"l1"`` and the
+            regulariser's term, each averaged over batches weighted by
+            their usable pairs; ``"n_pairs"``, the usable pairs.
+        """
+        X = self.standardise_by_regime(X)
+        repeats = self.cuts_per_window if cuts_per_window is None else cuts_per_window
+        if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
+            raise ValueError(f"cuts_per_window must be an int >= 1, got {repeats!r}.")
+        net, criterion = self.net_, self.net_.criterion_
+        sampler = CutSampler(self.patch_size, self.max_horizon, seed, fixed=True)
+        dataset = WindowDataset(X, repeats)
+        device = next(net.module_.parameters()).device
+        net.module_.eval()
+        sums, total = {}, 0.0
+        with torch.no_grad(), seeded_torch(seed, device):  # SIGReg draws its directions from torch
+            for start in range(0, len(dataset), self.batch_size):
+                stop = min(start + self.batch_size, len(dataset))
+                inputs, _ = sampler([dataset[i] for i in range(start, stop)])
+                inputs = {name: value.to(device) for name, value in inputs.items()}
+                output = as_fp32(net.module_(**inputs))
+                n = float((output[2] > 0).sum())
+                if n < 2:
+                    continue
+                terms = {"loss": float(criterion(output)), **criterion.last_terms}
+                terms.pop("spread", None)
+                for name, value in terms.items():
+                    sums[name] = sums.get(name, 0.0) + n * value
+                total += n
+        if not total:
+            raise ValueError("no window of X holds two usable (cut, horizon) pairs; nothing to score.")
+        return {**{name: value / total for name, value in sums.items()}, "n_pairs": int(total)}
+
+    def score(self, X, y=None):
+        """Minus the held-out JEPA loss of :meth:`pretraining_loss`: higher is better; ``y`` is ignored.
+
+        Lets label-free model selection (``GridSearchCV`` on the pretrainer
+        alone) compare encoders on held-out windows.
+        """
+        return -self.pretraining_loss(X)["loss"]
+
+    # -- the fitted modules, the tags ------------------------------------------------------------
+
+    @property
+    def encoder_(self):
+        check_is_fitted(self, "net_")
+        return self.net_.module_.encoder
 
     @property
     def predictor_(self):
         check_is_fitted(self, "net_")
         return self.net_.module_.predictor
+
+    def __sklearn_tags__(self):
+        return window_transformer_tags(super().__sklearn_tags__())

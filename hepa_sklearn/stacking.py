@@ -16,7 +16,7 @@ from sklearn.utils.validation import _check_method_params, check_is_fitted
 
 from ._validation import Count, StrOptions, check_groups
 from .metrics import h_auroc
-from .metrics._ranking import MAX_PREVALENCE, MIN_PREVALENCE, SurfaceScoreMixin
+from .metrics._ranking import MAX_PREVALENCE, MIN_PREVALENCE
 from .surface import check_surface, check_survival_y, expected_time_to_event, label_surface
 from .survival import SurvivalMixin
 
@@ -186,7 +186,7 @@ def _fit_one(estimator, X, y, fit_params, groups, train, test):
     return estimator, estimator.predict_proba(_safe_indexing(X, test))
 
 
-class StackedSurfaces(SurvivalMixin, SurfaceScoreMixin, _BaseComposition):
+class StackedSurfaces(SurvivalMixin, _BaseComposition):
     """A convex mixture of event surfaces, weighted by their out-of-fold h-AUROC.
 
     The surface analogue of scikit-learn's ``StackingClassifier``. Each

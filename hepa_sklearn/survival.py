@@ -1,12 +1,13 @@
 """The survival-analysis view of an event surface, in scikit-survival's vocabulary: step functions, survival and
-cumulative hazard functions, risk scores.
+cumulative hazard functions, risk scores; and the score of a surface estimator.
 
 A surface ``P`` (n_samples, K) fixes, for each sample, the survival function
 ``S(k) = 1 - P[:, k-1]`` at the horizons ``k = 1..K`` and ``S(0) = 1``.
 Events fall on whole steps, so ``S(t) = S(floor(t))`` on ``[0, K]``: a
 right-continuous step function with its steps at ``0, 1, ..., K``.
 :class:`SurvivalMixin` gives the surface estimators the methods through
-which scikit-survival's estimators report it.
+which scikit-survival's estimators report it, and ``score``, the h-AUROC of
+the surface.
 """
 
 import importlib.util
@@ -15,6 +16,7 @@ from functools import cache
 import numpy as np
 
 from ._docs import fill_doc
+from .metrics import h_auroc
 from .surface import cumulative_hazard, restricted_mean_time_lost, survival_function
 
 __all__ = ["StepFunction", "SurvivalMixin", "step_function_class"]
@@ -127,8 +129,14 @@ class SurvivalMixin:
 
     ``predict_risk`` is the risk score, higher for an earlier event, that
     scikit-survival's metrics expect; ``predict`` keeps the estimator's own
-    meaning (a time to the event, lower for an earlier event).
+    meaning (a time to the event, lower for an earlier event). ``score`` is
+    the h-AUROC of the surface, what ``GridSearchCV`` and
+    ``cross_val_score`` maximise by default.
     """
+
+    def score(self, X, y):
+        """h-AUROC of the predicted surface against ``y`` (:func:`hepa_sklearn.metrics.h_auroc`)."""
+        return h_auroc(y, self.predict_proba(X))
 
     @fill_doc
     def predict_survival_function(self, X, return_array=False):

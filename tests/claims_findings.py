@@ -4,7 +4,7 @@ Most figures are read from the generated report ``docs/benchmarks.md`` (``Cell``
 of the harness regenerates byte for byte from the result records; the rest from the records
 themselves, the committed outputs of ``benchmarks/experiments`` and of the scripts retired from it
 (``benchmarks/retired``), the speed measurements, or the protocol's own constants and models
-(``hepa_sklearn.protocol``). Counts and ranges ("18 of the 20", "from +0.13 to +1.00") are
+(``hepa_sklearn.cmapss_protocol``). Counts and ranges ("18 of the 20", "from +0.13 to +1.00") are
 computed over the report's cells by the functions below.
 Cells of boosting (``gbm``, ``gbm-regime``, ``gbm-last30``, ``gbm-regime-last30``, ``gbm-select``)
 are read from the report as committed, not from the records, whose boosting records are being
@@ -775,14 +775,14 @@ def minor_version(version):
 
 
 def protocol_constant(name):
-    """A constant of the C-MAPSS reference protocol (``hepa_sklearn.protocol``)."""
+    """A constant of the C-MAPSS reference protocol (``hepa_sklearn.cmapss_protocol``)."""
 
     def constant():
-        import hepa_sklearn.protocol
+        import hepa_sklearn.cmapss_protocol
 
-        return getattr(hepa_sklearn.protocol, name)
+        return getattr(hepa_sklearn.cmapss_protocol, name)
 
-    constant.__name__ = f"hepa_sklearn.protocol.{name}"
+    constant.__name__ = f"hepa_sklearn.cmapss_protocol.{name}"
     return constant
 
 
@@ -790,22 +790,22 @@ def split_percents():
     """The protocol's train/validation/test split of the units, in percent (``split_units``'s default)."""
     import inspect
 
-    from hepa_sklearn.protocol import split_units
+    from hepa_sklearn.cmapss_protocol import split_units
 
     return [round(f * 100) for f in inspect.signature(split_units).parameters["fractions"].default]
 
 
 def protocol_channels():
     """The channels of C-MAPSS as the protocol reads them (its sensors)."""
-    from hepa_sklearn.protocol import CMAPSS_SENSORS
+    from hepa_sklearn.cmapss_protocol import CMAPSS_SENSORS
 
     return len(CMAPSS_SENSORS)
 
 
 def _protocol_models():
+    from hepa_sklearn.cmapss_protocol import protocol_event_predictor, protocol_pretrainer
     from hepa_sklearn.nn.jepa import JEPA
     from hepa_sklearn.nn.predictor import EventModel
-    from hepa_sklearn.protocol import protocol_event_predictor, protocol_pretrainer
 
     pretrainer = protocol_pretrainer(50, device="cpu", seed=0)
     config = pretrainer._encoder_config(protocol_channels(), patch_size=pretrainer.patch_size, tokens=pretrainer.tokens)

@@ -13,7 +13,6 @@ from sklearn.model_selection import GroupKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 
 from hepa_sklearn import HEPAPretrainer, h_auroc_scorer
-from hepa_sklearn._training import PatchMaskSampler, ReconstructionLoss
 from hepa_sklearn.baselines import (
     ITransformerEncoder,
     MAEPretrainer,
@@ -26,6 +25,8 @@ from hepa_sklearn.nn import ChannelPatchEncoder, EncoderConfig, PatchEncoder, la
 from hepa_sklearn.nn.baselines import MaskedAutoencoder, MatchedHead, PatchTSTBackbone, pool_channels
 from hepa_sklearn.persistence import load, save
 from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.training._criteria import ReconstructionLoss
+from hepa_sklearn.training._sampling import PatchMaskSampler
 
 RNG = np.random.default_rng(5)
 X = RNG.normal(size=(40, 3, 48)).astype(np.float32)

@@ -19,10 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer
-from hepa_sklearn._training import JEPACriterion, JEPANet
-from hepa_sklearn._training.distributed import ProcessWorld, process_world
 from hepa_sklearn.nn.jepa import JEPA
 from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.training._criteria import JEPACriterion
+from hepa_sklearn.training._distributed import ProcessWorld, process_world
+from hepa_sklearn.training._net import JEPANet
 
 # Two processes sum the gradient in another floating-point order than one
 # process does, and run the rows of a batch through matrix products of

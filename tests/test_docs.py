@@ -22,7 +22,7 @@ PUBLIC_MODULES = [
     "hepa_sklearn.metrics",
     "hepa_sklearn.persistence",
     "hepa_sklearn.plotting",
-    "hepa_sklearn.protocol",
+    "hepa_sklearn.cmapss_protocol",
     "hepa_sklearn.training",
 ]
 

@@ -62,7 +62,7 @@ PACKAGE_MODULES = (
     "hepa_sklearn.export",
     "hepa_sklearn.causes",
     "hepa_sklearn.finetune",
-    "hepa_sklearn.protocol",
+    "hepa_sklearn.cmapss_protocol",
     "hepa_sklearn.windows",
     "hepa_sklearn.surface",
     "hepa_sklearn.classifier",

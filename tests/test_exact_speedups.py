@@ -17,14 +17,13 @@ import torch
 import torch.nn.functional as F
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn._training import CutSampler, WindowDataset
-from hepa_sklearn._training import net as net_module
-from hepa_sklearn._training.net import denormals_flushed, flushed_denormals, retained_heap
-from hepa_sklearn._training.sampling import ItemBatch
 from hepa_sklearn.nn import JEPA, EncoderConfig, EppsPulley, HazardHead
 from hepa_sklearn.nn.encoder import attention_mask, similar_groups
 from hepa_sklearn.nn.packed import PackedLayout, interval_tokens
 from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.training import _net as net_module
+from hepa_sklearn.training._net import denormals_flushed, flushed_denormals, retained_heap
+from hepa_sklearn.training._sampling import CutSampler, ItemBatch, WindowDataset
 
 REFERENCE = Path(__file__).parent / "data" / "training_reference.npz"
 CONFIG = dict(n_channels=3, d_model=32, n_layers=2, n_heads=4, patch_size=4, dropout=0.1, norm="global")

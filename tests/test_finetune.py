@@ -104,7 +104,7 @@ def test_a_pretrainer_with_its_own_level_features_is_refused_unless_the_level_is
             return np.hstack([super().level_features(X), np.nanstd(X, axis=2)])
 
     spread = SpreadPretrainer(**pre.get_params()).fit(X)
-    with pytest.raises(ValueError, match="SpreadPretrainer overrides level_features; pass window_level=False"):
+    with pytest.raises(ValueError, match="this SpreadPretrainer.s level_features gives another one; pass"):
         HEPAFinetuner(spread, **FINETUNE).fit(X, y)
     assert HEPAFinetuner(spread, **FINETUNE, window_level=False).fit(X, y).predict_proba(X).shape == (40, 10)
 

@@ -468,10 +468,10 @@ def test_a_pipeline_of_dataframe_labels_saves_and_loads(tmp_path):
     ],
 )
 def test_the_commands_refuse_bad_arguments_before_any_work(command, argv, message, capsys, monkeypatch):
+    import hepa_sklearn.cmapss_protocol
     import hepa_sklearn.datasets
-    import hepa_sklearn.protocol
 
-    monkeypatch.setattr(hepa_sklearn.protocol, "run_cmapss", lambda *a, **k: pytest.fail("the protocol ran"))
+    monkeypatch.setattr(hepa_sklearn.cmapss_protocol, "run_cmapss", lambda *a, **k: pytest.fail("the protocol ran"))
     monkeypatch.setattr(hepa_sklearn.datasets, "load_cmapss", lambda *a, **k: pytest.fail("the demo ran"))
     with pytest.raises(SystemExit) as exit_info:
         main([command, *argv])

@@ -3,7 +3,8 @@ import pytest
 import torch
 
 from hepa_sklearn.nn import JEPA, AttentionPooling, EncoderConfig, PatchEncoder, last_valid_state, pool_in_groups
-from hepa_sklearn.nn.encoder import PackedLayout, attention_mask, forward_fill, running_max, sinusoidal_positions
+from hepa_sklearn.nn.encoder import attention_mask, forward_fill, running_max, sinusoidal_positions
+from hepa_sklearn.nn.packed import PackedLayout
 
 TINY = dict(n_channels=3, d_model=16, n_layers=2, n_heads=2, patch_size=4, dropout=0.0)
 

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 import torch
 
-from hepa_sklearn._training.optim import AdamW, compiler_free
+from hepa_sklearn.training._optim import AdamW, compiler_free
 
 
 def trained(optimizer_class, **params):

@@ -21,8 +21,8 @@ from sklearn.preprocessing import FunctionTransformer, StandardScaler
 
 import hepa_sklearn
 from hepa_sklearn import GradientBoostingEventPredictor, HEPAEventPredictor, HEPAPretrainer, RegimeNormalizer
-from hepa_sklearn._base import TorchEstimator
 from hepa_sklearn._persistence_format import FORMAT_VERSION, content_digest
+from hepa_sklearn._torch_estimator import TorchEstimator
 from hepa_sklearn.finetune import HEPAFinetuner
 from hepa_sklearn.persistence import VersionMismatchWarning, get_untrusted_types, load, save, saved_versions
 from hepa_sklearn.surface import make_survival_y

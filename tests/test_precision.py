@@ -5,8 +5,8 @@ import pytest
 import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn._training import autocast_dtype, resolve_device
 from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.training._runtime import autocast_dtype, resolve_device
 
 
 @pytest.mark.parametrize(

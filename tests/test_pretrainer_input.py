@@ -190,13 +190,15 @@ def test_fit_transform_is_fit_then_transform_to_the_bit(params, windows):
     assert joined.shape == (X.shape[0], fitted._n_features_out)
 
 
-def test_fit_transform_of_a_subclass_that_overrides_transform_uses_its_transform():
-    class Doubled(HEPAPretrainer):
-        def transform(self, X):
-            return 2 * super().transform(X)
+def test_fit_transform_of_a_subclass_with_its_own_level_is_its_fit_then_transform():
+    class SpreadLevel(HEPAPretrainer):
+        def level_features(self, X):
+            return np.hstack([super().level_features(X), np.nanstd(X, axis=2)])
 
     X = reference_windows()["regimes"]
-    np.testing.assert_array_equal(Doubled(**TINY).fit_transform(X), 2 * HEPAPretrainer(**TINY).fit(X).transform(X))
+    joined = SpreadLevel(**TINY).fit_transform(X)
+    np.testing.assert_array_equal(joined, SpreadLevel(**TINY).fit(X).transform(X))
+    assert joined.shape == (X.shape[0], TINY["d_model"] + 3 * X.shape[1])
 
 
 def test_fit_transform_of_pretraining_embeds_with_the_trained_encoder():

@@ -1,16 +1,15 @@
 """The C-MAPSS protocol itself, on real units: disjoint splits, label subsets inside the training units, no test
 leakage."""
 
+import importlib
+import re
+
 import numpy as np
 import pytest
 import torch
 
 from hepa_sklearn.calibration import SurfaceCalibrator
-from hepa_sklearn.datasets import load_cmapss
-from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS
-from hepa_sklearn.event_predictor import HEPAEventPredictor
-from hepa_sklearn.pretrainer import HEPAPretrainer
-from hepa_sklearn.protocol import (
+from hepa_sklearn.cmapss_protocol import (
     SubsetSplit,
     label_units,
     protocol_event_predictor,
@@ -18,6 +17,10 @@ from hepa_sklearn.protocol import (
     run_cmapss,
     split_units,
 )
+from hepa_sklearn.datasets import load_cmapss
+from hepa_sklearn.datasets._cmapss import CMAPSS_SENSORS, SUBSETS
+from hepa_sklearn.event_predictor import HEPAEventPredictor
+from hepa_sklearn.pretrainer import HEPAPretrainer
 
 FRACTIONS = (1.0, 0.1, 0.05, 0.02, 0.01)
 # the protocol's pretraining with a small encoder, so one pretraining epoch takes about a second
@@ -230,3 +233,23 @@ def test_run_cmapss_with_the_untrained_encoder():
     )
     assert given.n_epochs_ == 0 and 0 <= result["h_auroc"] <= 1
     assert "pretrained 0 epochs in" in messages[1] and "final loss" not in messages[1]
+
+
+@pytest.mark.parametrize("name", ["run_cmapss", "SubsetSplit", "RUL_CAP", "CMAPSS_SENSORS"])
+def test_the_former_module_path_warns_and_gives_the_same_object(name):
+    import hepa_sklearn.cmapss_protocol as new
+    import hepa_sklearn.protocol as old
+
+    message = (
+        rf"hepa_sklearn\.protocol is deprecated in 0\.3\.0 and will be removed in 0\.5\.0: import {name} from "
+        rf"hepa_sklearn\.cmapss_protocol \(from hepa_sklearn\.cmapss_protocol import {name}\)"
+    )
+    with pytest.warns(FutureWarning, match=message):
+        assert getattr(old, name) is getattr(new, name)
+    assert old.__all__ == new.__all__
+
+
+def test_the_former_module_path_knows_no_other_name():
+    old = importlib.import_module("hepa_sklearn.protocol")
+    with pytest.raises(AttributeError, match=re.escape("'hepa_sklearn.protocol' has no attribute 'no_such_name'")):
+        old.no_such_name  # noqa: B018

@@ -9,8 +9,8 @@ from skorch.dataset import Dataset as SkorchDataset
 from torch.utils.data import DataLoader, Subset, default_collate
 
 from hepa_sklearn import HEPAEventPredictor
-from hepa_sklearn._training.net import HEPANet
-from hepa_sklearn._training.sampling import RowBatch, RowsDataset, collate_rows
+from hepa_sklearn.training._net import HEPANet
+from hepa_sklearn.training._sampling import RowBatch, RowsDataset, collate_rows
 
 
 def skorch_batch(X, y, indices):

@@ -1,4 +1,4 @@
-"""Tests for hepa_sklearn._training: sampling, the validation split (with groups), progress and logging."""
+"""Tests for the internals of hepa_sklearn.training: sampling, the validation split (groups), progress, logging."""
 
 import logging
 import pickle
@@ -14,8 +14,9 @@ from sklearn.preprocessing import StandardScaler
 from skorch.callbacks import Callback
 
 from hepa_sklearn import HEPAEventPredictor, HEPAFinetuner, HEPAPretrainer, h_auroc_scorer
-from hepa_sklearn._training import CollapseMonitor, CutSampler, TailSplit, WindowDataset
 from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.training._callbacks import CollapseMonitor
+from hepa_sklearn.training._sampling import CutSampler, TailSplit, WindowDataset
 
 
 def batch_of(X, indices):
@@ -292,7 +293,7 @@ def test_the_package_logger_has_only_a_null_handler():
 def test_block_batches_cover_each_item_once_with_few_windows_per_batch():
     from torch.utils.data import Subset
 
-    from hepa_sklearn._training.sampling import BlockBatches, WindowDataset, window_ids
+    from hepa_sklearn.training._sampling import BlockBatches, WindowDataset, window_ids
 
     dataset = WindowDataset(np.zeros((13, 1, 8), dtype=np.float32), repeats=40)
     windows = window_ids(dataset)
@@ -318,7 +319,7 @@ def test_block_batches_cover_each_item_once_with_few_windows_per_batch():
 
 
 def test_block_of_one_is_a_plain_shuffle():
-    from hepa_sklearn._training.sampling import BlockBatches
+    from hepa_sklearn.training._sampling import BlockBatches
 
     sampler = BlockBatches(
         np.repeat(np.arange(5), 4), block=1, batch_size=7, generator=torch.Generator().manual_seed(0)
@@ -329,7 +330,7 @@ def test_block_of_one_is_a_plain_shuffle():
 
 
 def test_release_freed_memory_is_safe_to_call_repeatedly():
-    from hepa_sklearn._training.runtime import release_freed_memory
+    from hepa_sklearn.training._runtime import release_freed_memory
 
     for _ in range(3):
         assert release_freed_memory() is None

@@ -10,9 +10,10 @@ from skorch.callbacks import LRScheduler
 from skorch.history import History
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn._training import CollapseMonitor, prediction_spread
 from hepa_sklearn.surface import make_survival_y
 from hepa_sklearn.training import TrainingDivergedError
+from hepa_sklearn.training._callbacks import CollapseMonitor
+from hepa_sklearn.training._criteria import prediction_spread
 
 
 def embeddings(n=60, d=8, seed=0):

@@ -7,9 +7,9 @@ import pytest
 import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn._training import TargetEMA
 from hepa_sklearn.nn import JEPA, EncoderConfig
 from hepa_sklearn.surface import make_survival_y
+from hepa_sklearn.training._callbacks import TargetEMA
 
 
 def test_vicreg_regulariser_is_recorded_under_its_name(windows, tiny_pretrainer_params):

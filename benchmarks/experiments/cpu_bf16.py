@@ -24,7 +24,7 @@ import statistics
 import torch
 from _common import cpu_clock
 
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
+from hepa_sklearn.cmapss_protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 
 SHAPES = [(128, 256, 256), (2048, 256, 256), (2048, 256, 1024), (9600, 256, 256), (2048, 2048, 2048)]
 

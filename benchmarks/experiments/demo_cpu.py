@@ -1,7 +1,7 @@
 """``hepa protocol`` with every stage timed in CPU seconds of the process instead of wall seconds.
 
 Runs ``hepa_sklearn.cli.main(["protocol", ...])`` unchanged except that the
-protocol's stage clock (``time.perf_counter`` in ``hepa_sklearn.protocol``)
+protocol's stage clock (``time.perf_counter`` in ``hepa_sklearn.cmapss_protocol``)
 reads ``time.process_time``, so the printed stage times are CPU seconds;
 the last line adds the whole process's CPU seconds (user + system, from
 ``getrusage``, imports included) and peak RSS. Arguments after the script
@@ -18,11 +18,11 @@ import time
 import types
 
 import hepa_sklearn
-import hepa_sklearn.protocol
+import hepa_sklearn.cmapss_protocol
 from hepa_sklearn.cli import main
 
 if __name__ == "__main__":
-    hepa_sklearn.protocol.time = types.SimpleNamespace(perf_counter=time.process_time)
+    hepa_sklearn.cmapss_protocol.time = types.SimpleNamespace(perf_counter=time.process_time)
     print(f"library: {hepa_sklearn.__file__}", flush=True)
     code = main(["protocol", *sys.argv[1:]])
     usage = resource.getrusage(resource.RUSAGE_SELF)

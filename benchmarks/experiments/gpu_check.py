@@ -34,9 +34,9 @@ from hepa_bench.protocols import protocol_pretrainer
 from hepa_bench.speed_reference import REFERENCE_COMMIT, compare_with_reference, portable_paths, reference_table
 from skorch.callbacks import Callback
 
+from hepa_sklearn.cmapss_protocol import SubsetSplit, protocol_event_predictor
 from hepa_sklearn.metrics import h_auroc
 from hepa_sklearn.nn import event_surface
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 
 
 def synchronize(device):

@@ -33,7 +33,7 @@ from _common import cpu_clock
 from hepa_bench.speed import matmul_peak_gflops
 from stage_profile import flops_of, git_commit, pretraining
 
-from hepa_sklearn.protocol import SubsetSplit
+from hepa_sklearn.cmapss_protocol import SubsetSplit
 from hepa_sklearn.training import flushed_denormals, retained_heap
 
 

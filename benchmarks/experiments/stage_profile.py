@@ -68,7 +68,7 @@ from torch.profiler import ProfilerActivity, profile
 from torch.utils.flop_counter import FlopCounterMode
 
 import hepa_sklearn
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
+from hepa_sklearn.cmapss_protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 
 MATMUL_OPS = {
     "aten::mm",

@@ -18,9 +18,9 @@ import torch
 from hepa_bench.protocols import protocol_pretrainer
 from skorch.callbacks import Callback
 
+from hepa_sklearn.cmapss_protocol import SubsetSplit, protocol_event_predictor
 from hepa_sklearn.metrics import h_auroc
 from hepa_sklearn.nn import event_surface
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
 
 
 class HeldOutTrace(Callback):

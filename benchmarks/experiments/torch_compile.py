@@ -50,7 +50,7 @@ from hepa_bench.protocols import protocol_pretrainer
 from torch._dynamo.utils import counters
 from torch._inductor.runtime.cache_dir_utils import temporary_cache_dir
 
-from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor
+from hepa_sklearn.cmapss_protocol import SubsetSplit, protocol_event_predictor
 from hepa_sklearn.training import GRADIENT_CLIP, seeded_torch
 
 PRETRAIN_EPOCHS, FINETUNE_EPOCHS = 50, 30  # the FD001 protocol (hepa protocol)

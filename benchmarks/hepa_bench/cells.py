@@ -15,6 +15,7 @@ import numpy as np
 
 from hepa_sklearn import HEPAPretrainer
 from hepa_sklearn.calibration import SurfaceCalibrator
+from hepa_sklearn.cmapss_protocol import RUL_CAP
 from hepa_sklearn.metrics import (
     best_f1_threshold,
     event_recall,
@@ -25,7 +26,6 @@ from hepa_sklearn.metrics import (
     rul_rmse,
     surface_metrics,
 )
-from hepa_sklearn.protocol import RUL_CAP
 from hepa_sklearn.surface import expected_time_to_event, make_survival_y
 
 from .protocols import kept_epoch

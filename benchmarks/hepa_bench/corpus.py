@@ -2,7 +2,7 @@
 
 Only rows that the harness's split puts in a training part go in: for the
 C-MAPSS subsets the training units of the protocol's seeded unit split
-(:class:`hepa_sklearn.protocol.SubsetSplit`), for the event benchmarks the
+(:class:`hepa_sklearn.cmapss_protocol.SubsetSplit`), for the event benchmarks the
 windows ending in the ``"train"`` part, and in the ``"normal"`` part where
 the dataset has one (an attack-free year, an event-free training file),
 both as the entry's loader cuts them (its split table, its scaling from
@@ -38,8 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
+from hepa_sklearn.cmapss_protocol import SubsetSplit
 from hepa_sklearn.datasets import CMAPSS_SENSORS, get_data_home, load_cmapss, make_fleet
-from hepa_sklearn.protocol import SubsetSplit
 from hepa_sklearn.windows import make_windows
 
 from .corpus_files import (

@@ -4,7 +4,7 @@ Label budgets. A fraction ``f < 1`` labels only part of the training
 windows; every method of a cell gets the same ones.
 
 - C-MAPSS: the first ``ceil(f * n)`` units of the seed's training list
-  (:func:`hepa_sklearn.protocol.label_units`).
+  (:func:`hepa_sklearn.cmapss_protocol.label_units`).
 - The other datasets, most of them one long series: each unit's training
   windows, in time order, are cut into ``label_blocks`` contiguous blocks of
   near-equal size (``numpy.array_split``); a permutation of all blocks drawn

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
-from hepa_sklearn.datasets import get_data_home, load_cmapss
-from hepa_sklearn.protocol import (
+from hepa_sklearn.cmapss_protocol import (
     CONTEXT_LENGTH,
     TEST_STRIDE,
     TRAIN_STRIDE,
@@ -25,6 +24,7 @@ from hepa_sklearn.protocol import (
     protocol_event_predictor,
     unit_windows,
 )
+from hepa_sklearn.datasets import get_data_home, load_cmapss
 
 from .data import EventData, block_rule, first_step_labels, point_labels, rolling_loader, unit_blocks
 from .nasa_split import NasaSplit
@@ -74,7 +74,7 @@ class BenchmarkEntry:
         given none.
     loader : callable or None
         The dataset's ``load_*`` function; None for C-MAPSS, which the
-        C-MAPSS protocol (:class:`hepa_sklearn.protocol.SubsetSplit`)
+        C-MAPSS protocol (:class:`hepa_sklearn.cmapss_protocol.SubsetSplit`)
         splits by seeded unit permutation.
     loader_params : dict
         Extra loader parameters (the C-MAPSS subset).

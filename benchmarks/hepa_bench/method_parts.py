@@ -13,7 +13,7 @@ import numpy as np
 
 from hepa_sklearn import HEPAEventPredictor
 from hepa_sklearn.baselines import MAEPretrainer, MatchedHeadPredictor, MiniRocketEncoder
-from hepa_sklearn.protocol import CUTS_PER_UNIT
+from hepa_sklearn.cmapss_protocol import CUTS_PER_UNIT
 
 from .registry import PATIENCE
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 
+from hepa_sklearn.cmapss_protocol import CONTEXT_LENGTH, TRAIN_STRIDE, label_units, split_units, unit_windows
 from hepa_sklearn.datasets import load_cmapss
 from hepa_sklearn.preprocessing import RegimeNormalizer
-from hepa_sklearn.protocol import CONTEXT_LENGTH, TRAIN_STRIDE, label_units, split_units, unit_windows
 from hepa_sklearn.surface import make_survival_y
 
 __all__ = ["CONDITIONS", "MIN_HISTORY", "TEST_STRIDE", "NasaSplit"]
@@ -18,7 +18,7 @@ CONDITIONS = {"FD001": 1, "FD002": 6, "FD003": 1, "FD004": 6}
 class NasaSplit:
     """Windows of one subset under one seed: training engines 90/10, NASA's test engines as the test part.
 
-    The attributes are those of :class:`hepa_sklearn.protocol.SubsetSplit`
+    The attributes are those of :class:`hepa_sklearn.cmapss_protocol.SubsetSplit`
     that the harness reads (``X_pre``, ``X_train``/``y_train``/``g_train``,
     ``X_valid``/``y_valid``, ``X_test``/``y_test``, ``split``, ``nasa``,
     :meth:`train_mask`), with ``g_valid`` and ``g_test`` beside them. With

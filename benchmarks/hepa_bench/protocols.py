@@ -7,9 +7,9 @@ import numpy as np
 import torch
 
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
+from hepa_sklearn.cmapss_protocol import CUTS_PER_UNIT, run_cmapss
+from hepa_sklearn.cmapss_protocol import protocol_pretrainer as library_protocol_pretrainer
 from hepa_sklearn.preprocessing import window_level
-from hepa_sklearn.protocol import CUTS_PER_UNIT, run_cmapss
-from hepa_sklearn.protocol import protocol_pretrainer as library_protocol_pretrainer
 
 __all__ = [
     "LAYOUTS",
@@ -30,12 +30,12 @@ __all__ = [
 
 # the batch layouts: the published C-MAPSS cells were computed with "padded"
 LAYOUTS = ("padded", "packed")
-# the protocol's speed options (hepa_sklearn.protocol.run_cmapss) at the paper's values
+# the protocol's speed options (hepa_sklearn.cmapss_protocol.run_cmapss) at the paper's values
 PAPER_OPTIONS = {"cuts_per_unit": CUTS_PER_UNIT, "horizon_knots": None}
 
 
 def protocol_pretrainer(pretrain_epochs, *, device, seed, layout="padded", verbose=0, **params):
-    """The C-MAPSS protocol's pretrainer (:func:`hepa_sklearn.protocol.protocol_pretrainer`) in batch ``layout``.
+    """The C-MAPSS protocol's pretrainer (:func:`hepa_sklearn.cmapss_protocol.protocol_pretrainer`) in batch ``layout``.
 
     ``"padded"`` (the default here) is the layout of the published C-MAPSS
     records, :class:`~hepa_bench.padded.PaddedHEPAPretrainer`; ``"packed"``
@@ -63,7 +63,7 @@ def run_protocol(
     cuts_per_unit=PAPER_OPTIONS["cuts_per_unit"],
     horizon_knots=PAPER_OPTIONS["horizon_knots"],
 ):
-    """One end-to-end run of the C-MAPSS protocol (:func:`hepa_sklearn.protocol.run_cmapss`) in batch ``layout``.
+    """One end-to-end run of the C-MAPSS protocol (:func:`hepa_sklearn.cmapss_protocol.run_cmapss`) in batch ``layout``.
 
     ``"packed"`` is the library's run itself; ``"padded"`` fits the
     padded-layout pretrainer of :func:`protocol_pretrainer` in its place.

@@ -12,12 +12,12 @@ dataset is one loader in :mod:`hepa_sklearn.datasets` (with its defaults in
 Label budgets are described in :mod:`hepa_bench.data`.
 """
 
+from hepa_sklearn.cmapss_protocol import CONTEXT_LENGTH as CMAPSS_CONTEXT
+from hepa_sklearn.cmapss_protocol import MIN_HISTORY as CMAPSS_MIN_HISTORY
+from hepa_sklearn.cmapss_protocol import TEST_STRIDE as CMAPSS_TEST_STRIDE
+from hepa_sklearn.cmapss_protocol import TRAIN_STRIDE as CMAPSS_TRAIN_STRIDE
+from hepa_sklearn.cmapss_protocol import K as CMAPSS_K
 from hepa_sklearn.datasets import get_event_dataset
-from hepa_sklearn.protocol import CONTEXT_LENGTH as CMAPSS_CONTEXT
-from hepa_sklearn.protocol import MIN_HISTORY as CMAPSS_MIN_HISTORY
-from hepa_sklearn.protocol import TEST_STRIDE as CMAPSS_TEST_STRIDE
-from hepa_sklearn.protocol import TRAIN_STRIDE as CMAPSS_TRAIN_STRIDE
-from hepa_sklearn.protocol import K as CMAPSS_K
 
 from .entry import LABEL_BLOCKS, PATIENCE, BenchmarkEntry
 
@@ -46,7 +46,7 @@ def _paper(*rows):
 
 
 _CMAPSS_TEXT = (
-    "C-MAPSS {subset}: the paper's reference protocol (hepa_sklearn.protocol, the authors' reference "
+    "C-MAPSS {subset}: the paper's reference protocol (hepa_sklearn.cmapss_protocol, the authors' reference "
     "implementation's), so its h-AUROC is comparable with theirs: training units split 60/10/30 "
     "by a seeded permutation; one whole-history window per training unit pretrains (40 cuts per "
     "epoch, global z-score, no RevIN, fixed epochs); finetuning windows of up to 512 cycles with at "

@@ -27,8 +27,8 @@ import torch
 from sklearn.linear_model import RidgeCV
 from skorch.callbacks import Callback
 
+from hepa_sklearn.cmapss_protocol import CUTS_PER_UNIT, RUL_CAP, SubsetSplit, protocol_event_predictor
 from hepa_sklearn.metrics import effective_rank, h_auroc
-from hepa_sklearn.protocol import CUTS_PER_UNIT, RUL_CAP, SubsetSplit, protocol_event_predictor
 
 from .methods import METHODS, pretrained_hepa
 from .protocols import kept_epoch, protocol_pretrainer, with_state

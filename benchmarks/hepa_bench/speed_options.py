@@ -1,7 +1,7 @@
 """The paper protocol's speed options on ``hepa-bench speed``'s command line: this package's run and further
 configurations timed against the same runs of the authors' code.
 
-The options are those of :func:`hepa_sklearn.protocol.run_cmapss`, off by
+The options are those of :func:`hepa_sklearn.cmapss_protocol.run_cmapss`, off by
 default: ``cuts_per_unit`` (fewer (cut, Δt) pairs per unit and pretraining
 epoch) and ``horizon_knots`` (the event head at that many horizons).
 """

@@ -4,7 +4,7 @@ The disjointness test runs for every registry entry: C-MAPSS reads the
 subsets the library ships, VIX the synthetic series of the ``data_home``
 fixture, and the other datasets the real data home ($HEPA_DATA_HOME) when
 it holds them (skipped otherwise). The splits it checks against are the
-harness's own: :class:`hepa_sklearn.protocol.SubsetSplit`, as
+harness's own: :class:`hepa_sklearn.cmapss_protocol.SubsetSplit`, as
 :meth:`~hepa_bench.entry.BenchmarkEntry.load` uses it, and each entry's
 loader's table of parts.
 """
@@ -29,7 +29,7 @@ from hepa_bench.corpus import (
 from hepa_bench.corpus_files import REPOSITORY, sha256_file
 from hepa_bench.registry import BENCHMARKS
 
-from hepa_sklearn.protocol import SubsetSplit
+from hepa_sklearn.cmapss_protocol import SubsetSplit
 
 QUIET = {"log": lambda message: None}
 

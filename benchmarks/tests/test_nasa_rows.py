@@ -5,8 +5,8 @@ from hepa_bench.nasa_rows import NASA_ROWS
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.runner import RUN_DATASETS
 
+from hepa_sklearn.cmapss_protocol import SubsetSplit
 from hepa_sklearn.datasets import load_cmapss
-from hepa_sklearn.protocol import SubsetSplit
 
 
 def test_the_test_part_is_every_window_of_nasas_test_engines_as_load_cmapss_gives_them():

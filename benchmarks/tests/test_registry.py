@@ -8,8 +8,8 @@ from hepa_bench.protocols import protocol_pretrainer
 from hepa_bench.registry import BENCHMARKS, PAPER_COLUMNS, PATIENCE, get_benchmark
 
 from hepa_sklearn import HEPAPretrainer
+from hepa_sklearn.cmapss_protocol import SubsetSplit
 from hepa_sklearn.datasets import get_event_dataset
-from hepa_sklearn.protocol import SubsetSplit
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
@@ -35,7 +35,7 @@ def test_every_entry_is_complete_and_matches_its_loader(name):
         assert set(figures) == {1.0, 0.1}
         assert all(0 <= mean <= 1 and 0 <= std < 0.5 for mean, std in figures.values())
     if entry.is_cmapss:
-        # C-MAPSS entries are the reference protocol (hepa_sklearn.protocol)
+        # C-MAPSS entries are the reference protocol (hepa_sklearn.cmapss_protocol)
         assert (entry.K, entry.context_length, entry.finetune_stride, entry.eval_stride) == (150, 512, 4, 1)
         assert entry.norm == "global" and entry.finetune_stop == "fixed"
         assert (entry.pretrain_epochs, entry.finetune_epochs) == (50, 30)

@@ -17,7 +17,6 @@ from .._validation import (
     check_windows,
 )
 from ..metrics import h_auroc
-from ..metrics._ranking import SurfaceScoreMixin
 from ..surface import check_survival_y, make_survival_y
 from ..survival import SurvivalMixin
 from ._boosting_search import SEARCH_GRID, SEARCHED, auto_leaf_size
@@ -31,9 +30,7 @@ __all__ = ["GradientBoostingEventPredictor", "SEARCH_GRID", "auto_leaf_size"]
 
 
 @fill_doc
-class GradientBoostingEventPredictor(
-    IncidenceMixin, WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator
-):
+class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, SurvivalMixin, BaseEstimator):
     """Log-normal event surface from gradient boosting on summary features.
 
     The baseline a scikit-learn user would try first: summarise each window

@@ -5,7 +5,6 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import POSITIVE_INT, WindowSurfaceTags, check_windows
-from ..metrics._ranking import SurfaceScoreMixin
 from ..surface import check_survival_y, expected_time_to_event
 from ..survival import SurvivalMixin
 from ..windows import window_age
@@ -13,7 +12,7 @@ from ..windows import window_age
 __all__ = ["ElapsedTimeEventPredictor"]
 
 
-class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, SurfaceScoreMixin, BaseEstimator):
+class ElapsedTimeEventPredictor(WindowSurfaceTags, SurvivalMixin, BaseEstimator):
     """Event surface from the unit's age alone: the reliability engineer's baseline.
 
     Each training window says that its unit, seen for ``a`` steps (its

@@ -11,8 +11,8 @@ import torch
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._training.runtime import resolve_device
 from .._validation import POSITIVE_INT, StrOptions, WindowTransformerTags, check_windows, row_chunks
+from ..training._runtime import resolve_device
 
 CHANNEL_POOLINGS = ("mean", "concat")
 

@@ -2,17 +2,34 @@
 
 from numbers import Real
 
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
 from .._docs import fill_doc
-from .._training import HEPANet, PatchMaskSampler, ReconstructionLoss, make_net
-from .._validation import Interval
-from .._window_pretrainer import WindowPretrainer
+from .._torch_estimator import FitPlan, TorchEstimator
+from .._validation import (
+    ENCODER_CONSTRAINTS,
+    NON_NEGATIVE_INT,
+    Interval,
+    WindowTransformerTags,
+    check_encoder_heads,
+    check_groups,
+    check_windows,
+)
+from .._window_encoder import WindowEncoderMixin
 from ..nn.baselines import MaskedAutoencoder
+from ..training._criteria import ReconstructionLoss
+from ..training._net import HEPANet, make_net
+from ..training._sampling import PatchMaskSampler, WindowDataset
+from ..training._statistics import ENCODER_ATTRIBUTES, window_attributes
 
 __all__ = ["MAEPretrainer"]
 
 
 @fill_doc
-class MAEPretrainer(WindowPretrainer):
+class MAEPretrainer(
+    WindowTransformerTags, ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin, TorchEstimator
+):
     """Pretrain HEPA's causal patch encoder by masked-patch reconstruction, and embed windows.
 
     The paper's MAE baseline: the same causal patch Transformer as
@@ -99,9 +116,14 @@ class MAEPretrainer(WindowPretrainer):
     """
 
     _parameter_constraints = {
-        **WindowPretrainer._parameter_constraints,
+        **TorchEstimator._parameter_constraints,
+        **ENCODER_CONSTRAINTS,
+        "max_epochs": [NON_NEGATIVE_INT],
         "mask_ratio": [Interval(Real, 0, 1, closed="right")],
     }
+    _parameter_checks = (check_encoder_heads,)
+    _fitted_attributes = ENCODER_ATTRIBUTES
+    _check_input = check_windows
 
     def __init__(
         self,
@@ -148,6 +170,34 @@ class MAEPretrainer(WindowPretrainer):
         self.verbose = verbose
         self.callbacks = callbacks
 
+    @fill_doc
+    def fit(self, X, y=None, groups=None):
+        """Pretrain on windows ``X`` (n_windows, n_channels, n_timepoints); ``y`` is ignored.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_windows, n_channels, n_timepoints)
+            2-D ``X`` is read as single-channel windows (n_windows,
+            n_timepoints). NaN marks missing values and left padding.
+        y : None
+            Ignored.
+        %(fit_groups)s
+
+        Returns
+        -------
+        self : object
+            The fitted pretrainer.
+
+        %(fit_interruption)s
+        """
+        return super().fit(X, y, groups)
+
+    def _prepare_fit(self, X, y, groups):
+        """The windows checked, the statistics of ``norm`` and their dataset (``y`` is ignored)."""
+        X = check_windows(self, X, reset=True)
+        groups = check_groups(groups, X.shape[0])
+        return FitPlan(window_attributes(X, self.norm), WindowDataset(X), groups=groups)
+
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for windows of ``fitted["n_features_in_"]`` channels."""
         return make_net(
@@ -166,3 +216,12 @@ class MAEPretrainer(WindowPretrainer):
                 PatchMaskSampler(self.patch_size, self.mask_ratio, seed, fixed=True),
             ),
         )
+
+    @property
+    def encoder_(self):
+        check_is_fitted(self, "net_")
+        return self.net_.module_.encoder
+
+    @property
+    def _n_features_out(self):
+        return self.d_model

@@ -2,38 +2,39 @@
 
 import numpy as np
 
-from .._base import EmbeddingSurfaceEstimator
 from .._docs import fill_doc
+from .._surface_estimator import EmbeddingSurfaceEstimator, surface_net
 from .._validation import POSITIVE_INT
 from ..nn.baselines import MatchedHead
 
-__all__ = ["MatchedHeadMixin", "MatchedHeadPredictor", "matched_head_parameter_count"]
+__all__ = [
+    "HEAD_CONSTRAINTS",
+    "MatchedHeadPredictor",
+    "check_horizon_rows",
+    "head_params",
+    "matched_head_parameter_count",
+]
 
 # paper, App. "Baseline protocol": a learned horizon embedding of 256 entries x 256 dims
 PAPER_HORIZON_ROWS = 256
 
+# The parameter of the matched head besides K and hidden, for the estimators that train a
+# hepa_sklearn.nn.baselines.MatchedHead: MatchedHeadPredictor and the supervised encoders.
+HEAD_CONSTRAINTS = {"horizon_rows": [POSITIVE_INT, None]}
 
-class MatchedHeadMixin:
-    """The parameters of the matched head (``K``, ``hidden``, ``horizon_rows``), their check and its net arguments.
 
-    For the estimators that train a :class:`~hepa_sklearn.nn.baselines.MatchedHead`:
-    :class:`MatchedHeadPredictor` and the supervised encoders.
-    """
+def check_horizon_rows(estimator):
+    """ValueError when the horizon table cannot hold horizons 1..K: one of the ``_parameter_checks``."""
+    if estimator.horizon_rows is not None and estimator.horizon_rows < estimator.K:
+        raise ValueError(
+            f"horizon_rows={estimator.horizon_rows} is smaller than K={estimator.K}: horizon k reads "
+            "row k-1 of the horizon table; raise horizon_rows or pass None for exactly K rows."
+        )
 
-    _head_constraints = {"horizon_rows": [POSITIVE_INT, None]}
 
-    def _check_hyperparameters(self):
-        """As the estimator's own check; ValueError when the horizon table cannot hold horizons 1..K."""
-        super()._check_hyperparameters()
-        if self.horizon_rows is not None and self.horizon_rows < self.K:
-            raise ValueError(
-                f"horizon_rows={self.horizon_rows} is smaller than K={self.K}: horizon k reads row k-1 of "
-                "the horizon table; raise horizon_rows or pass None for exactly K rows."
-            )
-
-    def _head_params(self):
-        """The matched head's arguments besides its input width."""
-        return {"K": self.K, "hidden": self.hidden, "horizon_rows": self.horizon_rows}
+def head_params(estimator):
+    """The matched head's arguments besides its input width."""
+    return {"K": estimator.K, "hidden": estimator.hidden, "horizon_rows": estimator.horizon_rows}
 
 
 def matched_head_parameter_count(d_in, K, *, hidden=256, horizon_rows=PAPER_HORIZON_ROWS):
@@ -55,7 +56,7 @@ def matched_head_parameter_count(d_in, K, *, hidden=256, horizon_rows=PAPER_HORI
 
 
 @fill_doc
-class MatchedHeadPredictor(MatchedHeadMixin, EmbeddingSurfaceEstimator):
+class MatchedHeadPredictor(EmbeddingSurfaceEstimator):
     """Event probability surface from frozen embeddings with the paper's matched baseline head.
 
     The paper trains this head on every frozen baseline encoder (MAE,
@@ -132,7 +133,8 @@ class MatchedHeadPredictor(MatchedHeadMixin, EmbeddingSurfaceEstimator):
     ((200, 20), True)
     """
 
-    _parameter_constraints = {**EmbeddingSurfaceEstimator._parameter_constraints, **MatchedHeadMixin._head_constraints}
+    _parameter_constraints = {**EmbeddingSurfaceEstimator._parameter_constraints, **HEAD_CONSTRAINTS}
+    _parameter_checks = (check_horizon_rows,)
 
     def __init__(
         self,
@@ -182,4 +184,5 @@ class MatchedHeadPredictor(MatchedHeadMixin, EmbeddingSurfaceEstimator):
 
     def _build_net(self, fitted, device, seed):
         """The untrained skorch net for embeddings of width ``fitted["n_features_in_"]``."""
-        return self._surface_net(MatchedHead, fitted, device, d_in=fitted["n_features_in_"], **self._head_params())
+        width = fitted["n_features_in_"]
+        return surface_net(self, MatchedHead, fitted, device, d_in=width, **head_params(self))

@@ -3,18 +3,19 @@
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import WindowEncoderMixin, WindowSurfaceEstimator
 from .._docs import fill_doc
-from .._training import window_attributes
-from .._validation import ENCODER_CONSTRAINTS, POSITIVE_INT, StrOptions, check_windows
+from .._surface_estimator import WindowSurfaceEstimator, surface_net
+from .._validation import ENCODER_CONSTRAINTS, POSITIVE_INT, StrOptions, check_encoder_heads, check_windows
+from .._window_encoder import WindowEncoderMixin
 from ..nn.baselines import CHANNEL_POOLING, SupervisedSurfaceModel
-from ._matched_head import PAPER_HORIZON_ROWS, MatchedHeadMixin
+from ..training._statistics import window_attributes
+from ._matched_head import HEAD_CONSTRAINTS, PAPER_HORIZON_ROWS, check_horizon_rows, head_params
 
 __all__ = ["ITransformerEncoder", "PatchTSTEncoder"]
 
 
 class SupervisedWindowEncoder(
-    ClassNamePrefixFeaturesOutMixin, TransformerMixin, MatchedHeadMixin, WindowEncoderMixin, WindowSurfaceEstimator
+    ClassNamePrefixFeaturesOutMixin, TransformerMixin, WindowEncoderMixin, WindowSurfaceEstimator
 ):
     """What PatchTST and iTransformer share: a per-channel encoder, channel pooling, the matched head, trained end to
     end.
@@ -30,9 +31,10 @@ class SupervisedWindowEncoder(
     _parameter_constraints = {
         **WindowSurfaceEstimator._parameter_constraints,
         **ENCODER_CONSTRAINTS,
-        **MatchedHeadMixin._head_constraints,
+        **HEAD_CONSTRAINTS,
         "channel_pooling": [StrOptions(set(CHANNEL_POOLING))],
     }
+    _parameter_checks = (check_encoder_heads, check_horizon_rows)
     _fitted_attributes = ("n_features_in_", "n_timepoints_in_", "pos_weight_", "channel_loc_", "channel_scale_")
 
     def _fitted_state(self, X):
@@ -41,7 +43,8 @@ class SupervisedWindowEncoder(
     def _build_net(self, fitted, device, seed):
         """The untrained net: the subclass's backbone, channel pooling and the matched head."""
         backbone, config, backbone_params = self._backbone(fitted)
-        return self._surface_net(
+        return surface_net(
+            self,
             SupervisedSurfaceModel,
             fitted,
             device,
@@ -51,7 +54,7 @@ class SupervisedWindowEncoder(
             channel_loc=fitted["channel_loc_"],
             channel_scale=fitted["channel_scale_"],
             pooling=self.channel_pooling,
-            **self._head_params(),
+            **head_params(self),
         )
 
     @property

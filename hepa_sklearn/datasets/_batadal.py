@@ -3,8 +3,8 @@
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
+from ._event_loading import unit_frame
 from ._home import check_columns, dataset_file, parsed_dates, read_cached
-from ._protocol import unit_frame
 
 __all__ = ["load_batadal", "fetch_batadal"]
 

@@ -8,8 +8,8 @@ import pandas as pd
 
 from ._edf import edf_header, read_edf
 from ._event_dataset import EventDataset, dataset_doc, load_dataset
+from ._event_loading import unit_frame
 from ._home import dataset_file, fetch_file, get_data_home, read_cached, unreadable
-from ._protocol import unit_frame
 
 __all__ = ["load_chbmit", "fetch_chbmit", "read_edf", "read_summary"]
 

@@ -31,9 +31,6 @@ TRAIN_STRIDE = 4
 TEST_STRIDE = 1
 K = 150
 CUTS_PER_UNIT = 40
-# Paper App. "Preprocessing": remaining useful life is capped at 125 cycles,
-# following STAR (Fan et al., 2024)
-RUL_CAP = 125
 
 _SPLITS = ("train", "test")
 _ALL_SENSORS = [f"s{i}" for i in range(1, 22)]
@@ -188,7 +185,7 @@ def load_cmapss(subset="FD001", *, split="train", context_length=CONTEXT_LENGTH,
         splits: windows end at every age from a unit's first cycle on, so the
         training windows cover the ages the test split scores (81 % of
         FD001's test windows have less than 128 cycles of history). The
-        paper's protocol (:mod:`hepa_sklearn.protocol`) passes 128.
+        paper's protocol (:mod:`hepa_sklearn.cmapss_protocol`) passes 128.
 
     Returns
     -------

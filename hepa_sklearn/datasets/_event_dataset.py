@@ -4,7 +4,7 @@ A dataset module says only what sets its benchmark apart: how its files are
 read into a long frame with a per-row ``label``, which rows are events, how
 its units are split and scaled, and its description. The rest (onsets,
 parts, scaling, windows, the Bunch, downloads, most of the docstrings) is
-done once here and in :mod:`._protocol`.
+done once here and in :mod:`._event_loading`.
 """
 
 import inspect
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .._docs import fill_doc
+from ._event_loading import NORMAL, PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
 from ._home import fetch_files
-from ._protocol import NORMAL, PARTS, check_split, chronological_bounds, load_events, split_table, unit_onsets
 
 __all__ = ["ChronologicalSplit", "EventDataset", "dataset_doc", "fetch_dataset", "load_dataset"]
 

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
+from ._event_loading import unit_frame
 from ._home import dataset_file, read_cached
-from ._protocol import unit_frame
 
 __all__ = ["load_mba", "fetch_mba"]
 

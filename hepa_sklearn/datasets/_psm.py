@@ -4,8 +4,8 @@ import pandas as pd
 
 from .._validation import check_event_indicator
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, load_dataset
+from ._event_loading import unit_frame
 from ._home import dataset_file, read_cached
-from ._protocol import unit_frame
 
 __all__ = ["load_psm"]
 

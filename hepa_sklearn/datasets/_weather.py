@@ -3,8 +3,8 @@
 import pandas as pd
 
 from ._event_dataset import ChronologicalSplit, EventDataset, dataset_doc, fetch_dataset, load_dataset
+from ._event_loading import RollingSpike, unit_frame
 from ._home import check_columns, dataset_file, parsed_dates, read_cached
-from ._protocol import RollingSpike, unit_frame
 
 __all__ = ["load_weather", "fetch_weather"]
 

@@ -100,14 +100,6 @@ def h_auroc_scorer(estimator, X, y):
     return h_auroc(y, estimator.predict_proba(X))
 
 
-class SurfaceScoreMixin:
-    """``score(X, y)``: the h-AUROC of ``self.predict_proba(X)`` against ``y``, for surface estimators."""
-
-    def score(self, X, y):
-        """h-AUROC of the predicted surface against ``y``."""
-        return h_auroc(y, self.predict_proba(X))
-
-
 def pooled_auroc(y_true, proba):
     """ROC AUC over all known cells of the surface pooled across horizons.
 

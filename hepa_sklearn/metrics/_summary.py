@@ -3,10 +3,13 @@
 import numpy as np
 
 from .._validation import NON_NEGATIVE_REAL, POSITIVE_REAL, real_numbers, validate_params
-from ..datasets._cmapss import RUL_CAP
 from ..surface import check_surface, check_survival_y, expected_time_to_event
 from ._calibration import brier_decomposition, expected_calibration_error
 from ._ranking import mean_of_valid, per_horizon_auroc, pooled_auprc, pooled_auroc
+
+# The default cap of rul_rmse: remaining useful life is capped at 125 cycles in the C-MAPSS protocol (paper App.
+# "Preprocessing", following STAR, Fan et al., 2024); hepa_sklearn.cmapss_protocol.RUL_CAP names it.
+RUL_CAP = 125
 
 
 @validate_params({"tol": [NON_NEGATIVE_REAL]}, prefer_skip_nested_validation=True)

@@ -14,7 +14,6 @@ from torch import nn
 
 from .encoder import (
     Block,
-    PackedLayout,
     PatchEncoder,
     attention_mask,
     forward_fill,
@@ -22,6 +21,7 @@ from .encoder import (
     sinusoidal_positions,
     window_statistics,
 )
+from .packed import PackedLayout
 
 CHANNEL_POOLING = ("mean", "concat")
 
@@ -98,7 +98,7 @@ class _TokenStack(nn.Module):
     def forward_packed(self, h, layout):
         """The same stack on tokens packed in rows ``h`` (T, d), attending within their sequences (bidirectional).
 
-        See :class:`~hepa_sklearn.nn.encoder.PackedLayout`.
+        See :class:`~hepa_sklearn.nn.packed.PackedLayout`.
         """
         h = self.input_dropout(h)
         for block in self.blocks:

@@ -13,6 +13,8 @@ from ..windows import window_age
 
 # global_statistics reads this many windows at a time in float64
 STATISTICS_CHUNK = 1024
+# the fitted attributes that windows give an encoder (window_attributes)
+ENCODER_ATTRIBUTES = ("n_features_in_", "n_timepoints_in_", "channel_loc_", "channel_scale_")
 
 
 def global_statistics(X):

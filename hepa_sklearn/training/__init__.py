@@ -12,9 +12,9 @@ A training whose loss is no longer finite raises
 :class:`TrainingDivergedError`.
 """
 
-from ._training import callbacks as _callbacks
-from ._training.net import TrainingDivergedError, flushed_denormals, retained_heap
-from ._training.runtime import autocast, autocast_dtype, resolve_device, seeded_torch
+from . import _callbacks
+from ._net import TrainingDivergedError, flushed_denormals, retained_heap
+from ._runtime import autocast, autocast_dtype, resolve_device, seeded_torch
 
 __all__ = [
     "GRADIENT_CLIP",

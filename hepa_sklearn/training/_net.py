@@ -13,11 +13,11 @@ from skorch.dataset import Dataset as SkorchDataset
 from skorch.dataset import get_len
 from skorch.utils import to_tensor
 
-from .callbacks import training_callbacks
-from .distributed import gather_rows, shard_rows
-from .optim import AdamW
-from .runtime import as_fp32, autocast, autocast_dtype, seeded_torch
-from .sampling import BlockBatches, RowsDataset, TailSplit, collate_rows, window_ids
+from ._callbacks import training_callbacks
+from ._distributed import gather_rows, shard_rows
+from ._optim import AdamW
+from ._runtime import as_fp32, autocast, autocast_dtype, seeded_torch
+from ._sampling import BlockBatches, RowsDataset, TailSplit, collate_rows, window_ids
 
 # optimiser kernels that do the AdamW update of every parameter in one pass, on these devices
 FUSED_ADAMW_DEVICES = ("cpu", "cuda")
@@ -108,7 +108,7 @@ class HEPANet(NeuralNet):
     ``fit`` (KeyboardInterrupt) sets ``interrupted_`` (skorch then ends
     training normally, restoring the best weights under early stopping).
 
-    With ``world_`` set (a :class:`~hepa_sklearn._training.distributed.ProcessWorld`,
+    With ``world_`` set (a :class:`~hepa_sklearn.training._distributed.ProcessWorld`,
     only during a distributed ``fit``) each training and validation step
     runs the module on this process's rows of the global batch
     (:meth:`shard_inputs`), training steps through DistributedDataParallel,

@@ -1,4 +1,4 @@
-"""The event-benchmark protocol the loaders share: frames, spikes, onsets, splits, scaling, windows."""
+"""What every event benchmark's loader does alike: unit frames, event onsets and spikes, parts, scaling, windows."""
 
 from dataclasses import dataclass
 from numbers import Integral

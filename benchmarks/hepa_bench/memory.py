@@ -28,7 +28,7 @@ own high-water mark (``VmHWM``); the two agree to within the parent's few MB.
 
 Usage::
 
-    OMP_NUM_THREADS=1 hepa-bench memory --sizes 20000 200000 > benchmarks/memory_cpu.txt
+    OMP_NUM_THREADS=1 hepa-bench memory --sizes 20000 200000 > benchmarks/outputs/memory_cpu.txt
 
 (``hepa-bench memory`` replaces itself with ``python`` running this file, so the
 parent holds no torch.)

@@ -1,7 +1,7 @@
 """Designs for the defaults that put something beside an untrained encoder's embedding before the event head.
 
 Four families of the method table, each a screen of the default selection
-(``benchmarks/default_selection.md``); every entry fits its encoders (never
+(``benchmarks/decisions/default_selection.md``); every entry fits its encoders (never
 pretrained) and its event head on the cell's labelled training windows
 alone, with the estimators' own early stopping, as ``hepa-default`` does,
 and the event head at the pinned defaults of release 0.2.0 (every horizon):

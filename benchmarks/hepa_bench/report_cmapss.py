@@ -302,7 +302,7 @@ def render(records, *, pretrain_epochs=50, finetune_epochs=30):
             "`hepa-default` is `make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=150))` with every "
             "other default of release 0.1.0 (RevIN, JEPA pretraining), fitted on the labelled training "
             "windows alone; the defaults of release 0.2.0 are `hepa-default-auto0`, judged in "
-            "`benchmarks/default_selection.md`. Beside it, the pretrained or "
+            "`benchmarks/decisions/default_selection.md`. Beside it, the pretrained or "
             "untrained HEPA variant with the highest mean test h-AUROC in the same row (2+ seeds): a "
             "reading of the test figures to judge the defaults, not a choice a user could make.",
             "",

@@ -197,7 +197,8 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         "",
         "`hepa-default` is `make_pipeline(HEPAPretrainer(), HEPAEventPredictor(K=K))` with every other "
         "default of release 0.1.0 (RevIN, JEPA pretraining), fitted on the labelled training windows alone; the "
-        "defaults of release 0.2.0 are `hepa-default-auto0`, judged in `benchmarks/default_selection.md`. "
+        "defaults of release 0.2.0 are `hepa-default-auto0`, judged in "
+        "`benchmarks/decisions/default_selection.md`. "
         "Beside it, the tuned HEPA variant ("
         + ", ".join(f"`{m}`" for m in tuned_variants(methods))
         + ") with the highest mean in the same row "
@@ -233,7 +234,7 @@ def render_events(records, *, pretrain_epochs=None, finetune_epochs=None):
         *event_cpu_table(records, datasets, methods + shown_references),
         "",
         f"CPU kernels of the cells (torch's `cpu_capability`): {kernel_counts(records)}. Under other kernels "
-        "a cell with early stopping can stop at another epoch (`benchmarks/cpu_kernel_check.md`).",
+        "a cell with early stopping can stop at another epoch (`benchmarks/decisions/cpu_kernel_check.md`).",
         "",
         *accelerator_lines(records),
     ]

@@ -250,8 +250,8 @@ def with_readme_block(text, lines):
 def main(argv=None):
     """``python -m hepa_bench.report_summary``: write the summary of both results files between the README's markers."""
     parser = argparse.ArgumentParser(prog="python -m hepa_bench.report_summary", description=main.__doc__)
-    parser.add_argument("--results", default="benchmarks/cmapss_results.jsonl")
-    parser.add_argument("--events", default="benchmarks/event_results.jsonl")
+    parser.add_argument("--results", default="benchmarks/records/cmapss_results.jsonl")
+    parser.add_argument("--events", default="benchmarks/records/event_results.jsonl")
     parser.add_argument("--readme", default="README.md")
     args = parser.parse_args(argv)
     with open(args.readme) as handle:

@@ -1,7 +1,7 @@
 """Does a row's validation part rank the methods as its test part does?
 
 Every choice in the benchmark (hyperparameters, early stopping, the
-defaults' selection in ``benchmarks/default_selection.md``) is made on
+defaults' selection in ``benchmarks/decisions/default_selection.md``) is made on
 validation units. That is only worth something where validation predicts
 test. For each row this module ranks the methods by their mean validation
 h-AUROC and by their mean test h-AUROC and gives Spearman's rank

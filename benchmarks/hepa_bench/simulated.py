@@ -4,7 +4,7 @@ The rows (:data:`~hepa_bench.simulated_rows.SIMULATED`, each seed a new
 fleet of :func:`hepa_sklearn.datasets.make_fleet`) and the ``oracle`` and
 ``age-oracle`` references are in :mod:`hepa_bench.simulated_rows`, and
 ``hepa-bench run`` runs them with every method of the table. This command
-is the one the first records of ``benchmarks/simulated_results.jsonl``
+is the one the first records of ``benchmarks/records/simulated_results.jsonl``
 store; it takes every option of ``hepa-bench run``, with the simulated rows,
 :data:`DEFAULT_METHODS` and ``simulated_results.jsonl`` as defaults, and
 writes the records ``hepa-bench run`` writes for the same cells (the same

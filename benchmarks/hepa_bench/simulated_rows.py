@@ -10,7 +10,7 @@ degradation rates and a steep hazard, so that the oracle stands well above
 the age-only surface (0.26 h-AUROC on its test units where the first three
 rows have 0.04 to 0.08), in a fleet of 2,000 units drawn evenly from their
 prior so that both references vary by less than 0.01 between seeds
-(``benchmarks/experiments/simulated_presets.py``). Seed ``s`` draws the
+(``benchmarks/experiments/simulated_presets/simulated_presets.py``). Seed ``s`` draws the
 fleet with ``random_state=s``, so seeds vary the data, not only the model.
 Of its units (exchangeable draws; 100, or :data:`UNITS` of the row) the
 first 60 % train, the next 10 % validate and the last 30 % test, the
@@ -75,7 +75,7 @@ PRESETS = {
     # hazard 2.5 times as steep (a unit of known damage and rate fails within a few steps of its median),
     # every unit run to failure, units drawn evenly from their prior: the oracle 0.26 h-AUROC above the
     # age-only surface on the test units, each reference within 0.005 across seeds 0-4
-    # (benchmarks/experiments/simulated_presets.txt)
+    # (benchmarks/experiments/simulated_presets/simulated_presets.txt)
     "sim-spread": {"rate_spread": 0.5, "hazard_growth": 20.0, "censoring": 0.0, "unit_sampling": "even"},
 }
 #: Units of the rows whose fleet is not N_UNITS: sim-spread's references need 600 test units to vary by

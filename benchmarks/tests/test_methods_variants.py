@@ -46,7 +46,7 @@ def test_the_report_of_the_committed_records_is_the_same_without_the_families():
     for name in [*NORMALISATION_METHODS, *BESIDE_METHODS]:
         del METHODS[name]
     try:
-        benchmarks = REPOSITORY / "benchmarks"
+        benchmarks = REPOSITORY / "benchmarks" / "records"
         text = render_report(
             benchmarks / "cmapss_results.jsonl",
             snapshots=benchmarks / "snapshot_results.jsonl",

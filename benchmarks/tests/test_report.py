@@ -32,14 +32,14 @@ def test_report_from_a_hand_made_results_file(tmp_path, hand_made_records):
 
 
 def test_report_regenerates_docs():
-    # what `hepa-bench report --results benchmarks/cmapss_results.jsonl --snapshots
-    # benchmarks/snapshot_results.jsonl --events benchmarks/event_results.jsonl --simulated
-    # benchmarks/simulated_results.jsonl --causes benchmarks/simulated_causes_results.jsonl --families
-    # benchmarks/screen_beside_results.jsonl benchmarks/normalisation_results.jsonl --nasa
-    # benchmarks/nasa_results.jsonl --yardstick
-    # benchmarks/yardstick/family.json benchmarks/yardstick/results_cmapss.jsonl
-    # benchmarks/yardstick/results_events.jsonl` writes
-    benchmarks = REPOSITORY / "benchmarks"
+    # what `hepa-bench report --results benchmarks/records/cmapss_results.jsonl --snapshots
+    # benchmarks/records/snapshot_results.jsonl --events benchmarks/records/event_results.jsonl --simulated
+    # benchmarks/records/simulated_results.jsonl --causes benchmarks/records/simulated_causes_results.jsonl --families
+    # benchmarks/records/screen_beside_results.jsonl benchmarks/records/normalisation_results.jsonl --nasa
+    # benchmarks/records/nasa_results.jsonl --yardstick
+    # benchmarks/records/yardstick/family.json benchmarks/records/yardstick/results_cmapss.jsonl
+    # benchmarks/records/yardstick/results_events.jsonl` writes
+    benchmarks = REPOSITORY / "benchmarks" / "records"
     yardstick = benchmarks / "yardstick"
     text = render_report(
         benchmarks / "cmapss_results.jsonl",

@@ -116,7 +116,7 @@ def test_every_family_names_entries_of_the_method_table():
 
 
 def test_the_report_ends_with_the_families_and_is_otherwise_the_same(tmp_path):
-    results = Path(__file__).resolve().parents[1] / "cmapss_results.jsonl"
+    results = Path(__file__).resolve().parents[1] / "records" / "cmapss_results.jsonl"
     screen = tmp_path / "screen.jsonl"
     screen.write_text("".join(json.dumps(r) + "\n" for r in records(SCREEN)))
     without = render_report(results)

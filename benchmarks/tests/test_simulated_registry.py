@@ -16,7 +16,7 @@ from hepa_bench.simulated_rows import ORACLES, PRESETS, SIMULATED
 
 from hepa_sklearn.metrics import h_auroc
 
-COMMITTED = Path(__file__).resolve().parents[1] / "simulated_results.jsonl"
+COMMITTED = Path(__file__).resolve().parents[1] / "records" / "simulated_results.jsonl"
 ROWS = ["sim-default", "sim-hard", "sim-modes"]  # the rows of the committed records
 SEEDS = range(5)
 WINDOW_FIELDS = ("n_train_windows", "n_valid_windows", "n_test_windows", "n_pretrain_windows", "n_label_blocks")

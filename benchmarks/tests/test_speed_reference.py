@@ -485,7 +485,7 @@ def test_reference_pretraining_pairs_the_seeds_and_tests_the_difference():
 
     from scipy import stats
 
-    path = Path(__file__).parents[1] / "experiments" / "reference_pretraining.py"
+    path = Path(__file__).parents[1] / "experiments" / "reference_pretraining" / "reference_pretraining.py"
     spec = importlib.util.spec_from_file_location("reference_pretraining", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

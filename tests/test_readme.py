@@ -28,7 +28,7 @@ def readme_words():
 
 
 def test_readme_table_is_what_the_records_give():
-    from hepa_bench.report_summary import readme_block, render_summary
+    from hepa_bench.report.summary import readme_block, render_summary
     from hepa_bench.results import read_results
 
     benchmarks = REPOSITORY / "benchmarks" / "records"
@@ -36,7 +36,7 @@ def test_readme_table_is_what_the_records_give():
         read_results(benchmarks / "cmapss_results.jsonl"), read_results(benchmarks / "event_results.jsonl")
     )
     assert readme_block(README.read_text()) == expected, (
-        "README.md's summary table differs from the records: run `python -m hepa_bench.report_summary`"
+        "README.md's summary table differs from the records: run `python -m hepa_bench.report.summary`"
     )
 
 
@@ -94,7 +94,7 @@ def listed(names):
 def test_readme_says_where_the_headline_line_leads_the_best_baseline_as_its_table_gives():
     """The paragraph under the summary: the rows where position is not ruled out, and where the headline's mean
     beats the validation-chosen best baseline's."""
-    from hepa_bench.report_summary import readme_block
+    from hepa_bench.report.summary import readme_block
 
     rows = [
         line.strip("|").split("|")

@@ -4,11 +4,11 @@
 from pathlib import Path
 
 import numpy as np
-from hepa_bench.methods import METHODS
-from hepa_bench.methods_beside import BESIDE_METHODS, beside, selected_level
-from hepa_bench.methods_normalisation import NORMALISATION_METHODS, protocol_pretraining
+from hepa_bench.methods.beside import BESIDE_METHODS, beside, selected_level
+from hepa_bench.methods.normalisation import NORMALISATION_METHODS, protocol_pretraining
+from hepa_bench.methods.table import METHODS
 from hepa_bench.protocols import default_pipeline
-from hepa_bench.report import render_report
+from hepa_bench.report.document import render_report
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 

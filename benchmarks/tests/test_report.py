@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from hepa_bench.cli import main
-from hepa_bench.report import render_report
+from hepa_bench.report.document import render_report
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 

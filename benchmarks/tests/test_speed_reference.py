@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 import torch
-from hepa_bench import speed, speed_reference
-from hepa_bench.speed_reference import (
+from hepa_bench.speed import protocol as speed
+from hepa_bench.speed import reference as speed_reference
+from hepa_bench.speed.reference import (
     REFERENCE_COMMIT,
     _core_plan,
     _pair_ratios,

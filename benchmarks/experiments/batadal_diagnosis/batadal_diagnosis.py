@@ -34,7 +34,7 @@ import time
 import numpy as np
 import pandas as pd
 import torch
-from hepa_bench.methods import METHODS
+from hepa_bench.methods.table import METHODS
 from hepa_bench.registry import BENCHMARKS
 from sklearn.base import clone
 from sklearn.metrics import roc_auc_score

@@ -22,7 +22,7 @@ import platform
 import statistics
 
 import torch
-from hepa_bench.clock import cpu_clock
+from hepa_bench.speed.clock import cpu_clock
 
 from hepa_sklearn.protocol import SubsetSplit, protocol_event_predictor, protocol_pretrainer
 

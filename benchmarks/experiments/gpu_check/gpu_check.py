@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from hepa_bench.protocols import protocol_pretrainer
-from hepa_bench.speed_reference import REFERENCE_COMMIT, compare_with_reference, portable_paths, reference_table
+from hepa_bench.speed.reference import REFERENCE_COMMIT, compare_with_reference, portable_paths, reference_table
 from skorch.callbacks import Callback
 
 from hepa_sklearn.metrics import h_auroc

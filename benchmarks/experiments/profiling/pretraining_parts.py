@@ -20,7 +20,7 @@ masks costs is the difference), and the time of the matrix products alone
 (their FLOPs at the measured peak). Everything runs under the float and
 memory settings ``fit`` uses (subnormals flushed, freed heap kept). The share of the peak a part reaches
 is its GFLOP/s over the fp32 matmul peak
-(``hepa_bench.speed.matmul_peak_gflops``).
+(``hepa_bench.speed.protocol.matmul_peak_gflops``).
 
     OMP_NUM_THREADS=1 taskset -c 0 python benchmarks/experiments/profiling/pretraining_parts.py
 """
@@ -29,8 +29,8 @@ import argparse
 import statistics
 
 import torch
-from hepa_bench.clock import cpu_clock
-from hepa_bench.speed import matmul_peak_gflops
+from hepa_bench.speed.clock import cpu_clock
+from hepa_bench.speed.protocol import matmul_peak_gflops
 from stage_profile import flops_of, git_commit, pretraining
 
 from hepa_sklearn.protocol import SubsetSplit

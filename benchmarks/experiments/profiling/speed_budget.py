@@ -16,7 +16,7 @@ two inference calls of the run. For every stage:
 - the rest: CPU s less the three kernel times (Python, skorch, autograd's
   engine, operator dispatch);
 - at the peak: the stage's FLOPs at the fp32 matmul peak
-  (``hepa_bench.speed.matmul_peak_gflops``).
+  (``hepa_bench.speed.protocol.matmul_peak_gflops``).
 
 With ``--reference-json`` (the output of ``hepa-bench speed --reference``
 on the same machine) it also prints what a 5x CPU ratio allows: the
@@ -33,8 +33,8 @@ import json
 import statistics
 
 import torch
-from hepa_bench.clock import cpu_clock
-from hepa_bench.speed import matmul_peak_gflops
+from hepa_bench.speed.clock import cpu_clock
+from hepa_bench.speed.protocol import matmul_peak_gflops
 from pretraining_parts import set_dropout
 from stage_profile import git_commit, kernel_times, protocol_parts
 from torch.utils.flop_counter import FlopCounterMode

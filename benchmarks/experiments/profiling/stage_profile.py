@@ -24,7 +24,7 @@ do not change the cost of a step. For each stage:
 - FLOPs: torch's FLOP counter over one epoch or call (matrix products and
   attention; element-wise work counts 0), per step or per 1,000 windows;
 - GFLOP/s and the share of the matmul peak
-  (``hepa_bench.speed.matmul_peak_gflops``, a 2048 x 2048 fp32 product,
+  (``hepa_bench.speed.protocol.matmul_peak_gflops``, a 2048 x 2048 fp32 product,
   the best of three measurements);
 - kernels: in one more call under torch.profiler, the time inside aten
   operators (their self time), split into matrix products (mm, addmm,
@@ -62,8 +62,8 @@ from collections import Counter
 
 import numpy as np
 import torch
-from hepa_bench.clock import cpu_clock
-from hepa_bench.speed import matmul_peak_gflops
+from hepa_bench.speed.clock import cpu_clock
+from hepa_bench.speed.protocol import matmul_peak_gflops
 from torch.profiler import ProfilerActivity, profile
 from torch.utils.flop_counter import FlopCounterMode
 

@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from hepa_bench.speed_reference import REFERENCE_COMMIT, check_reference, prepare_reference_data
+from hepa_bench.speed.reference import REFERENCE_COMMIT, check_reference, prepare_reference_data
 from scipy import stats
 
 EPOCHS = (0, 50)

@@ -1,6 +1,6 @@
 """The room above the floor on each simulated row: the oracle's and the age-only surface's test h-AUROC.
 
-For every row of :data:`hepa_bench.simulated_rows.PRESETS` and seeds 0-4,
+For every row of :data:`hepa_bench.simulated.rows.PRESETS` and seeds 0-4,
 the test part exactly as the harness scores it (``load_fleet(split="test")``
 at the row's evaluation stride, the row's test units), scored by
 :func:`hepa_sklearn.metrics.h_auroc` as the runner scores the ``oracle``
@@ -18,7 +18,7 @@ minimum). Nothing is learned; the command, from the repository root::
 import argparse
 
 import numpy as np
-from hepa_bench.simulated_rows import N_UNITS, PRESETS, SIMULATED, UNITS, load_fleet, row_parts
+from hepa_bench.simulated.rows import N_UNITS, PRESETS, SIMULATED, UNITS, load_fleet, row_parts
 
 from hepa_sklearn.metrics import h_auroc
 

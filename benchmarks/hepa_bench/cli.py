@@ -56,7 +56,7 @@ def build_parser():
         (
             "yardstick",
             yardstick,
-            "the primary family: the headline line against the baseline chosen on validation units, with 95 % "
+            "the primary family: the headline line against the baseline chosen on validation units, with 95 %% "
             "intervals over 20 seeds (family, run, report)",
         ),
     )

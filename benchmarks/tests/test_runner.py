@@ -180,6 +180,17 @@ def test_retired_methods_keep_their_records_as_data():
     assert METHODS["hepa-ctxreg"].retired and METHODS["hepa-ctxreg"].encoder is None
 
 
+def test_the_command_and_each_subcommand_print_their_help(capsys):
+    """argparse formats every help string with %: a literal percent sign must be written %%."""
+    parser = build_parser()
+    commands = ["run", "snapshots", "speed", "report", "query", "corpus", "yardstick"]
+    for argv in [["--help"], *([name, "--help"] for name in commands)]:
+        with pytest.raises(SystemExit) as stop:
+            parser.parse_args(argv)
+        assert stop.value.code == 0
+    assert "with 95 % intervals" in " ".join(capsys.readouterr().out.split())
+
+
 def test_the_run_command_parses_and_reports_bad_names(tmp_path):
     args = build_parser().parse_args(
         [

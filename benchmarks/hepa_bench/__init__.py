@@ -2,7 +2,8 @@
 
 It lives beside the library in the repository and is installed from there
 (``pip install -e benchmarks``); the library never imports it. Every file a
-command writes is named by an argument.
+command writes is named by an argument, or, for the generated documents, by
+the manifest ``benchmarks/manifest.json``.
 
 The modules of this folder are the benchmark's core: the command line (``cli``),
 the datasets' registry (``registry``, ``entry``, ``data``), the protocols'

@@ -6,7 +6,7 @@ import sys
 
 from . import query, runner, snapshots, yardstick
 from .corpus import cli as corpus_cli
-from .report import document as report
+from .report import cli as report
 from .speed import protocol as speed
 
 

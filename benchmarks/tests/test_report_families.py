@@ -5,7 +5,8 @@ import math
 from pathlib import Path
 
 import pytest
-from hepa_bench.report.document import check_inputs, render_report
+from hepa_bench.report.cli import check_inputs
+from hepa_bench.report.document import render_report
 from hepa_bench.report.families import FAMILIES, Family, render_families
 
 SCREEN = {

@@ -1,4 +1,4 @@
-"""``hepa-bench report``: the markdown report of the results files (C-MAPSS, snapshot study, event benchmarks).
+"""The markdown report of the results files (C-MAPSS, snapshot study, event benchmarks): ``docs/benchmarks.md``.
 
 The C-MAPSS tables are :mod:`hepa_bench.report.cmapss`, the event tables
 :mod:`hepa_bench.report.events` and, for the rolling origin's seeds,
@@ -6,12 +6,11 @@ The C-MAPSS tables are :mod:`hepa_bench.report.cmapss`, the event tables
 :func:`hepa_bench.snapshots.markdown`, the simulated fleets
 :mod:`hepa_bench.report.simulated` (their causes :mod:`hepa_bench.report.causes`), the former forms of
 baselines :mod:`hepa_bench.report.former`; the paired tests and Holm's
-correction they share are :mod:`hepa_bench.stats`.
+correction they share are :mod:`hepa_bench.stats`. The command that writes it is
+:mod:`hepa_bench.report.cli`.
 """
 
 import json
-import os
-import tempfile
 import warnings
 
 from ..results import CELL_FIELDS, read_results
@@ -176,121 +175,3 @@ def report_records(path, kind):
         else:
             records.append(record)
     return records
-
-
-def check_inputs(args):
-    """SystemExit naming each input option whose file does not exist, or an output that cannot be written."""
-    named = [(option, getattr(args, option[2:], None)) for option in ("--results", "--events", "--snapshots")]
-    named += [(option, getattr(args, option[2:], None)) for option in ("--simulated", "--causes", "--nasa")]
-    named += [("--families", path) for path in getattr(args, "families", None) or ()]
-    named += [("--yardstick", path) for path in getattr(args, "yardstick", None) or ()]
-    for option, path in named:
-        if path is not None and not os.path.isfile(path):
-            raise SystemExit(f"hepa-bench report: {option} names {path}, which is not a file; nothing was written.")
-    output = getattr(args, "output", "-")
-    if output != "-":  # the report is written beside its output: a folder there, and no folder in its place
-        folder = os.path.dirname(os.path.abspath(output))
-        if os.path.isdir(output):
-            why = "which is a folder; name the markdown file to write"
-        elif not os.path.isdir(folder):
-            why = f"but {folder} is not a folder; name a file in an existing folder"
-        else:
-            return
-        raise SystemExit(f"hepa-bench report: --output names {output}, {why}; nothing was written.")
-
-
-def write_report(text, output, allow_shorter=False):
-    """Write ``text`` to ``output`` in one step; SystemExit when it has fewer lines than the file it replaces."""
-    if output == "-":
-        print(text)
-        return
-    if os.path.isfile(output) and not allow_shorter:
-        with open(output) as handle:
-            before = sum(1 for _ in handle)
-        after = len(text.splitlines())
-        if after < before:
-            raise SystemExit(
-                f"hepa-bench report: the new report has {after} lines, {output} has {before}; it was "
-                "left as it is. Check the inputs, or pass --allow-shorter to replace it."
-            )
-    folder = os.path.dirname(os.path.abspath(output))
-    with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".part") as handle:
-        handle.write(text)
-    os.replace(handle.name, output)
-    print(f"wrote {output}")
-
-
-def add_arguments(parser):
-    parser.add_argument("--results", default="cmapss_results.jsonl")
-    parser.add_argument("--output", default="benchmarks.md", help="markdown file to write ('-' for standard output)")
-    parser.add_argument(
-        "--allow-shorter", action="store_true", help="replace --output even with a report of fewer lines than it holds"
-    )
-    parser.add_argument("--pretrain-epochs", type=int, default=50)
-    parser.add_argument("--finetune-epochs", type=int, default=30)
-    parser.add_argument(
-        "--events",
-        default=None,
-        help="results of `hepa-bench run` on the event benchmarks to add as a section (optional)",
-    )
-    parser.add_argument(
-        "--events-pretrain-epochs",
-        type=int,
-        default=None,
-        help="event records' pretraining epochs (default: each dataset's own)",
-    )
-    parser.add_argument(
-        "--events-finetune-epochs",
-        type=int,
-        default=None,
-        help="event records' finetuning epochs (default: each dataset's own)",
-    )
-    parser.add_argument(
-        "--snapshots", default=None, help="results of `hepa-bench snapshots` to add as a section (optional)"
-    )
-    parser.add_argument(
-        "--simulated",
-        default=None,
-        help="results of `hepa-bench run` on the simulated rows (sim-default, ...) to add as a section (optional)",
-    )
-    parser.add_argument(
-        "--causes",
-        default=None,
-        help="results of `python -m hepa_bench.simulated.causes` to add as a section (optional)",
-    )
-    parser.add_argument(
-        "--families",
-        nargs="+",
-        default=(),
-        metavar="FILE",
-        help="results of the method families (hepa-norm-*, hepa-level-*, ...) to add as a section (optional)",
-    )
-    parser.add_argument(
-        "--nasa", default=None, help="results of `hepa-bench run` on the rows on NASA's test engines (optional)"
-    )
-    parser.add_argument(
-        "--yardstick",
-        nargs="+",
-        default=(),
-        metavar="FILE",
-        help="the yardstick's family file, then its results files, to add as the last section (optional)",
-    )
-
-
-def run(args):
-    check_inputs(args)
-    text = render_report(
-        args.results,
-        snapshots=args.snapshots,
-        events=args.events,
-        pretrain_epochs=args.pretrain_epochs,
-        finetune_epochs=args.finetune_epochs,
-        events_pretrain_epochs=args.events_pretrain_epochs,
-        events_finetune_epochs=args.events_finetune_epochs,
-        simulated=args.simulated,
-        causes=args.causes,
-        families=args.families,
-        yardstick=args.yardstick,
-        nasa=args.nasa,
-    )
-    write_report(text, args.output, args.allow_shorter)

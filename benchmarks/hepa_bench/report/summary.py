@@ -11,7 +11,8 @@ MiniRocket, PatchTST, iTransformer, MAE) the variant with the highest mean
 the HEPA variant chosen on validation the same way. No column is chosen by
 a test figure. The README holds the same lines between two markers, and a
 test checks that they equal what this module renders from the committed
-records. The comparison with 20 seeds and 95 % intervals is the
+records; ``hepa-bench report`` rewrites them (the manifest names the README
+as a document of kind ``"summary"``). The comparison with 20 seeds and 95 % intervals is the
 yardstick's primary family (:mod:`hepa_bench.yardstick`).
 """
 

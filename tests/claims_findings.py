@@ -28,8 +28,8 @@ from claims_check import Bind, Cell, Computed, Json, Line, Not, Records, Source,
 DOCUMENT = "docs/findings.md"
 
 DEFAULT_NORMALISATION = "benchmarks/retired/default_normalisation.txt"
-CMAPSS_RECORDS = "benchmarks/cmapss_results.jsonl"
-NORMALISATION_RECORDS = "benchmarks/normalisation_results.jsonl"
+CMAPSS_RECORDS = "benchmarks/records/cmapss_results.jsonl"
+NORMALISATION_RECORDS = "benchmarks/records/normalisation_results.jsonl"
 ALL_SEEDS, FIRST_TWO = (0, 1, 2, 3, 4), (0, 1)
 
 
@@ -121,7 +121,7 @@ def event_pair(a, b, dataset, labels="100%", column="Holm p"):
     return Cell("Event benchmarks / Pairwise comparisons", rows, column, "first")
 
 
-REFERENCE_PRETRAINING = "benchmarks/experiments/reference_pretraining.txt"
+REFERENCE_PRETRAINING = "benchmarks/experiments/reference_pretraining/reference_pretraining.txt"
 PREDICTOR_INIT = "benchmarks/retired/predictor_init.txt"
 
 
@@ -277,7 +277,7 @@ def smallest(*printed):
 
 EPSILON = "benchmarks/retired/epsilon_correlation.txt"
 EPSILON_RECORDS = "benchmarks/retired/epsilon_records.jsonl"
-EVENT_RECORDS = "benchmarks/event_results.jsonl"
+EVENT_RECORDS = "benchmarks/records/event_results.jsonl"
 EMBEDDING_PCA = "benchmarks/retired/embedding_pca.txt"
 PREDICTOR_OUTPUTS = "benchmarks/retired/predictor_outputs.txt"
 
@@ -368,9 +368,9 @@ DEFAULT_SCREEN = "benchmarks/retired/default_screen.txt"
 LEVEL_VARIANTS = "benchmarks/retired/level_variants.txt"
 DEFAULT_JUDGEMENT = "benchmarks/retired/default_judgement.txt"
 DEFAULT_ROUND2 = "benchmarks/retired/default_round2.txt"
-SCREEN_RECORDS = "benchmarks/screen_results.jsonl"
+SCREEN_RECORDS = "benchmarks/records/screen_results.jsonl"
 MORE_UNLABELLED = "benchmarks/retired/more_unlabelled.txt"
-FIRST_FIT = "benchmarks/experiments/first_fit.txt"
+FIRST_FIT = "benchmarks/experiments/first_fit/first_fit.txt"
 
 
 def screen(row, column):
@@ -755,12 +755,12 @@ def smallest_holm(dataset):
     return smallest_of
 
 
-SPEED_CPU = "benchmarks/speed_reference_cpu.txt"
-SPEED_CPU_JSON = "benchmarks/speed_reference_cpu.json"
-SPEED_MEDIAN3 = "benchmarks/speed_reference_median3.txt"
-SPEED_MEMORY = "benchmarks/speed_reference_memory.txt"
-TIME_TO_QUALITY = "benchmarks/experiments/time_to_quality.txt"
-TORCH_COMPILE = "benchmarks/experiments/torch_compile.txt"
+SPEED_CPU = "benchmarks/outputs/speed_reference_cpu.txt"
+SPEED_CPU_JSON = "benchmarks/outputs/speed_reference_cpu.json"
+SPEED_MEDIAN3 = "benchmarks/outputs/speed_reference_median3.txt"
+SPEED_MEMORY = "benchmarks/outputs/speed_reference_memory.txt"
+TIME_TO_QUALITY = "benchmarks/experiments/time_to_quality/time_to_quality.txt"
+TORCH_COMPILE = "benchmarks/experiments/torch_compile/torch_compile.txt"
 OURS, OURS_MEMORY, REFERENCE = "hepa_sklearn 0.1.0 (971800c)", "hepa_sklearn 0.1.0 (e13fe5d)", "reference (85f55f3)"
 
 
@@ -824,9 +824,9 @@ def finetuned_parameters():
     return sum(p.numel() for p in _protocol_models()[1].parameters())
 
 
-# --- the corpus screen (benchmarks/corpus_selection.md): validation h-AUROC over its 16 cells
-CORPUS_SCREEN = "benchmarks/screen_corpus_results.jsonl"
-CORPUS_SCREEN_TEXT = "benchmarks/corpus_screen.txt"
+# --- the corpus screen (benchmarks/decisions/corpus_selection.md): validation h-AUROC over its 16 cells
+CORPUS_SCREEN = "benchmarks/records/screen_corpus_results.jsonl"
+CORPUS_SCREEN_TEXT = "benchmarks/outputs/corpus_screen.txt"
 
 
 def screen_mean(method):
@@ -850,8 +850,8 @@ def screen_lowest(method):
 
 
 # --- the nearest corpus design on the C-MAPSS test units, after the screen's judgement
-CORPUS_TEST = "benchmarks/corpus_results.jsonl"
-CORPUS_ARMS = "benchmarks/corpus_arms.txt"
+CORPUS_TEST = "benchmarks/records/corpus_results.jsonl"
+CORPUS_ARMS = "benchmarks/outputs/corpus_arms.txt"
 CORPUS_ARMS_FAMILY = Line(CORPUS_ARMS, r"Holm's correction over the (\d+) tested")
 
 
@@ -878,7 +878,7 @@ def corpus_arms_p(subset, column):
 
 
 # --- the simulated fleets: the report's share of the gap, and the screen of designs aimed at them
-SIMULATED_SCREEN_TEXT = "benchmarks/simulated_designs_screen.txt"
+SIMULATED_SCREEN_TEXT = "benchmarks/outputs/simulated_designs_screen.txt"
 
 
 def gap_share(fleet, method, labels="100%"):
@@ -941,7 +941,7 @@ def headline_cmapss(subset, fraction):
 HEADLINE = "hepa-default-auto0-knots12"
 
 
-BATADAL_DIAGNOSIS = "benchmarks/experiments/batadal_diagnosis.txt"
+BATADAL_DIAGNOSIS = "benchmarks/experiments/batadal_diagnosis/batadal_diagnosis.txt"
 
 
 def batadal(pattern):
@@ -1137,12 +1137,16 @@ BINDINGS = [
     # the user's first fit on FD002 with today's defaults (first_fit.py, seed 0, one thread)
     Bind(
         "windows at every age) in {} CPU seconds on one thread",
-        Records("benchmarks/experiments/first_fit.txt", dict(subset="FD002", params={}), "fit_cpu_s", how="one"),
+        Records(
+            "benchmarks/experiments/first_fit/first_fit.txt", dict(subset="FD002", params={}), "fit_cpu_s", how="one"
+        ),
         ".0f",
     ),
     Bind(
         "on one thread and scores {} on NASA's test engines (one",
-        Records("benchmarks/experiments/first_fit.txt", dict(subset="FD002", params={}), "test_h_auroc", how="one"),
+        Records(
+            "benchmarks/experiments/first_fit/first_fit.txt", dict(subset="FD002", params={}), "test_h_auroc", how="one"
+        ),
         ".3f",
     ),
     # C-MAPSS under the reference protocol: the default pipeline on FD002, the hepa-norm-* records
@@ -4019,9 +4023,9 @@ NOT_MEASUREMENTS = [
     Not("the corpus gave at width {}.", "128", "a width, a setting"),
     Not("with corrected targets, minus {} (test units", "0.02", "the issue's margin, a setting"),
     Not("comes near the target of {} of the gap", "0.90", "the issue's target, a setting"),
-    # the corpus screen's design, fixed before its records (benchmarks/corpus_selection.md)
+    # the corpus screen's design, fixed before its records (benchmarks/decisions/corpus_selection.md)
     Not(
-        "its records (`benchmarks/corpus_selection.md`): {} cells (FD001",
+        "its records (`benchmarks/decisions/corpus_selection.md`): {} cells (FD001",
         "16",
         "the number of cells the rule fixes, a setting",
     ),

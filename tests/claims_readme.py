@@ -14,14 +14,14 @@ from claims_check import Bind, Computed, Json, Line, Not, Records  # noqa: E402
 
 DOCUMENT = "README.md"
 
-FIRST_FIT = "benchmarks/experiments/first_fit.txt"
-FIRST_FIT_SEEDS = "benchmarks/experiments/first_fit_seeds.txt"
-SPEED_CPU = "benchmarks/speed_reference_median3.json"
-SPEED_GPU = "benchmarks/speed_gpu.json"
+FIRST_FIT = "benchmarks/experiments/first_fit/first_fit.txt"
+FIRST_FIT_SEEDS = "benchmarks/experiments/first_fit/first_fit_seeds.txt"
+SPEED_CPU = "benchmarks/outputs/speed_reference_median3.json"
+SPEED_GPU = "benchmarks/experiments/gpu_check/speed_gpu.json"
 
 
-FIT_VS_BOOSTING = "benchmarks/experiments/fit_vs_boosting.txt"
-BATADAL = "benchmarks/experiments/batadal_diagnosis.txt"
+FIT_VS_BOOSTING = "benchmarks/experiments/fit_vs_boosting/fit_vs_boosting.txt"
+BATADAL = "benchmarks/experiments/batadal_diagnosis/batadal_diagnosis.txt"
 
 
 def _fd001_summary():

@@ -74,7 +74,7 @@ def test_every_figure_and_command_is_in_a_linked_output(heading, body):
 
 def test_the_headline_fit_is_quoted_with_its_command():
     body = dict(PARTS)["## What a fit costs"]
-    assert cited(body) == ["benchmarks/experiments/first_fit.txt"]
+    assert cited(body) == ["benchmarks/experiments/first_fit/first_fit.txt"]
     assert (
         "OMP_NUM_THREADS=1 taskset -c 1 python benchmarks/experiments/first_fit.py --subset FD001 --test-stride 4"
         in body
@@ -85,8 +85,8 @@ def test_the_headline_fit_is_quoted_with_its_command():
 def test_the_event_head_section_quotes_both_heads_beside_boosting():
     body = dict(PARTS)["## The event head's cost"]
     assert cited(body) == [
-        "benchmarks/experiments/default_fit_profile.txt",
-        "benchmarks/experiments/fit_vs_boosting.txt",
+        "benchmarks/experiments/default_fit_profile/default_fit_profile.txt",
+        "benchmarks/experiments/fit_vs_boosting/fit_vs_boosting.txt",
     ]
     assert "| event head fit | 94.79 (25 epochs) | 9.31 (26 epochs) | 19.24 (21 epochs) |" in body
     assert "| FD001 (medians of 3) | 18.4 | 16.37 | 622.0 | 727.0 |" in body

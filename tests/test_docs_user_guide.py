@@ -31,9 +31,9 @@ MAX_FIGURES = 5  # figures quoted in the prose; the rest is linked
 FIGURE_SOURCES = (
     "README.md",
     "docs/benchmarks.md",
-    "benchmarks/*.md",
-    "benchmarks/*.txt",
-    "benchmarks/experiments/*.txt",
+    "benchmarks/decisions/*.md",
+    "benchmarks/outputs/*.txt",
+    "benchmarks/experiments/*/*.txt",
     "benchmarks/retired/*.txt",
 )
 # each figure the prose quotes, bound to where it is printed: (the user guide's phrase, the

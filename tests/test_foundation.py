@@ -161,7 +161,7 @@ def timesfm_path(tmp_path_factory):
 @pytest.fixture(scope="module")
 def moirai_path():
     """A one-layer Moirai in the released layout, with uni2ts's own outputs for one series
-    (benchmarks/experiments/moirai_reference.py)."""
+    (benchmarks/experiments/moirai_reference/moirai_reference.py)."""
     pytest.importorskip("safetensors", reason="MoiraiEmbedder needs the 'moirai' extra (safetensors)")
     return Path(__file__).parent / "data" / "moirai_tiny"
 

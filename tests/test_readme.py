@@ -28,15 +28,15 @@ def readme_words():
 
 
 def test_readme_table_is_what_the_records_give():
-    from hepa_bench.report_summary import readme_block, render_summary
+    from hepa_bench.report.summary import readme_block, render_summary
     from hepa_bench.results import read_results
 
-    benchmarks = REPOSITORY / "benchmarks"
+    benchmarks = REPOSITORY / "benchmarks" / "records"
     expected = render_summary(
         read_results(benchmarks / "cmapss_results.jsonl"), read_results(benchmarks / "event_results.jsonl")
     )
     assert readme_block(README.read_text()) == expected, (
-        "README.md's summary table differs from the records: run `python -m hepa_bench.report_summary`"
+        "README.md's summary table differs from the records: run `python -m hepa_bench.report.summary`"
     )
 
 
@@ -60,7 +60,7 @@ def test_readme_links_point_to_files():
 def test_readme_speed_figures_are_the_measured_ones():
     """The protocol's CPU time and ratio (median of the side-by-side pairs), as measured; GPU figures: docs/speed.md."""
     text = readme_words()
-    cpu = json.loads((REPOSITORY / "benchmarks" / "speed_reference_median3.json").read_text())
+    cpu = json.loads((REPOSITORY / "benchmarks" / "outputs" / "speed_reference_median3.json").read_text())
     n_pairs = len(cpu["runs"])
     assert (
         f"{cpu['median']['hepa_sklearn']['cpu_s']:.0f} CPU s, {cpu['ratio']['cpu_s']:.2f} times less CPU time "
@@ -69,8 +69,10 @@ def test_readme_speed_figures_are_the_measured_ones():
 
 
 def test_readme_first_fit_figure_is_the_measured_one():
-    """The main job's h-AUROC and CPU time, as ``benchmarks/experiments/first_fit.py`` printed them for FD001."""
-    lines = (REPOSITORY / "benchmarks" / "experiments" / "first_fit.txt").read_text().splitlines()
+    """The main job's h-AUROC and CPU time, as ``benchmarks/experiments/first_fit/first_fit.py`` printed them
+    for FD001."""
+    first_fit = REPOSITORY / "benchmarks" / "experiments" / "first_fit" / "first_fit.txt"
+    lines = first_fit.read_text().splitlines()
     records = [json.loads(line) for line in lines if line.startswith("{")]
     fd001 = next(r for r in records if r["subset"] == "FD001" and not r["params"])
     text = readme_words()
@@ -92,7 +94,7 @@ def listed(names):
 def test_readme_says_where_the_headline_line_leads_the_best_baseline_as_its_table_gives():
     """The paragraph under the summary: the rows where position is not ruled out, and where the headline's mean
     beats the validation-chosen best baseline's."""
-    from hepa_bench.report_summary import readme_block
+    from hepa_bench.report.summary import readme_block
 
     rows = [
         line.strip("|").split("|")

@@ -4,7 +4,10 @@ import argparse
 import os
 import sys
 
-from . import corpus_cli, query, report, runner, snapshots, speed, yardstick
+from . import query, runner, snapshots, yardstick
+from .corpus import cli as corpus_cli
+from .report import cli as report
+from .speed import protocol as speed
 
 
 def _run(module):
@@ -20,7 +23,7 @@ def _run(module):
 def _memory(args):
     # the memory benchmark measures child processes whose peak RSS starts at their
     # parent's: replace this process (which holds torch) by a bare interpreter
-    from . import memory
+    from .speed import memory
 
     os.execv(sys.executable, [sys.executable, memory.__file__, *args.memory_args])
 
@@ -53,7 +56,7 @@ def build_parser():
         (
             "yardstick",
             yardstick,
-            "the primary family: the headline line against the baseline chosen on validation units, with 95 % "
+            "the primary family: the headline line against the baseline chosen on validation units, with 95 %% "
             "intervals over 20 seeds (family, run, report)",
         ),
     )

@@ -27,7 +27,7 @@ from hepa_sklearn.cmapss_protocol import (
 from hepa_sklearn.datasets import get_data_home, load_cmapss
 
 from .data import EventData, block_rule, first_step_labels, point_labels, rolling_loader, unit_blocks
-from .nasa_split import NasaSplit
+from .nasa.split import NasaSplit
 from .protocols import protocol_pretrainer
 
 __all__ = ["LABEL_BLOCKS", "PATIENCE", "BenchmarkEntry"]
@@ -260,7 +260,7 @@ class BenchmarkEntry:
         )
 
     def _load_cmapss(self, seed, regime):
-        if self.loader_params.get("test") == "nasa":  # the rows on NASA's test engines (hepa_bench.nasa_rows)
+        if self.loader_params.get("test") == "nasa":  # the rows on NASA's test engines (hepa_bench.nasa.rows)
             split = NasaSplit(self.loader_params["subset"], seed, regime=regime)
             g_valid, g_test = split.g_valid, split.g_test
         else:

@@ -266,7 +266,7 @@ def render(
 
 def _family_methods(families):
     """The method table's entries of ``families`` that still run, in the table's order."""
-    from .methods import METHODS
+    from .methods.table import METHODS
 
     return [m for m, spec in METHODS.items() if spec.family in families and not spec.retired]
 

@@ -25,11 +25,11 @@ from datetime import datetime, timezone
 import torch
 
 from .cells import FALSE_ALARM_RATE, Encoded, run_cell, score_surfaces
-from .methods import METHODS
-from .nasa_rows import NASA_ROWS
+from .methods.table import METHODS
+from .nasa.rows import NASA_ROWS
 from .registry import BENCHMARKS
 from .results import RUN_FIELDS, append_record, command_line, environment, read_results, uninterrupted
-from .simulated_rows import ORACLES, SIMULATED
+from .simulated.rows import ORACLES, SIMULATED
 
 __all__ = ["FALSE_ALARM_RATE", "RUN_DATASETS", "RUN_METHODS", "cell_key", "run_benchmark", "run_cell", "score_surfaces"]
 

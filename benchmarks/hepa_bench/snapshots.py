@@ -6,7 +6,7 @@ labels on the validation units (the JEPA loss ε at fixed draws, and
 representation diagnostics), then finetuned the standard way on all
 labelled training windows and scored on the validation and test units.
 The paper reports ε and h-AUROC falling and rising together over snapshots
-(FD001 Spearman ρ = −0.87); :func:`hepa_bench.snapshots_report.summarise`
+(FD001 Spearman ρ = −0.87); :func:`hepa_bench.report.snapshots.summarise`
 computes the same ρ.
 
 The same study runs on the event benchmarks of the registry
@@ -30,11 +30,11 @@ from skorch.callbacks import Callback
 from hepa_sklearn.cmapss_protocol import CUTS_PER_UNIT, RUL_CAP, SubsetSplit, protocol_event_predictor
 from hepa_sklearn.metrics import effective_rank, h_auroc
 
-from .methods import METHODS, pretrained_hepa
+from .methods.table import METHODS, pretrained_hepa
 from .protocols import kept_epoch, protocol_pretrainer, with_state
 from .registry import BENCHMARKS
+from .report.snapshots import plot_snapshots, summarise
 from .results import append_record, command_line, environment, read_results, uninterrupted
-from .snapshots_report import plot_snapshots, summarise
 
 __all__ = [
     "EncoderSnapshots",
@@ -281,7 +281,7 @@ def run_event_snapshots(
     event head is fitted on all labelled training windows and stopped on
     the validation windows, as in the ``hepa`` cell with all labels.
     Records use ``subset`` for the dataset's name, so the summaries of
-    :mod:`hepa_bench.snapshots_report` read them as they read C-MAPSS ones; their
+    :mod:`hepa_bench.report.snapshots` read them as they read C-MAPSS ones; their
     ``pretrain_epochs`` is the entry's epoch limit.
     """
     registry = BENCHMARKS if registry is None else registry

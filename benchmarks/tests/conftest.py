@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-from hepa_bench.methods import Method, event_head, pretrained_hepa
+from hepa_bench.methods.table import Method, event_head, pretrained_hepa
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.runner import run_benchmark
 

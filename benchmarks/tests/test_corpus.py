@@ -17,7 +17,8 @@ import sys
 import numpy as np
 import pytest
 from hepa_bench.cli import main
-from hepa_bench.corpus import (
+from hepa_bench.corpus.files import REPOSITORY, sha256_file
+from hepa_bench.corpus.shards import (
     build_corpus,
     corpus_windows,
     family_of,
@@ -26,7 +27,6 @@ from hepa_bench.corpus import (
     registry_families,
     resolve_families,
 )
-from hepa_bench.corpus_files import REPOSITORY, sha256_file
 from hepa_bench.registry import BENCHMARKS
 
 from hepa_sklearn.cmapss_protocol import SubsetSplit

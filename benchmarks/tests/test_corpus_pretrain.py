@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 from hepa_bench.cli import main
-from hepa_bench.corpus import build_corpus
-from hepa_bench.corpus_files import REPOSITORY
-from hepa_bench.corpus_pretrain import epoch_pieces, kept_windows, piece_channels, pretrain_corpus, read_state
+from hepa_bench.corpus.files import REPOSITORY
+from hepa_bench.corpus.pretrain import epoch_pieces, kept_windows, piece_channels, pretrain_corpus, read_state
+from hepa_bench.corpus.shards import build_corpus
 from skorch.callbacks import Callback
 
 from hepa_sklearn.persistence import load

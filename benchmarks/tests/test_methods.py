@@ -5,7 +5,9 @@ import functools
 import numpy as np
 import pytest
 import torch
-from hepa_bench.methods import (
+from hepa_bench.methods.beside import BESIDE_METHODS
+from hepa_bench.methods.normalisation import NORMALISATION_METHODS
+from hepa_bench.methods.table import (
     METHODS,
     PAPER_ABLATIONS,
     Method,
@@ -19,8 +21,6 @@ from hepa_bench.methods import (
     tuned_variants,
     untrained_hepa,
 )
-from hepa_bench.methods_beside import BESIDE_METHODS
-from hepa_bench.methods_normalisation import NORMALISATION_METHODS
 from hepa_bench.protocols import default_pipeline, kept_epoch
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.runner import _fit_encoder, run_cell
@@ -325,7 +325,7 @@ def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_wind
 
 
 def test_gbm_select_lets_the_validation_windows_choose_the_features_too(data_home, small_registry, fd001):
-    from hepa_bench.methods import gradient_boosting
+    from hepa_bench.methods.table import gradient_boosting
 
     entry = small_registry["VIX"]
     data = entry.load(0, data_home=data_home)
@@ -383,7 +383,7 @@ def test_the_foundation_baselines_load_their_weights_from_the_model_home(
     import pathlib
     import sys
 
-    from hepa_bench.foundation import model_home
+    from hepa_bench.methods.foundation import model_home
 
     monkeypatch.delenv("HEPA_MODEL_HOME", raising=False)
     monkeypatch.setenv("HEPA_DATA_HOME", str(data_home))
@@ -444,7 +444,7 @@ def test_the_frozen_multi_horizon_probe_reads_the_predictor_at_16_horizons(data_
 
 
 def test_the_twenty_line_boosting_model_reads_four_features_of_the_last_30_steps_and_the_observed_events():
-    from hepa_bench.simple_boosting import SimpleBoosting, last_steps_features
+    from hepa_bench.methods.simple_boosting import SimpleBoosting, last_steps_features
 
     from hepa_sklearn.surface import make_survival_y
 

@@ -4,9 +4,9 @@ import json
 
 import pytest
 import torch
-from hepa_bench.corpus_files import sha256_file
-from hepa_bench.methods import METHODS
-from hepa_bench.methods_corpus import CORPUS_DESIGNS, corpus_encoder, finetuned_pipeline
+from hepa_bench.corpus.files import sha256_file
+from hepa_bench.methods.corpus import CORPUS_DESIGNS, corpus_encoder, finetuned_pipeline
+from hepa_bench.methods.table import METHODS
 from hepa_bench.protocols import PINNED_PRETRAINER
 from hepa_bench.registry import BENCHMARKS
 

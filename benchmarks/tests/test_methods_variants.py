@@ -4,11 +4,11 @@
 from pathlib import Path
 
 import numpy as np
-from hepa_bench.methods import METHODS
-from hepa_bench.methods_beside import BESIDE_METHODS, beside, selected_level
-from hepa_bench.methods_normalisation import NORMALISATION_METHODS, protocol_pretraining
+from hepa_bench.methods.beside import BESIDE_METHODS, beside, selected_level
+from hepa_bench.methods.normalisation import NORMALISATION_METHODS, protocol_pretraining
+from hepa_bench.methods.table import METHODS
 from hepa_bench.protocols import default_pipeline
-from hepa_bench.report import render_report
+from hepa_bench.report.document import render_report
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -46,7 +46,7 @@ def test_the_report_of_the_committed_records_is_the_same_without_the_families():
     for name in [*NORMALISATION_METHODS, *BESIDE_METHODS]:
         del METHODS[name]
     try:
-        benchmarks = REPOSITORY / "benchmarks"
+        benchmarks = REPOSITORY / "benchmarks" / "records"
         text = render_report(
             benchmarks / "cmapss_results.jsonl",
             snapshots=benchmarks / "snapshot_results.jsonl",

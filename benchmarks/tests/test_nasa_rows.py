@@ -1,7 +1,7 @@
 """The C-MAPSS rows on NASA's test engines: all training engines split 90/10, every window at every age scored."""
 
 import numpy as np
-from hepa_bench.nasa_rows import NASA_ROWS
+from hepa_bench.nasa.rows import NASA_ROWS
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.runner import RUN_DATASETS
 
@@ -53,7 +53,7 @@ def test_regime_windows_keep_the_settings_and_are_normalised_by_the_training_eng
 
 
 def test_the_nasa_section_pairs_the_headline_line_with_every_other_method_by_seed():
-    from hepa_bench.report_nasa import render_nasa
+    from hepa_bench.report.nasa import render_nasa
 
     def record(method, seed, score, fraction=1.0, dataset="FD001-NASA"):
         return {"dataset": dataset, "method": method, "seed": seed, "fraction": fraction, "h_auroc": score}

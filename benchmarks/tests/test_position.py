@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from hepa_bench.position import AGE_BINS, PositionOnlyPredictor
-from hepa_bench.report_events import render_events
+from hepa_bench.methods.position import AGE_BINS, PositionOnlyPredictor
+from hepa_bench.report.events import render_events
 
 from hepa_sklearn import h_auroc
 from hepa_sklearn.surface import make_survival_y

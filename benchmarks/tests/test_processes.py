@@ -3,7 +3,7 @@
 import sys
 
 import pytest
-from hepa_bench.processes import timed_child
+from hepa_bench.speed.processes import timed_child
 
 
 def test_timed_child_reports_a_failed_run():

@@ -162,7 +162,9 @@ def test_the_query_prints_a_retired_comparisons_figures(records_file, output, me
     """The seed-by-seed table of a retired script's committed output, from the records it read."""
     from hepa_bench.results import read_results
 
-    lines = render([read_results(BENCHMARKS / records_file)], [method], reference=reference, digits=4, per_seed=True)
+    lines = render(
+        [read_results(BENCHMARKS / "records" / records_file)], [method], reference=reference, digits=4, per_seed=True
+    )
     printed = (BENCHMARKS / "retired" / output).read_text().splitlines()
     table = [line.split(" | ")[:3] for line in printed if line.startswith("| ") and line[2].isdigit()]
     at = lines.index("FD001, 100%:")

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 from hepa_bench.cli import main
-from hepa_bench.report import render_report
+from hepa_bench.report.document import render_report
+from hepa_bench.report.manifest import find_manifest, input_paths, read_manifest
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -31,27 +32,26 @@ def test_report_from_a_hand_made_results_file(tmp_path, hand_made_records):
     assert "## Event benchmarks" not in text and "## Snapshot study" not in text
 
 
-def test_report_regenerates_docs():
-    # what `hepa-bench report --results benchmarks/cmapss_results.jsonl --snapshots
-    # benchmarks/snapshot_results.jsonl --events benchmarks/event_results.jsonl --simulated
-    # benchmarks/simulated_results.jsonl --causes benchmarks/simulated_causes_results.jsonl --families
-    # benchmarks/screen_beside_results.jsonl benchmarks/normalisation_results.jsonl --nasa
-    # benchmarks/nasa_results.jsonl --yardstick
-    # benchmarks/yardstick/family.json benchmarks/yardstick/results_cmapss.jsonl
-    # benchmarks/yardstick/results_events.jsonl` writes
-    benchmarks = REPOSITORY / "benchmarks"
-    yardstick = benchmarks / "yardstick"
-    text = render_report(
-        benchmarks / "cmapss_results.jsonl",
-        snapshots=benchmarks / "snapshot_results.jsonl",
-        events=benchmarks / "event_results.jsonl",
-        simulated=benchmarks / "simulated_results.jsonl",
-        causes=benchmarks / "simulated_causes_results.jsonl",
-        families=[benchmarks / "screen_beside_results.jsonl", benchmarks / "normalisation_results.jsonl"],
-        yardstick=[yardstick / "family.json", yardstick / "results_cmapss.jsonl", yardstick / "results_events.jsonl"],
-        nasa=benchmarks / "nasa_results.jsonl",
-    )
-    assert text.encode() == (REPOSITORY / "docs" / "benchmarks.md").read_bytes()
+def test_report_with_no_argument_regenerates_every_document_of_the_manifest(monkeypatch, capsys):
+    # `hepa-bench report`, run anywhere in the repository, writes each document that benchmarks/manifest.json
+    # names from the records it names (docs/benchmarks.md, the README's summary table); --check compares instead
+    monkeypatch.chdir(REPOSITORY / "docs")
+    manifest = read_manifest(find_manifest())
+    assert [document.output.relative_to(REPOSITORY).as_posix() for document in manifest.documents] == [
+        "docs/benchmarks.md",
+        "README.md",
+    ]
+    main(["report", "--check"])  # SystemExit naming each document that differs from its records
+    assert "benchmarks.md, ../README.md as the records give them" in capsys.readouterr().out
+
+
+def test_the_manifest_names_files_that_exist():
+    manifest = read_manifest(REPOSITORY / "benchmarks" / "manifest.json")
+    named = [path for document in manifest.documents for path in input_paths(document)]
+    for figure in manifest.figures:
+        assert set(figure) == {"output", "inputs", "command"} and figure["command"].startswith("hepa-bench ")
+        named += [manifest.root / figure["output"], *(manifest.root / path for path in figure["inputs"])]
+    assert [path for path in named if not path.is_file()] == []
 
 
 def test_report_refuses_a_missing_input_and_leaves_the_output_alone(tmp_path, capsys):

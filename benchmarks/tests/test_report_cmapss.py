@@ -1,6 +1,6 @@
 """The C-MAPSS report: the marks of the tables, label efficiency, the ablations' own seeds, the default pipeline."""
 
-from hepa_bench.report_cmapss import render
+from hepa_bench.report.cmapss import render
 
 MACHINE = {
     "pooled_auroc": 0.9,

@@ -3,7 +3,7 @@ time."""
 
 import json
 
-from hepa_bench.report_events import render_events
+from hepa_bench.report.events import render_events
 
 
 def _record(dataset, method, seed, fraction, score):

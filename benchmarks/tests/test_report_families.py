@@ -5,8 +5,9 @@ import math
 from pathlib import Path
 
 import pytest
-from hepa_bench.report import check_inputs, render_report
-from hepa_bench.report_families import FAMILIES, Family, render_families
+from hepa_bench.report.cli import check_inputs
+from hepa_bench.report.document import render_report
+from hepa_bench.report.families import FAMILIES, Family, render_families
 
 SCREEN = {
     # two rows of one family, three seeds: hepa-views-global against the reference hepa-default-auto0
@@ -108,7 +109,7 @@ def test_a_family_reads_its_reference_from_the_benchmark_and_nothing_else_there(
 
 
 def test_every_family_names_entries_of_the_method_table():
-    from hepa_bench.methods import METHODS
+    from hepa_bench.methods.table import METHODS
 
     for family in FAMILIES:
         assert family.reference in METHODS
@@ -116,7 +117,7 @@ def test_every_family_names_entries_of_the_method_table():
 
 
 def test_the_report_ends_with_the_families_and_is_otherwise_the_same(tmp_path):
-    results = Path(__file__).resolve().parents[1] / "cmapss_results.jsonl"
+    results = Path(__file__).resolve().parents[1] / "records" / "cmapss_results.jsonl"
     screen = tmp_path / "screen.jsonl"
     screen.write_text("".join(json.dumps(r) + "\n" for r in records(SCREEN)))
     without = render_report(results)

@@ -1,6 +1,6 @@
 """The former forms of baselines: out of every table and comparison, shown beside their successors."""
 
-from hepa_bench.report_former import current_records, former_section
+from hepa_bench.report.former import current_records, former_section
 
 
 def record(method, seed, score, dataset="VIX", fraction=1.0, **extra):

@@ -1,7 +1,7 @@
 """The rolling-origin section: its seeds apart from the fixed split's, seed 0 shared, its own Holm family."""
 
-from hepa_bench.report_events import render_events
-from hepa_bench.report_rolling import ROLLING_METHODS, render_rolling, rolling_records
+from hepa_bench.report.events import render_events
+from hepa_bench.report.rolling import ROLLING_METHODS, render_rolling, rolling_records
 
 
 def _record(dataset, method, seed, score, split=None):

@@ -3,8 +3,8 @@ surface to the oracle."""
 
 import numpy as np
 import pytest
-from hepa_bench.report import render_report
-from hepa_bench.report_simulated import gap_share, render_simulated, simulated_cells
+from hepa_bench.report.document import render_report
+from hepa_bench.report.simulated import gap_share, render_simulated, simulated_cells
 from hepa_bench.results import append_record
 
 
@@ -113,7 +113,7 @@ def test_the_gap_is_shared_exactly_on_hand_made_records():
 
 
 def test_the_paired_tests_are_holm_adjusted_over_the_simulated_family():
-    from hepa_bench.report_simulated import simulated_comparisons
+    from hepa_bench.report.simulated import simulated_comparisons
     from hepa_bench.stats import holm
     from scipy import stats
 

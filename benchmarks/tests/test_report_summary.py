@@ -2,7 +2,7 @@
 mark."""
 
 import pytest
-from hepa_bench.report_summary import (
+from hepa_bench.report.summary import (
     CAPTION,
     END,
     START,

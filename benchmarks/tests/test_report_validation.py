@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from hepa_bench.report_events import render_events
-from hepa_bench.report_validation import agreement_table, validation_agreement
+from hepa_bench.report.events import render_events
+from hepa_bench.report.validation import agreement_table, validation_agreement
 from hepa_bench.stats import cells_by
 
 

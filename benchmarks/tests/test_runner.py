@@ -11,7 +11,7 @@ import pytest
 import torch
 from hepa_bench import runner
 from hepa_bench.cli import build_parser
-from hepa_bench.methods import METHODS, Method
+from hepa_bench.methods.table import METHODS, Method
 from hepa_bench.protocols import kept_epoch
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.results import read_results
@@ -180,6 +180,17 @@ def test_retired_methods_keep_their_records_as_data():
     assert METHODS["hepa-ctxreg"].retired and METHODS["hepa-ctxreg"].encoder is None
 
 
+def test_the_command_and_each_subcommand_print_their_help(capsys):
+    """argparse formats every help string with %: a literal percent sign must be written %%."""
+    parser = build_parser()
+    commands = ["run", "snapshots", "speed", "report", "query", "corpus", "yardstick"]
+    for argv in [["--help"], *([name, "--help"] for name in commands)]:
+        with pytest.raises(SystemExit) as stop:
+            parser.parse_args(argv)
+        assert stop.value.code == 0
+    assert "with 95 % intervals" in " ".join(capsys.readouterr().out.split())
+
+
 def test_the_run_command_parses_and_reports_bad_names(tmp_path):
     args = build_parser().parse_args(
         [
@@ -215,7 +226,7 @@ def test_the_run_command_parses_and_reports_bad_names(tmp_path):
 
 
 def test_supervised_baselines_are_trained_once_per_label_fraction(run_small):
-    from hepa_bench.methods import matched_head, supervised_encoder
+    from hepa_bench.methods.table import matched_head, supervised_encoder
 
     from hepa_sklearn.baselines import ITransformerEncoder, PatchTSTEncoder
 
@@ -349,7 +360,7 @@ def test_records_name_the_pretraining_epoch_a_stopping_rule_kept(run_small, data
 
 def test_runner_refuses_a_retired_dataset_and_the_report_counts_its_rows_for_nobody(tmp_path):
     from hepa_bench.registry import BENCHMARKS
-    from hepa_bench.report_events import render_events
+    from hepa_bench.report.events import render_events
 
     assert "position" in BENCHMARKS["TEP"].retired and not BENCHMARKS["VIX"].retired
     with pytest.raises(ValueError, match=r"retired datasets cannot run: TEP \(every faulty run"):

@@ -3,10 +3,11 @@ runner."""
 
 import numpy as np
 import pytest
-from hepa_bench.methods import METHODS
+from hepa_bench.methods.table import METHODS
 from hepa_bench.results import read_results
 from hepa_bench.runner import run_benchmark
-from hepa_bench.simulated import (
+from hepa_bench.simulated.rows import UNITS, row_parts
+from hepa_bench.simulated.run import (
     CONTEXT_LENGTH,
     N_UNITS,
     ORACLES,
@@ -18,7 +19,6 @@ from hepa_bench.simulated import (
     main,
     oracle_surface,
 )
-from hepa_bench.simulated_rows import UNITS, row_parts
 
 from hepa_sklearn.datasets import make_fleet
 from hepa_sklearn.windows import make_windows

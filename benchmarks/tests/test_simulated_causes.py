@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
-from hepa_bench.report import render_report
-from hepa_bench.report_causes import cause_rows, render_causes
+from hepa_bench.report.causes import cause_rows, render_causes
+from hepa_bench.report.document import render_report
 from hepa_bench.results import append_record, read_results
-from hepa_bench.simulated_causes import ROWS, _entry, main, run_causes
+from hepa_bench.simulated.causes import ROWS, _entry, main, run_causes
 
 
 def test_the_rows_are_those_of_several_modes():
@@ -65,7 +65,7 @@ def test_the_command_line_records_its_command(tmp_path):
         ]
     )
     (record,) = read_results(results)
-    assert record["command"].split("--rows")[0].endswith("python -m hepa_bench.simulated_causes ")
+    assert record["command"].split("--rows")[0].endswith("python -m hepa_bench.simulated.causes ")
 
 
 def _records():

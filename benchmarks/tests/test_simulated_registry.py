@@ -7,16 +7,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hepa_bench import cli, simulated
-from hepa_bench.methods import METHODS
+from hepa_bench import cli
+from hepa_bench.methods.table import METHODS
 from hepa_bench.registry import BENCHMARKS
 from hepa_bench.results import read_results
 from hepa_bench.runner import RUN_DATASETS, RUN_METHODS, run_benchmark
-from hepa_bench.simulated_rows import ORACLES, PRESETS, SIMULATED
+from hepa_bench.simulated import run as simulated
+from hepa_bench.simulated.rows import ORACLES, PRESETS, SIMULATED
 
 from hepa_sklearn.metrics import h_auroc
 
-COMMITTED = Path(__file__).resolve().parents[1] / "simulated_results.jsonl"
+COMMITTED = Path(__file__).resolve().parents[1] / "records" / "simulated_results.jsonl"
 ROWS = ["sim-default", "sim-hard", "sim-modes"]  # the rows of the committed records
 SEEDS = range(5)
 WINDOW_FIELDS = ("n_train_windows", "n_valid_windows", "n_test_windows", "n_pretrain_windows", "n_label_blocks")

@@ -7,12 +7,12 @@ import pytest
 import torch
 from hepa_bench import snapshots
 from hepa_bench.cli import main
-from hepa_bench.methods import METHODS, Method, pretrained_hepa
+from hepa_bench.methods.table import METHODS, Method, pretrained_hepa
 from hepa_bench.protocols import with_state
+from hepa_bench.report.snapshots import plot_snapshots, summarise
 from hepa_bench.results import read_results
 from hepa_bench.runner import run_benchmark
 from hepa_bench.snapshots import EncoderSnapshots, pretrain_with_snapshots, run_event_snapshots, run_snapshots
-from hepa_bench.snapshots_report import plot_snapshots, summarise
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """The snapshot study's summaries: Spearman's ρ per seed and pooled, the overview across datasets, the figure."""
 
 import pytest
-from hepa_bench.snapshots_report import markdown, overview, plot_snapshots, summarise
+from hepa_bench.report.snapshots import markdown, overview, plot_snapshots, summarise
 
 
 def test_summarise_spearman_hand_case():

@@ -3,8 +3,8 @@
 import json
 
 import pytest
-from hepa_bench import speed
-from hepa_bench.speed import _throughput, scaling, scaling_table, stage_flops
+from hepa_bench.speed import protocol as speed
+from hepa_bench.speed.protocol import _throughput, scaling, scaling_table, stage_flops
 
 
 def test_stage_flops_counts_every_stage_and_orders_like_the_throughput():

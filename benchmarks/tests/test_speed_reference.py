@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 import torch
-from hepa_bench import speed, speed_reference
-from hepa_bench.speed_reference import (
+from hepa_bench.speed import protocol as speed
+from hepa_bench.speed import reference as speed_reference
+from hepa_bench.speed.reference import (
     REFERENCE_COMMIT,
     _core_plan,
     _pair_ratios,
@@ -485,7 +486,7 @@ def test_reference_pretraining_pairs_the_seeds_and_tests_the_difference():
 
     from scipy import stats
 
-    path = Path(__file__).parents[1] / "experiments" / "reference_pretraining.py"
+    path = Path(__file__).parents[1] / "experiments" / "reference_pretraining" / "reference_pretraining.py"
     spec = importlib.util.spec_from_file_location("reference_pretraining", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

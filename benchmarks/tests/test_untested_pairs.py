@@ -1,7 +1,7 @@
 """Pairs that no test can judge (deterministic methods scoring the same on every seed) count as no win and no loss."""
 
 import numpy as np
-from hepa_bench.report_position import position_guard
+from hepa_bench.report.position import position_guard
 from hepa_bench.stats import Comparison, win_tie_loss
 
 

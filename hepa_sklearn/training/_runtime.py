@@ -70,7 +70,7 @@ def infer_in_chunks(module, forward, array, chunk_size, *, dtype=None):
     output = None
     # one preallocated output instead of a list of chunks to concatenate: the list
     # fragmented the heap and held up to 1.4 GB extra at 20,000 windows; with it the
-    # working memory is 276 MB at 20,000 and 340 MB at 200,000 (benchmarks/memory_cpu.txt)
+    # working memory is 276 MB at 20,000 and 340 MB at 200,000 (benchmarks/outputs/memory_cpu.txt)
     with torch.inference_mode(), autocast(device, dtype):
         for start in range(0, array.shape[0], chunk_size):
             part = forward(torch.as_tensor(array[start : start + chunk_size], device=device)).float().cpu()

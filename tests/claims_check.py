@@ -9,9 +9,12 @@ of it after a space or an opening bracket. Not numbers, by rule:
   joining them to a word before (``BSD-3-Clause``);
 - anything inside a fenced code block, an inline code span, an HTML comment, a link's target
   ``](...)`` or a bare address (``https://...``);
-- a generated block that a test of its own checks against the records (the README's summary
+- a generated block that a test of its own checks against the records: the README's summary
   table between ``<!-- summary-table:start -->`` and ``<!-- summary-table:end -->``, checked by
-  ``tests/test_readme.py``).
+  ``tests/test_readme.py``, and each block of docs/findings.md between
+  ``<!-- generated:NAME:start -->`` and ``<!-- generated:NAME:end -->``, which
+  ``hepa_bench.findings_tables`` renders from its sources and ``tests/test_claims.py`` regenerates
+  and compares byte for byte.
 
 Every other number must be named by exactly one kind of entry:
 
@@ -38,8 +41,11 @@ import json
 import math
 import re
 from collections import namedtuple
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from pathlib import Path
+
+# the generated blocks' own reading of a markdown table and writing of a figure, shared by the bindings
+from hepa_bench.findings_tables import formatted, markdown_tables
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -48,6 +54,7 @@ DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)*")
 EXCLUDED_BLOCKS = re.compile(
     r"^```.*?^```[^\n]*$"  # fenced code blocks
     r"|<!-- summary-table:start -->.*?<!-- summary-table:end -->"  # generated, tests/test_readme.py
+    r"|<!-- generated:([a-z0-9-]+):start -->.*?<!-- generated:\1:end -->"  # generated, tests/test_claims.py
     r"|<!--.*?-->",  # comments (markers)
     flags=re.MULTILINE | re.DOTALL,
 )
@@ -239,23 +246,6 @@ def check(document, text, bindings, nots, pending, expected, mismatched):
 # --- formats
 
 
-def formatted(value, spec):
-    """``value`` written with ``spec``: ``"printed"`` (the source's own string), ``"percent .1"`` (a
-    share as a percentage with one decimal, without the sign) or a format spec of Python's; a
-    number the source printed (a string) with fewer decimals is rounded half up."""
-    if spec == "printed":
-        assert isinstance(value, str), value
-        return value
-    if isinstance(value, str):  # a printed decimal, rounded half up as a reader would
-        value = Decimal(value)
-        places = re.fullmatch(r"\.(\d+)f", spec)
-        if places:
-            return format(value.quantize(Decimal(1).scaleb(-int(places[1])), rounding=ROUND_HALF_UP), "f")
-    if spec.startswith("percent"):
-        return format(value * 100, spec.split()[1] + "f")
-    return format(value, spec)
-
-
 def one_unit_changed(number, step=1):
     """``number`` moved by ``step`` units of its last decimal, written the same way."""
     sign = number[0] if number[0] in "+-−" else ""
@@ -289,25 +279,7 @@ def _number_in(text, index):
 @functools.cache
 def report_tables(path):
     """The tables of a generated markdown report: ``[(heading chain, header, rows)]`` in order."""
-    chain, tables, lines = [], [], read(path).splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        heading = re.match(r"(#+)\s+(.*)", line)
-        if heading:
-            level = len(heading[1])
-            chain = chain[: level - 1] + [""] * (level - 1 - len(chain)) + [heading[2].strip()]
-        if line.startswith("|") and i + 1 < len(lines) and re.match(r"\|\s*-", lines[i + 1]):
-            header = [c.strip() for c in line.strip().strip("|").split("|")]
-            rows = []
-            i += 2
-            while i < len(lines) and lines[i].startswith("|"):
-                rows.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
-                i += 1
-            tables.append((tuple(h for h in chain if h), header, rows))
-            continue
-        i += 1
-    return tables
+    return markdown_tables(read(path))
 
 
 CELL_PARTS = {"mean": 0, "sd": 1, "seeds": 2, "first": 0, "second": 1, "third": 2}

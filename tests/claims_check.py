@@ -30,7 +30,11 @@ Every other number must be named by exactly one kind of entry:
 A phrase is the text around the figure with ``{}`` where the figure stands; any run of
 whitespace in it matches any other (a phrase may run over a line break), it may not run over a
 blank line, and a binding's or an inventory entry's phrase must occur exactly once in its
-document. A ``Not`` entry names every place its phrase occurs, with ``number`` in the slot.
+document. ``{*}`` in a phrase stands for any number: where a sentence quotes several figures,
+``binds(phrase, *sources)`` makes one binding per ``{}`` of the sentence, each with the other
+figures as ``{*}``, and ``nots(phrase, numbers, reason)`` one ``Not`` per ``{}``, each with the
+other numbers written out. A ``Not`` entry names every place its phrase occurs, with ``number``
+in the slot.
 A binding whose recomputed value is not the quoted string is reported unless it is listed in
 ``MISMATCHED`` (document, phrase, quoted, source value), which must be exactly the list of
 such figures.
@@ -50,6 +54,7 @@ from hepa_bench.findings_tables import formatted, markdown_tables
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 NUMBER = r"[+\-−]?\d+(?:,\d{3})*(?:\.\d+)*"
+ANY = "{*}"  # in a phrase: any number (another figure of the sentence, bound by an entry of its own)
 DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)*")
 EXCLUDED_BLOCKS = re.compile(
     r"^```.*?^```[^\n]*$"  # fenced code blocks
@@ -67,6 +72,28 @@ Bind = namedtuple("Bind", "phrase source format")
 Not = namedtuple("Not", "phrase number reason")
 Pending = namedtuple("Pending", "phrase number")  # an entry of NOT_YET_BOUND
 Mismatch = namedtuple("Mismatch", "document phrase quoted source_value")
+
+
+def _slots(phrase, fillings):
+    """``phrase`` once per ``{}`` of it: that ``{}`` kept, each other one replaced by its filling."""
+    pieces = phrase.split("{}")
+    assert len(pieces) == len(fillings) + 1, f"{len(fillings)} figures for the slots of {phrase!r}"
+    return [
+        pieces[0] + "".join(("{}" if i == j else fillings[i]) + piece for i, piece in enumerate(pieces[1:]))
+        for j in range(len(fillings))
+    ]
+
+
+def binds(phrase, *sources, format="printed"):
+    """One ``Bind`` per ``{}`` of ``phrase``, in order, the other figures as ``{*}``; each source is a
+    source, written with ``format``, or a pair ``(source, format)``."""
+    slots = [s if isinstance(s, tuple) else (s, format) for s in sources]
+    return [Bind(p, s, f) for p, (s, f) in zip(_slots(phrase, [ANY] * len(slots)), slots, strict=True)]
+
+
+def nots(phrase, values, reason):
+    """One ``Not`` per ``{}`` of ``phrase``, in order, each with the other numbers (``values``) written out."""
+    return [Not(p, n, reason) for p, n in zip(_slots(phrase, list(values)), values, strict=True)]
 
 
 # --- reading the documents
@@ -132,13 +159,18 @@ class Phrase:
         left, slot, right = phrase.partition("{}")
         assert slot and "{}" not in right, f"a phrase needs exactly one {{}}: {phrase!r}"
         self.left, self.right = re.sub(r"\s+", " ", left), re.sub(r"\s+", " ", right)
+        self.fixed = [piece for piece in (self.left + ANY + self.right).split(ANY) if piece]
         self.pattern = None
 
     def find(self, flat):
-        if self.left not in flat or self.right not in flat:
+        if not all(piece in flat for piece in self.fixed):
             return []
         if self.pattern is None:
-            self.pattern = re.compile(re.escape(self.left) + f"({NUMBER})" + re.escape(self.right))
+
+            def literal(text):
+                return NUMBER.join(re.escape(piece) for piece in text.split(ANY))
+
+            self.pattern = re.compile(literal(self.left) + f"({NUMBER})" + literal(self.right))
         return [m.span(1) for m in self.pattern.finditer(flat)]
 
 

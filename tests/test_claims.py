@@ -36,7 +36,7 @@ import claims_check  # noqa: E402
 import claims_findings  # noqa: E402
 import claims_findings_pending  # noqa: E402
 import claims_readme  # noqa: E402
-from claims_check import Bind, Not, Pending, check, located, numbers, one_unit_changed  # noqa: E402
+from claims_check import Bind, Not, Pending, binds, check, located, nots, numbers, one_unit_changed  # noqa: E402
 
 BOUND = {
     claims_readme.DOCUMENT: (claims_readme.BINDINGS, claims_readme.NOT_MEASUREMENTS, []),
@@ -208,3 +208,21 @@ def test_the_rules_on_a_hand_made_text():
     assert len(problems) == 2 and "the source gives 0.975" in problems[0] and "69 is bound to no" in problems[1]
     assert one_unit_changed("0.926") == "0.927" and one_unit_changed("2,018", -1) == "2,017"
     assert one_unit_changed("−0.21") == "−0.22" and one_unit_changed("0", -1) == "1"
+
+
+def test_a_sentence_of_several_figures_is_bound_figure_by_figure():
+    text = "It scores FD001 0.976, FD002 0.978 and VIX 0.750 with 5 and 10 % labels.\n"
+    bound = binds("FD001 {}, FD002 {} and VIX {} with", "a", ("b", ".2f"), "c")
+    assert [b.phrase for b in bound] == [
+        "FD001 {}, FD002 {*} and VIX {*} with",
+        "FD001 {*}, FD002 {} and VIX {*} with",
+        "FD001 {*}, FD002 {*} and VIX {} with",
+    ]
+    assert [(b.source, b.format) for b in bound] == [("a", "printed"), ("b", ".2f"), ("c", "printed")]
+    listed = nots("with {} and {} % labels", ["5", "10"], "label fractions")
+    assert [n.phrase for n in listed] == ["with {} and 10 % labels", "with 5 and {} % labels"]
+    assert check("d", text, bound, listed, [], ["0.976", "0.98", "0.750"], []) == [
+        "d:1: 0.978 in 'FD001 {*}, FD002 {} and VIX {*} with': the source gives 0.98 (b)"
+    ]
+    altered = text.replace("0.750", "0.751")
+    assert len(check("d", altered, bound, listed, [], ["0.976", "0.978", "0.750"], [])) == 1

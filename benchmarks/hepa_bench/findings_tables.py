@@ -1,13 +1,15 @@
-"""The tables of ``docs/findings.md``, generated from the records between markers.
+"""The tables of ``docs/findings.md`` and the figure lists its sentences quote, generated from the records.
 
 Each block of the document between ``<!-- generated:NAME:start -->`` and
 ``<!-- generated:NAME:end -->`` is what ``BLOCKS[NAME]`` renders from its sources: cells of the
 generated report ``docs/benchmarks.md`` (which regenerates byte for byte from the result records),
-result records, and the printed outputs of the experiments, each named in ``SOURCES``. A block
-holds no figure of its own making: every number in it is a cell or a record as printed, or a
-mean, difference or ratio of them written the way the document writes figures (a decimal the
-source printed with more places rounded half up, a negative sign as ``−`` where the document's
-table writes it so).
+result records, and the printed outputs of the experiments, each named in ``SOURCES``. A table's
+markers stand on lines of their own, a blank line between them and the table; a list of figures
+quoted inside a sentence (``FD001 0.976, FD002 0.978 ... and VIX 0.750``) stands on one line
+between its markers. A block holds no figure of its own making: every number in it is a cell or a
+record as printed, or a mean, difference or ratio of them written the way the document writes
+figures (a decimal the source printed with more places rounded half up, a negative sign as ``−``
+where the document's table writes it so).
 
 ``python -m hepa_bench.findings_tables`` rewrites every block of the document in place (``--check``
 only reports the blocks that differ); ``tests/test_claims.py`` regenerates them and compares them
@@ -46,6 +48,7 @@ SOURCES = {
     "predictor_outputs": "benchmarks/retired/predictor_outputs.txt",
     "corpus_screen": "benchmarks/screen_corpus_results.jsonl",
     "default_screen": "benchmarks/retired/default_screen.txt",
+    "default_judgement": "benchmarks/retired/default_judgement.txt",
     "speed": "benchmarks/speed_reference_cpu.txt",
     "time_to_quality": "benchmarks/experiments/time_to_quality.txt",
 }
@@ -438,15 +441,59 @@ def speed_reference(sources):
     return table_lines(["", *columns, f"CPU s to first reach {target}"], rows)
 
 
+def listed(items):
+    """``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def transformers_cmapss(sources):
+    """PatchTST and iTransformer with HEPA's normalisation on each C-MAPSS subset, all labels / 10 %
+    (the report's tables "Label efficiency"), quoted in the document's opening paragraph."""
+    order = ("FD001", "FD003", "FD002", "FD004")
+
+    def pairs(method, named):
+        return listed(
+            [
+                " / ".join(mean_of(label_efficiency(sources, s).cell(labels, method)) for labels in ("100%", "10%"))
+                + (f" on {s}" if named else "")
+                for s in order
+            ]
+        )
+
+    return f"PatchTST {pairs('patchtst', True)}; iTransformer {pairs('itransformer', False)}"
+
+
+def headline_judged(sources):
+    """The 0.2.0 defaults' mean test h-AUROC with all labels on each row of their judgement (the retired
+    ``default_judgement.py``), but BATADAL, which the sentence quotes apart (below chance)."""
+    table = sources.table("default_judgement")
+    rows = [row[0] for row in table.rows if row[1] == "100%" and row[0] != "BATADAL"]
+    return listed([f"{row} {mean_of(table.cell((row, '100%'), '`hepa-default-auto0`'))}" for row in rows])
+
+
+FLEETS = ("sim-default", "sim-hard", "sim-modes")
+
+
+def boosting_gap_shares(sources):
+    """The share of the gap from the age-only surface to the oracle that ``gbm`` closes on each simulated
+    fleet, all labels and a tenth (the report's second table of the simulated fleets)."""
+    table = sources.table("report", "Simulated fleets: the distance to the ceiling", n=1)
+    cells = [table.cell((fleet, labels), "gbm") for fleet in FLEETS for labels in ("100%", "10%")]
+    return listed([formatted(cell, ".2f") for cell in cells])
+
+
 GBM = "gbm-last30"
 EVENT_RUNNER = ("hepa", "hepa-random", "mae", "patchtst-revin", "itransformer-revin", GBM)
 BLOCKS = {  # in the order of the document
+    "transformers-cmapss": transformers_cmapss,
     "authors-pretraining": authors_pretraining,
     "predictor-init": predictor_init,
     "embedding-pca": embedding_pca,
     "predictor-outputs": predictor_outputs,
     "corpus-screen": corpus_screen,
+    "boosting-gap-shares": boosting_gap_shares,
     "default-screen": default_screen,
+    "headline-judged": headline_judged,
     "cmapss-reference": cmapss_reference,
     "event-benchmarks": event_benchmarks,
     "event-runner-fd001-fd003": cmapss_events(PLAIN, ("100%", "10%", "5%", "2%", "1%"), EVENT_RUNNER),
@@ -460,18 +507,26 @@ BLOCKS = {  # in the order of the document
 # --- the blocks of the document
 
 MARKERS = re.compile(
-    r"^<!-- generated:(?P<name>[a-z0-9-]+):start -->\n(?P<body>.*?)^<!-- generated:(?P=name):end -->$",
-    flags=re.MULTILINE | re.DOTALL,
+    r"<!-- generated:(?P<name>[a-z0-9-]+):start -->(?P<body>.*?)<!-- generated:(?P=name):end -->", flags=re.DOTALL
 )
 
 
 def blocks_of(text):
-    """``{name: lines}`` of each generated block of ``text``, without the blank lines next to its markers."""
+    """``{name: lines}`` of each generated block of ``text``: a table's lines, without the blank lines
+    next to its markers (each marker on a line of its own), or the one line of a list quoted inside a
+    sentence (the markers around it on that line)."""
     found = {}
     for match in MARKERS.finditer(text):
-        if match["name"] in found:
-            raise ValueError(f"the block {match['name']!r} occurs twice")
-        found[match["name"]] = match["body"].strip("\n").splitlines()
+        name, body = match["name"], match["body"]
+        if name in found:
+            raise ValueError(f"the block {name!r} occurs twice")
+        own_lines = text[match.start() - 1 : match.start()] in ("", "\n") and body.startswith("\n")
+        if own_lines and body.endswith("\n"):
+            found[name] = body.strip("\n").splitlines()
+        elif "\n" not in body:
+            found[name] = [body]
+        else:
+            raise ValueError(f"the block {name!r} is neither lines between markers of their own nor one line")
     opened = re.findall(r"<!-- generated:([a-z0-9-]+):start -->", text)
     if sorted(opened) != sorted(found):
         raise ValueError(f"a marker without its pair: blocks {sorted(opened)}, closed {sorted(found)}")
@@ -479,8 +534,9 @@ def blocks_of(text):
 
 
 def rendered_blocks(sources):
-    """``{name: lines}`` of every block, rendered from ``sources``."""
-    return {name: render(sources) for name, render in BLOCKS.items()}
+    """``{name: lines}`` of every block, rendered from ``sources`` (a list quoted in a sentence: one line)."""
+    rendered = {name: render(sources) for name, render in BLOCKS.items()}
+    return {name: [lines] if isinstance(lines, str) else lines for name, lines in rendered.items()}
 
 
 def regenerated(text, sources):
@@ -488,12 +544,13 @@ def regenerated(text, sources):
     names = list(blocks_of(text))
     if sorted(names) != sorted(BLOCKS):
         raise ValueError(f"the document's blocks {sorted(names)} are not those of BLOCKS {sorted(BLOCKS)}")
-    blocks = rendered_blocks(sources)
+    rendered = {name: render(sources) for name, render in BLOCKS.items()}
 
     def replaced(match):
-        name = match["name"]
-        body = "\n".join(blocks[name])
-        return f"<!-- generated:{name}:start -->\n\n{body}\n\n<!-- generated:{name}:end -->"
+        name, body = match["name"], rendered[match["name"]]
+        if not isinstance(body, str):  # a table: its lines between markers of their own
+            body = "\n\n" + "\n".join(body) + "\n\n"
+        return f"<!-- generated:{name}:start -->{body}<!-- generated:{name}:end -->"
 
     return MARKERS.sub(replaced, text)
 

@@ -79,6 +79,17 @@ def test_the_blocks_are_replaced_in_place_and_nothing_else(tmp_path, two_blocks)
     assert regenerated(new, Sources(tmp_path)) == new
 
 
+def test_a_list_inside_a_sentence_is_replaced_on_its_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(findings_tables, "BLOCKS", {"list": lambda sources: "FD001 0.976 and VIX 0.750"})
+    marked = "<!-- generated:list:start -->{}<!-- generated:list:end -->"
+    text = "# Findings\n\nIt scores " + marked.format("FD001 0.9 and VIX 0.7") + "; it\nis level.\n"
+    new = regenerated(text, Sources(tmp_path))
+    assert new == text.replace("FD001 0.9 and VIX 0.7", "FD001 0.976 and VIX 0.750")
+    assert blocks_of(new) == {"list": ["FD001 0.976 and VIX 0.750"]}
+    with pytest.raises(ValueError):  # a list over two lines
+        blocks_of(text.replace("0.9 and", "0.9\nand"))
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -1,8 +1,9 @@
 """docs/findings.md: where each of its prose figures comes from (see ``claims_check`` for the rules).
 
-The document's tables are generated blocks (``hepa_bench.findings_tables``), which
-``tests/test_claims.py`` regenerates and compares byte for byte; the bindings here are those of
-the figures of its prose (and of the table of the paper's claims, whose cells are sentences).
+The document's tables, and three lists of figures its sentences quote, are generated blocks
+(``hepa_bench.findings_tables``), which ``tests/test_claims.py`` regenerates and compares byte for
+byte; the bindings here are those of the figures of its prose (and of the table of the paper's
+claims, whose cells are sentences), one entry per sentence where a sentence quotes several.
 Most figures are read from the generated report ``docs/benchmarks.md`` (``Cell``), which a test
 of the harness regenerates byte for byte from the result records; the rest from the records
 themselves, the committed outputs of ``benchmarks/experiments`` and of the scripts retired from it

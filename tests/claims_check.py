@@ -9,9 +9,12 @@ of it after a space or an opening bracket. Not numbers, by rule:
   joining them to a word before (``BSD-3-Clause``);
 - anything inside a fenced code block, an inline code span, an HTML comment, a link's target
   ``](...)`` or a bare address (``https://...``);
-- a generated block that a test of its own checks against the records (the README's summary
+- a generated block that a test of its own checks against the records: the README's summary
   table between ``<!-- summary-table:start -->`` and ``<!-- summary-table:end -->``, checked by
-  ``tests/test_readme.py``).
+  ``tests/test_readme.py``, and each block of docs/findings.md between
+  ``<!-- generated:NAME:start -->`` and ``<!-- generated:NAME:end -->``, which
+  ``hepa_bench.report.findings`` renders from its sources and ``tests/test_claims.py`` regenerates
+  and compares byte for byte.
 
 Every other number must be named by exactly one kind of entry:
 
@@ -27,7 +30,11 @@ Every other number must be named by exactly one kind of entry:
 A phrase is the text around the figure with ``{}`` where the figure stands; any run of
 whitespace in it matches any other (a phrase may run over a line break), it may not run over a
 blank line, and a binding's or an inventory entry's phrase must occur exactly once in its
-document. A ``Not`` entry names every place its phrase occurs, with ``number`` in the slot.
+document. ``{*}`` in a phrase stands for any number: where a sentence quotes several figures,
+``binds(phrase, *sources)`` makes one binding per ``{}`` of the sentence, each with the other
+figures as ``{*}``, and ``nots(phrase, numbers, reason)`` one ``Not`` per ``{}``, each with the
+other numbers written out. A ``Not`` entry names every place its phrase occurs, with ``number``
+in the slot.
 A binding whose recomputed value is not the quoted string is reported unless it is listed in
 ``MISMATCHED`` (document, phrase, quoted, source value), which must be exactly the list of
 such figures.
@@ -38,16 +45,21 @@ import json
 import math
 import re
 from collections import namedtuple
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from pathlib import Path
+
+# the generated blocks' own reading of a markdown table and writing of a figure, shared by the bindings
+from hepa_bench.report.findings import formatted, markdown_tables
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 NUMBER = r"[+\-−]?\d+(?:,\d{3})*(?:\.\d+)*"
+ANY = "{*}"  # in a phrase: any number (another figure of the sentence, bound by an entry of its own)
 DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)*")
 EXCLUDED_BLOCKS = re.compile(
     r"^```.*?^```[^\n]*$"  # fenced code blocks
     r"|<!-- summary-table:start -->.*?<!-- summary-table:end -->"  # generated, tests/test_readme.py
+    r"|<!-- generated:([a-z0-9-]+):start -->.*?<!-- generated:\1:end -->"  # generated, tests/test_claims.py
     r"|<!--.*?-->",  # comments (markers)
     flags=re.MULTILINE | re.DOTALL,
 )
@@ -60,6 +72,28 @@ Bind = namedtuple("Bind", "phrase source format")
 Not = namedtuple("Not", "phrase number reason")
 Pending = namedtuple("Pending", "phrase number")  # an entry of NOT_YET_BOUND
 Mismatch = namedtuple("Mismatch", "document phrase quoted source_value")
+
+
+def _slots(phrase, fillings):
+    """``phrase`` once per ``{}`` of it: that ``{}`` kept, each other one replaced by its filling."""
+    pieces = phrase.split("{}")
+    assert len(pieces) == len(fillings) + 1, f"{len(fillings)} figures for the slots of {phrase!r}"
+    return [
+        pieces[0] + "".join(("{}" if i == j else fillings[i]) + piece for i, piece in enumerate(pieces[1:]))
+        for j in range(len(fillings))
+    ]
+
+
+def binds(phrase, *sources, format="printed"):
+    """One ``Bind`` per ``{}`` of ``phrase``, in order, the other figures as ``{*}``; each source is a
+    source, written with ``format``, or a pair ``(source, format)``."""
+    slots = [s if isinstance(s, tuple) else (s, format) for s in sources]
+    return [Bind(p, s, f) for p, (s, f) in zip(_slots(phrase, [ANY] * len(slots)), slots, strict=True)]
+
+
+def nots(phrase, values, reason):
+    """One ``Not`` per ``{}`` of ``phrase``, in order, each with the other numbers (``values``) written out."""
+    return [Not(p, n, reason) for p, n in zip(_slots(phrase, list(values)), values, strict=True)]
 
 
 # --- reading the documents
@@ -125,13 +159,18 @@ class Phrase:
         left, slot, right = phrase.partition("{}")
         assert slot and "{}" not in right, f"a phrase needs exactly one {{}}: {phrase!r}"
         self.left, self.right = re.sub(r"\s+", " ", left), re.sub(r"\s+", " ", right)
+        self.fixed = [piece for piece in (self.left + ANY + self.right).split(ANY) if piece]
         self.pattern = None
 
     def find(self, flat):
-        if self.left not in flat or self.right not in flat:
+        if not all(piece in flat for piece in self.fixed):
             return []
         if self.pattern is None:
-            self.pattern = re.compile(re.escape(self.left) + f"({NUMBER})" + re.escape(self.right))
+
+            def literal(text):
+                return NUMBER.join(re.escape(piece) for piece in text.split(ANY))
+
+            self.pattern = re.compile(literal(self.left) + f"({NUMBER})" + literal(self.right))
         return [m.span(1) for m in self.pattern.finditer(flat)]
 
 
@@ -239,23 +278,6 @@ def check(document, text, bindings, nots, pending, expected, mismatched):
 # --- formats
 
 
-def formatted(value, spec):
-    """``value`` written with ``spec``: ``"printed"`` (the source's own string), ``"percent .1"`` (a
-    share as a percentage with one decimal, without the sign) or a format spec of Python's; a
-    number the source printed (a string) with fewer decimals is rounded half up."""
-    if spec == "printed":
-        assert isinstance(value, str), value
-        return value
-    if isinstance(value, str):  # a printed decimal, rounded half up as a reader would
-        value = Decimal(value)
-        places = re.fullmatch(r"\.(\d+)f", spec)
-        if places:
-            return format(value.quantize(Decimal(1).scaleb(-int(places[1])), rounding=ROUND_HALF_UP), "f")
-    if spec.startswith("percent"):
-        return format(value * 100, spec.split()[1] + "f")
-    return format(value, spec)
-
-
 def one_unit_changed(number, step=1):
     """``number`` moved by ``step`` units of its last decimal, written the same way."""
     sign = number[0] if number[0] in "+-−" else ""
@@ -289,25 +311,7 @@ def _number_in(text, index):
 @functools.cache
 def report_tables(path):
     """The tables of a generated markdown report: ``[(heading chain, header, rows)]`` in order."""
-    chain, tables, lines = [], [], read(path).splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        heading = re.match(r"(#+)\s+(.*)", line)
-        if heading:
-            level = len(heading[1])
-            chain = chain[: level - 1] + [""] * (level - 1 - len(chain)) + [heading[2].strip()]
-        if line.startswith("|") and i + 1 < len(lines) and re.match(r"\|\s*-", lines[i + 1]):
-            header = [c.strip() for c in line.strip().strip("|").split("|")]
-            rows = []
-            i += 2
-            while i < len(lines) and lines[i].startswith("|"):
-                rows.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
-                i += 1
-            tables.append((tuple(h for h in chain if h), header, rows))
-            continue
-        i += 1
-    return tables
+    return markdown_tables(read(path))
 
 
 CELL_PARTS = {"mean": 0, "sd": 1, "seeds": 2, "first": 0, "second": 1, "third": 2}

@@ -207,7 +207,10 @@ def run_manifest(args):
             f"hepa-bench report: the manifest {manifest.path} names {', '.join(missing)}, which is not a "
             "file; nothing was written."
         )
-    texts = {os.path.relpath(document.output): render_document(document) for document in manifest.documents}
+    rendered = {}
+    for document in manifest.documents:
+        rendered[document.output] = render_document(document, rendered)
+    texts = {os.path.relpath(output): text for output, text in rendered.items()}
     if args.check:
         check_outputs(texts)
         return

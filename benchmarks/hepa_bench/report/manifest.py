@@ -20,7 +20,10 @@ repository root). A document of kind ``"report"`` is the whole file that
 options (``results``, ``snapshots``, ``events``, ``simulated``, ``causes``, ``families``, ``nasa``,
 ``yardstick``; the epochs options too). A document of kind ``"summary"`` is the summary table
 between the markers of a file that holds them (:mod:`hepa_bench.report.summary`), from its
-``results`` and ``events``. ``figures`` are listed for the map of what is built from what: each is
+``results`` and ``events``. A document of kind ``"findings"`` is a file whose blocks between
+``<!-- generated:NAME:start -->`` markers :mod:`hepa_bench.report.findings` renders from the sources
+it names (no ``inputs``), reading the documents rendered before it in the manifest as they will be
+written. ``figures`` are listed for the map of what is built from what: each is
 drawn by its ``command``, not by ``hepa-bench report``.
 """
 
@@ -30,6 +33,8 @@ from typing import NamedTuple
 
 from ..results import read_results
 from .document import render_report
+from .findings import SOURCES as FINDINGS_SOURCES
+from .findings import Sources, regenerated
 from .summary import render_summary, with_readme_block
 
 __all__ = [
@@ -48,16 +53,18 @@ MANIFEST = Path("benchmarks") / "manifest.json"
 FILES = ("results", "snapshots", "events", "simulated", "causes", "nasa")  # one path each
 FILE_LISTS = ("families", "yardstick")  # a list of paths each
 EPOCHS = ("pretrain_epochs", "finetune_epochs", "events_pretrain_epochs", "events_finetune_epochs")
-INPUTS = {"report": (*FILES, *FILE_LISTS, *EPOCHS), "summary": ("results", "events")}
-REQUIRED = {"report": ("results",), "summary": ("results", "events")}
+INPUTS = {"report": (*FILES, *FILE_LISTS, *EPOCHS), "summary": ("results", "events"), "findings": ()}
+REQUIRED = {"report": ("results",), "summary": ("results", "events"), "findings": ()}
 
 
 class Document(NamedTuple):
-    """One generated document: its ``output`` path, its ``kind`` and its ``inputs`` (paths resolved)."""
+    """One generated document: its ``output`` path, its ``kind``, its ``inputs`` (paths resolved) and the
+    ``root`` they are relative to."""
 
     output: Path
     kind: str
     inputs: dict
+    root: Path
 
 
 class Manifest(NamedTuple):
@@ -117,7 +124,7 @@ def _document(entry, number, path, root):
             resolved[name] = [root / item for item in value]
         else:
             resolved[name] = value if name in EPOCHS else root / value
-    return Document(root / entry["output"], kind, resolved)
+    return Document(root / entry["output"], kind, resolved, root)
 
 
 def read_manifest(path):
@@ -142,6 +149,8 @@ def read_manifest(path):
 
 def input_paths(document):
     """The files ``document`` is built from (for a summary, the file whose block it replaces too)."""
+    if document.kind == "findings":  # the sources its generator names, and the file whose blocks it replaces
+        return [document.root / path for path in FINDINGS_SOURCES.values()] + [document.output]
     paths = [path for name, value in document.inputs.items() if name not in EPOCHS for path in _listed(value)]
     return paths + [document.output] * (document.kind == "summary")
 
@@ -150,9 +159,13 @@ def _listed(value):
     return value if isinstance(value, list) else [value]
 
 
-def render_document(document):
-    """The whole text that ``document`` should hold, from its inputs."""
+def render_document(document, rendered=None):
+    """The whole text that ``document`` should hold, from its inputs; ``rendered`` (``{path: text}``) holds
+    the documents rendered before it, which a findings document reads in place of their files."""
     inputs = dict(document.inputs)
+    if document.kind == "findings":
+        texts = {Path(path).resolve(): text for path, text in (rendered or {}).items()}
+        return regenerated(document.output.read_text(encoding="utf-8"), Sources(document.root, texts))
     if document.kind == "summary":
         lines = render_summary(read_results(inputs["results"]), read_results(inputs["events"]))
         return with_readme_block(document.output.read_text(), lines)
@@ -161,4 +174,7 @@ def render_document(document):
 
 def render_manifest(manifest):
     """``{output path: text}`` of every document of ``manifest`` (a :class:`Manifest`), in its order."""
-    return {document.output: render_document(document) for document in manifest.documents}
+    texts = {}
+    for document in manifest.documents:
+        texts[document.output] = render_document(document, texts)
+    return texts

@@ -759,9 +759,9 @@ def protocol_channels():
 
 
 def _protocol_models():
+    from hepa_sklearn.cmapss_protocol import protocol_event_predictor, protocol_pretrainer
     from hepa_sklearn.nn.jepa import JEPA
     from hepa_sklearn.nn.predictor import EventModel
-    from hepa_sklearn.cmapss_protocol import protocol_event_predictor, protocol_pretrainer
 
     pretrainer = protocol_pretrainer(50, device="cpu", seed=0)
     config = pretrainer._encoder_config(protocol_channels(), patch_size=pretrainer.patch_size, tokens=pretrainer.tokens)
@@ -1114,11 +1114,8 @@ BINDINGS = [
     # the user's first fit on FD002 with today's defaults (first_fit.py, seed 0, one thread)
     *binds(
         "windows at every age) in {} CPU seconds on one thread and scores {} on NASA's test engines (one",
-        Records("benchmarks/experiments/first_fit/first_fit.txt", dict(subset="FD002", params={}), "fit_cpu_s", how="one"),
-        (
-            Records("benchmarks/experiments/first_fit/first_fit.txt", dict(subset="FD002", params={}), "test_h_auroc", how="one"),
-            ".3f",
-        ),
+        Records(FIRST_FIT, dict(subset="FD002", params={}), "fit_cpu_s", how="one"),
+        (Records(FIRST_FIT, dict(subset="FD002", params={}), "test_h_auroc", how="one"), ".3f"),
         format=".0f",
     ),
     # C-MAPSS under the reference protocol: the default pipeline on FD002, the hepa-norm-* records

@@ -34,7 +34,8 @@ def test_report_from_a_hand_made_results_file(tmp_path, hand_made_records):
 
 def test_report_with_no_argument_regenerates_every_document_of_the_manifest(monkeypatch, capsys):
     # `hepa-bench report`, run anywhere in the repository, writes each document that benchmarks/manifest.json
-    # names from the records it names (docs/benchmarks.md, the README's summary table, the findings' generated blocks); --check compares instead
+    # names from the records it names (docs/benchmarks.md, the README's summary table, the findings'
+    # generated blocks); --check compares instead
     monkeypatch.chdir(REPOSITORY / "docs")
     manifest = read_manifest(find_manifest())
     assert [document.output.relative_to(REPOSITORY).as_posix() for document in manifest.documents] == [

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 from hepa_bench.methods.beside import BESIDE_METHODS
+from hepa_bench.methods.designs import DESIGN_METHODS
 from hepa_bench.methods.normalisation import NORMALISATION_METHODS
 from hepa_bench.methods.table import (
     METHODS,
@@ -95,6 +96,7 @@ def test_the_table_names_each_method_once_with_its_family():
         "hepa-corpus-u256",
         *NORMALISATION_METHODS,
         *BESIDE_METHODS,
+        *DESIGN_METHODS,
         "gbm-hazard",
     ]
     # the boosting baselines with the targets of release 0.2.0: records kept, no longer run

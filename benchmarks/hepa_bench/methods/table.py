@@ -15,6 +15,7 @@ from .baselines import BOOSTING_AND_REFERENCE_METHODS, NEURAL_BASELINE_METHODS
 from .beside import BESIDE_METHODS
 from .corpus import CORPUS_METHODS
 from .defaults import DEFAULT_METHODS
+from .designs import DESIGN_METHODS
 from .hepa import HEPA_METHODS
 from .normalisation import NORMALISATION_METHODS
 from .parts import (
@@ -60,6 +61,7 @@ METHODS = {
     **CORPUS_METHODS,
     **NORMALISATION_METHODS,
     **BESIDE_METHODS,
+    **DESIGN_METHODS,
     **BOOSTING_AND_REFERENCE_METHODS,
 }
 

@@ -455,3 +455,28 @@ def test_auto_search_only_below_500_windows():
     assert len(small.search_params_) == len(SEARCH_GRID)
     given = GradientBoostingEventPredictor(K=30, max_iter=5, search=[{}, {"max_leaf_nodes": 3}]).fit(X, y)
     assert len(given.search_params_) == 2
+
+
+def test_callable_features_are_what_the_regressor_reads():
+    X, y = degrading_windows()
+
+    def last_and_mean(windows):
+        return np.concatenate([windows[:, :, -1], windows.mean(axis=2)], axis=1)
+
+    model = GradientBoostingEventPredictor(K=10, features=last_and_mean, search=None, max_iter=20, random_state=0)
+    model.fit(X, y)
+    assert model.regressor_.n_features_in_ == 2 * X.shape[1]
+    np.testing.assert_array_equal(model.predict(X), np.exp(model.regressor_.predict(last_and_mean(X))))
+    # the same features as a precomputed "last"-style callable give the string option's fit exactly
+    last = GradientBoostingEventPredictor(K=10, features="last", search=None, max_iter=20, random_state=0).fit(X, y)
+    same = GradientBoostingEventPredictor(
+        K=10, features=lambda w: summary_features(w, n_last=30), search=None, max_iter=20, random_state=0
+    ).fit(X, y)
+    np.testing.assert_array_equal(last.predict_proba(X), same.predict_proba(X))
+
+
+def test_callable_features_of_the_wrong_shape_are_refused():
+    X, y = degrading_windows()
+    model = GradientBoostingEventPredictor(K=10, features=lambda w: w.mean(axis=2)[:-1], search=None, max_iter=5)
+    with pytest.raises(ValueError, match=r"features\(X\) must return one row per window"):
+        model.fit(X, y)

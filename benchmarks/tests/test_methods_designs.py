@@ -1,7 +1,7 @@
 """The candidate designs for release 0.4.0's headline line (hepa_bench.methods.designs)."""
 
 import numpy as np
-from hepa_bench.methods.designs import DESIGN_METHODS, EmbeddingBoosting, encoder_ensemble, headline
+from hepa_bench.methods.designs import DESIGN_METHODS, boosted_head, encoder_ensemble, headline
 from hepa_bench.methods.table import METHODS
 
 from hepa_sklearn.baselines import multiscale_features
@@ -28,17 +28,19 @@ def test_every_design_is_a_candidate_of_the_method_table():
 
 def test_the_boosted_head_reads_the_embedding_beside_the_window_features(data_home, small_registry):
     entry, data, mask = _cell(small_registry, data_home)
-    X, y = data.X_train[mask], data.y_train[mask]
-    model = EmbeddingBoosting(K=entry.K, search=None, max_iter=20, random_state=0).fit(X, y)
+    X = data.X_train[mask]
+    model, info = boosted_head(entry, data, mask, epochs=1, device="cpu", seed=0)
     headline_pretrainer = headline(entry.K, seed=0)[0].fit(X)
-    features = model._features(X[:5])
     multiscale = multiscale_features(X[:5])
+    features = model.features(X[:5])
+    assert info["n_features"] == model.regressor_.n_features_in_ == features.shape[1]
     assert features.shape[1] == multiscale.shape[1] + headline_pretrainer.transform(X[:1]).shape[1]
+    np.testing.assert_array_equal(features[:, : multiscale.shape[1]], multiscale)
     np.testing.assert_array_equal(features[:, multiscale.shape[1] :], headline_pretrainer.transform(X[:5]))
     surface = model.predict_proba(data.X_valid)
     assert surface.shape == (len(data.X_valid), entry.K)
     assert np.all(np.diff(surface, axis=1) >= 0)  # the boosting's surface contract: monotone in the horizon
-    assert model.regressor_.n_features_in_ == features.shape[1]
+    assert info["gbm_features"] == "multiscale and the embedding"  # a record holds text, not the function
 
 
 def test_the_ensemble_differs_in_its_encoders_and_keeps_one_window_level(data_home, small_registry):

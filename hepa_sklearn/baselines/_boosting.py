@@ -84,12 +84,15 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
     ----------
     K : int, default=150
         Number of unit-step horizons.
-    features : {"multiscale", "last"}, default="multiscale"
+    features : {"multiscale", "last"} or callable, default="multiscale"
         What the regressor sees: :func:`multiscale_features`, or
         :func:`summary_features` of the last ``n_last`` steps only (four
         features per channel, this baseline's features before multiscale
         became the default; they cannot see slow trends, the unit's age or
-        missingness).
+        missingness), or ``features(X)``: a function of the windows (n, C,
+        T) returning one row of features per window (n, n_features), for
+        example a fitted encoder's embedding beside
+        :func:`multiscale_features`. It is called as it is, never fitted.
     n_last : int, default=30
         Final steps that ``features="last"`` summarises; unused otherwise.
     max_iter : int, default=200
@@ -230,7 +233,7 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
 
     _parameter_constraints = {
         "K": [POSITIVE_INT],
-        "features": [StrOptions({"multiscale", "last"})],
+        "features": [StrOptions({"multiscale", "last"}), callable],
         "n_last": [POSITIVE_INT],
         "max_iter": [POSITIVE_INT],
         "learning_rate": [POSITIVE_REAL],
@@ -325,6 +328,14 @@ class GradientBoostingEventPredictor(IncidenceMixin, WindowSurfaceTags, Survival
         return proba, self.cause_classifier_.shares(self._features(check_windows(self, X, reset=False)))
 
     def _features(self, X):
+        if callable(self.features):
+            features = np.array(self.features(X), dtype=np.float64)  # a copy: the fit zeroes empty columns
+            if features.ndim != 2 or features.shape[0] != X.shape[0]:
+                raise ValueError(
+                    f"features(X) must return one row per window, shape ({X.shape[0]}, n_features); "
+                    f"got shape {features.shape}."
+                )
+            return features
         if self.features == "last":
             return summary_features(X, n_last=self.n_last)
         return multiscale_features(X)

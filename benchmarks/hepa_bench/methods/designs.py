@@ -18,7 +18,7 @@ import functools
 
 import numpy as np
 
-from hepa_sklearn.baselines import GradientBoostingEventPredictor
+from hepa_sklearn.baselines import GradientBoostingEventPredictor, multiscale_features
 from hepa_sklearn.stacking import StackedSurfaces
 
 from ..protocols import default_pipeline
@@ -26,7 +26,14 @@ from .beside import Beside
 from .parts import Method
 from .surfaces import gradient_boosting
 
-__all__ = ["DESIGN_METHODS", "EmbeddingBoosting", "encoder_ensemble", "headline", "stacked_surfaces"]
+__all__ = [
+    "DESIGN_METHODS",
+    "boosted_head",
+    "embedding_beside_windows",
+    "encoder_ensemble",
+    "headline",
+    "stacked_surfaces",
+]
 
 ENSEMBLE_SEED_STRIDE = 1000  # the k-th encoder of a cell of seed s starts from seed s * 1000 + k
 # the headline line as the harness runs it (hepa-default-auto0-knots12): untrained, regimes where found, RevIN, the
@@ -43,20 +50,21 @@ def headline(K, *, seed, device="cpu", **pretrainer):
     )
 
 
-class EmbeddingBoosting(GradientBoostingEventPredictor):
-    """The boosting baseline whose regressor reads the headline pretrainer's embedding beside its window features.
+def embedding_beside_windows(embedder, X):
+    """Boosting's multiscale window features of ``X`` with the fitted ``embedder``'s embedding beside them."""
+    return np.hstack([multiscale_features(X), embedder.transform(X)])
 
-    ``fit`` fits the headline line's pretrainer (as :func:`headline` builds it, never pretrained) on the
-    windows it is given, then the boosting on ``multiscale_features(X)`` and the embedding side by
-    side; ``predict_proba`` is the boosting's surface.
-    """
 
-    def fit(self, X, y, groups=None):
-        self.embedder_ = headline(self.K, seed=self.random_state)[0].fit(X)
-        return super().fit(X, y, groups=groups)
-
-    def _features(self, X):
-        return np.hstack([super()._features(X), self.embedder_.transform(X)])
+def boosted_head(entry, data, mask, *, epochs, device, seed, encoder=None):
+    """The boosting baseline (:func:`~hepa_bench.methods.surfaces.gradient_boosting`: its search, its surface) on
+    ``features=``:func:`embedding_beside_windows`, the headline pretrainer fitted on the cell's labelled training
+    windows."""
+    embedder = headline(entry.K, seed=seed, device=device)[0].fit(data.X_train[mask])
+    features = functools.partial(embedding_beside_windows, embedder)
+    model, info = gradient_boosting(entry, data, mask, epochs=epochs, device=device, seed=seed, features=features)
+    if "gbm_features" in info:
+        info["gbm_features"] = "multiscale and the embedding"
+    return model, {**info, "n_features": model.regressor_.n_features_in_}
 
 
 def encoder_ensemble(entry, data, mask, *, epochs, device, seed, encoder=None, n_encoders=5):
@@ -94,12 +102,9 @@ DESIGN_METHODS = {
     "hepa-gbhead": _design(
         "gradient-boosted event head: the boosting baseline (its search, its surface) on the headline pretrainer's "
         "embedding beside its multiscale window features",
-        gradient_boosting,
-        estimator=EmbeddingBoosting,
+        boosted_head,
     ),
-    "hepa-gbhead-regime": _design(
-        "hepa-gbhead on per-operating-condition z-scores", gradient_boosting, regime=True, estimator=EmbeddingBoosting
-    ),
+    "hepa-gbhead-regime": _design("hepa-gbhead on per-operating-condition z-scores", boosted_head, regime=True),
     "hepa-ensemble5": _design(
         "five untrained headline encoders of different initial weights side by side (the window level once), one "
         "headline event head on all their columns",

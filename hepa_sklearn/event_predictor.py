@@ -288,9 +288,9 @@ class HEPAEventPredictor(IncidenceMixin, SurvivalMixin, TorchEstimator):
             horizon_scale=fitted["horizon_scale_"],
             hidden=self.hidden,
             K=self.K,
-            kind=self.head,
+            head=self.head,
             n_causes=fitted.get("n_causes_", 1),
-            n_knots=self.horizon_knots if self.head == "mlp" else None,
+            horizon_knots=self.horizon_knots if self.head == "mlp" else None,
         )
 
     @property

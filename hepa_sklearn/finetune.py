@@ -33,12 +33,12 @@ class EncoderEventModel(nn.Module):
     a pretrainer's ``transform`` appends it to the embedding.
     """
 
-    def __init__(self, encoder, hidden, K, horizon_scale, kind="mlp", n_knots=None, level=None):
+    def __init__(self, encoder, hidden, K, horizon_scale, head="mlp", horizon_knots=None, level=None):
         super().__init__()
         self.encoder = encoder
         self.level = level
         width = encoder.config.d_model + (0 if level is None else len(level.loc))
-        self.event = EventModel(width, hidden, K, horizon_scale, kind=kind, n_knots=n_knots)
+        self.event = EventModel(width, hidden, K, horizon_scale, head=head, horizon_knots=horizon_knots)
 
     @property
     def reads_level(self):
@@ -233,7 +233,7 @@ class HEPAFinetuner(WindowSurfaceEstimator):
             horizon_scale=float(self.K),
             hidden=self.hidden,
             K=self.K,
-            kind=self.head,
-            n_knots=self.horizon_knots if self.head == "mlp" else None,
+            head=self.head,
+            horizon_knots=self.horizon_knots if self.head == "mlp" else None,
             level=None if statistics is None else WindowLevel(*statistics, LEVEL_SPANS),
         )

@@ -57,14 +57,20 @@ class SurfaceLoss(nn.Module):
     any-event hazard plus :func:`~hepa_sklearn.nn.losses.cause_cross_entropy`.
     """
 
-    def __init__(self, pos_weight=1.0, kind="bce"):
+    def __init__(self, pos_weight=1.0, loss="bce"):
         super().__init__()
         self.pos_weight = pos_weight
-        self.kind = kind
+        self.loss = loss
+
+    def __setstate__(self, state):
+        # pickled before 0.3.0, which named loss ``kind``
+        if "kind" in state:
+            state["loss"] = state.pop("kind")
+        super().__setstate__(state)
 
     def forward(self, output, packed):
         hazard_logits = output[:, 0] if output.dim() == 3 else output
-        if self.kind == "nll":
+        if self.loss == "nll":
             loss = survival_nll(hazard_logits, packed[:, 0], packed[:, 1])
         else:
             loss = surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)

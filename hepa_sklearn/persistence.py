@@ -188,7 +188,8 @@ def _torch_content(estimator):
     """Parameters, fitted attributes and network of a torch-backed estimator; nested ones nest."""
     state = estimator._get_persistent_state()
     params, nested = {}, {}
-    for key, value in estimator.get_params(deep=False).items():
+    # under the current names: a parameter given by its former name is stored under its new one
+    for key, value in estimator._current_parameters(estimator.get_params(deep=False)).items():
         if key in estimator._nested_parameters:
             nested[key] = _torch_content(value)
         elif key not in estimator._transient_parameters:
@@ -355,9 +356,10 @@ def _rebuild_torch(content, device, path):
     except ValueError as exc:
         raise ValueError(f"{path} holds an unknown estimator class {content['class']!r}.") from exc
     nested = {key: _rebuild_torch(value, device, path) for key, value in content["nested"].items()}
-    # a parameter added after the file was written takes the value that the file's estimator was fitted with
+    # a parameter added after the file was written takes the value that the file's estimator was fitted with,
+    # and one renamed since is read under its current name
     earlier = getattr(cls, "_parameters_before_stored", {})
-    estimator = cls(**{**earlier, **content["params"], **nested, "device": device})
+    estimator = cls(**{**earlier, **cls._current_parameters(content["params"]), **nested, "device": device})
     fitted = {
         key: value.numpy() if isinstance(value, torch.Tensor) else value for key, value in content["fitted"].items()
     }

@@ -21,7 +21,7 @@ from .persistence import load
 __all__ = ["ARCHITECTURE", "source_pretrainer", "start_from_source", "start_weights"]
 
 # the parameters that fix the shapes and the meaning of the net's tensors
-ARCHITECTURE = ("d_model", "n_layers", "n_heads", "patch_size", "tokens", "max_horizon", "target")
+ARCHITECTURE = ("d_model", "n_layers", "n_heads", "patch_size", "tokens", "K", "target_weights")
 # buffers that hold statistics of the data the net is fitted on, never copied
 DATA_BUFFERS = ("channel_loc", "channel_scale")
 
@@ -42,7 +42,7 @@ def source_pretrainer(estimator):
                 f"saved with hepa_sklearn.persistence.save, got {type(given).__name__}."
             )
         check_is_fitted(source, "net_", msg="init_from must be a fitted HEPAPretrainer; this one is not fitted.")
-    differ = {name: (getattr(source, name), getattr(estimator, name)) for name in ARCHITECTURE}
+    differ = {name: (source._parameter(name), estimator._parameter(name)) for name in ARCHITECTURE}
     differ = {name: pair for name, pair in differ.items() if pair[0] != pair[1]}
     if differ:
         listed = ", ".join(f"{name}={theirs!r} (here {ours!r})" for name, (theirs, ours) in differ.items())

@@ -102,7 +102,7 @@ class HEPAEventPredictor(IncidenceMixin, SurvivalMixin, TorchEstimator):
         The horizons 1..K of the surface columns.
     horizon_scale_ : float
         Δt is divided by this before entering the predictor: K, or the
-        pretrainer's ``max_horizon`` with ``init_from``.
+        pretrainer's ``K`` with ``init_from``.
     pos_weight_ : float
         The positive weight used.
     n_causes_ : int

@@ -119,7 +119,7 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(32, 3, 64)).astype("float32")
     >>> y = make_survival_y(np.ones(32, bool), rng.integers(1, 12, 32))
-    >>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, random_state=0).fit(X)
+    >>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, K=16, random_state=0).fit(X)
     >>> model = HEPAFinetuner(pre, K=10, hidden=16, max_epochs=1, random_state=0).fit(X, y)
     >>> model.predict_proba(X).shape
     (32, 10)

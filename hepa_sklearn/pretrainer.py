@@ -249,11 +249,12 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         (cut, Δt) pairs drawn from each window per epoch. With one long
         window per unit this reproduces the reference protocol's "40 random
         cuts per sequence per epoch".
-    init_from : HEPAPretrainer, str, path-like or None, default=None
-        Start the net from another fitted pretrainer's weights: the
-        pretrainer, one in a ``sklearn.frozen.FrozenEstimator`` (which
-        ``sklearn.clone`` leaves fitted), or the path of one written by
-        :func:`hepa_sklearn.persistence.save`. Its architecture
+    init_from : HEPAPretrainer, FrozenEstimator, str, path-like or None, default=None
+        Start from a fitted pretrainer's weights: the pretrainer, one in a
+        ``sklearn.frozen.FrozenEstimator`` (which ``sklearn.clone`` leaves
+        fitted, as grid searches need), or the path of one written by
+        :func:`hepa_sklearn.persistence.save`. The net starts from all of
+        its weights but the per-channel statistics. Its architecture
         (``d_model``, ``n_layers``, ``n_heads``, ``patch_size``,
         ``tokens``, ``K``, ``target_weights``) must be this one's, and
         its channel count too unless ``tokens="univariate"``. ``fit`` still

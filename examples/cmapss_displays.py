@@ -66,13 +66,7 @@ def main():
 
     pipe = make_pipeline(
         HEPAPretrainer(
-            d_model=32,
-            n_heads=4,
-            n_layers=1,
-            max_horizon=32,
-            norm="global",
-            max_epochs=args.epochs,
-            random_state=args.seed,
+            d_model=32, n_heads=4, n_layers=1, K=32, norm="global", max_epochs=args.epochs, random_state=args.seed
         ),
         HEPAEventPredictor(K=K, hidden=32, max_epochs=args.epochs, random_state=args.seed),
     ).fit(X_train, y_train)

@@ -104,7 +104,7 @@ def main():
 
     # 4. Self-supervised pretraining, then the event surface on the frozen embeddings.
     pipeline = make_pipeline(
-        HEPAPretrainer(max_horizon=K, max_epochs=args.pretrain_epochs, device=args.device, random_state=args.seed),
+        HEPAPretrainer(K=K, max_epochs=args.pretrain_epochs, device=args.device, random_state=args.seed),
         HEPAEventPredictor(K=K, max_epochs=args.finetune_epochs, device=args.device, random_state=args.seed),
     )
     start = time.perf_counter()

@@ -61,9 +61,7 @@ from sklearn.pipeline import make_pipeline
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, SurfaceCalibrator, h_auroc
 
 pipe = make_pipeline(
-    HEPAPretrainer(
-        d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0
-    ),
+    HEPAPretrainer(d_model=16, n_heads=2, n_layers=1, patch_size=8, K=32, norm="global", max_epochs=3, random_state=0),
     HEPAEventPredictor(K=K, hidden=16, lr=3e-3, max_epochs=10, random_state=0),
 ).fit(X_fit, y_fit)
 P_cal = pipe.predict_proba(X_cal)

@@ -39,7 +39,7 @@ X_dev, y_dev, groups_dev = data.X[dev], data.y[dev], data.groups[dev]
 print(f"{dev.sum()} development windows from 75 engines, {test.sum()} test windows from 25 engines")
 
 pretrainer = HEPAPretrainer(
-    d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0
+    d_model=16, n_heads=2, n_layers=1, patch_size=8, K=32, norm="global", max_epochs=3, random_state=0
 ).fit(X_dev)
 
 # %%

@@ -49,7 +49,7 @@ print(f"{train.sum()} training windows ({few.sum()} of them labelled in the scar
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 
 pretrainer = HEPAPretrainer(
-    d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0
+    d_model=16, n_heads=2, n_layers=1, patch_size=8, K=32, norm="global", max_epochs=3, random_state=0
 ).fit(data.X[train])
 E_all, E_test = pretrainer.transform(data.X), pretrainer.transform(X_test)
 

@@ -64,7 +64,7 @@ from sklearn.frozen import FrozenEstimator
 from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer, HorizonClassifier
 
 pretrainer = HEPAPretrainer(
-    d_model=16, n_heads=2, n_layers=1, patch_size=8, max_horizon=32, norm="global", max_epochs=3, random_state=0
+    d_model=16, n_heads=2, n_layers=1, patch_size=8, K=32, norm="global", max_epochs=3, random_state=0
 ).fit(X[dev])
 surface = make_pipeline(FrozenEstimator(pretrainer), HEPAEventPredictor(K=60, hidden=32, max_epochs=20, random_state=0))
 hepa = HorizonClassifier(surface, horizon=H)

@@ -72,7 +72,7 @@ device : str, default={device!r}
     ``"cuda"`` or any torch device string.""",
     # The training parameters, in parts: the pretrainers write their own
     # max_epochs (0 is allowed), and HEPAPretrainer its own early_stopping,
-    # which has more values. Defaults are filled from the decorated class's
+    # which stops on its validation_metric. Defaults are filled from the decorated class's
     # own signature.
     "training_parameters": """\
 %(training_epochs)s

@@ -84,7 +84,7 @@ def surface_net(estimator, module, fitted, device, **module_params):
         module,
         SurfaceLoss,
         training=estimator._training_config(),
-        params={**params, "criterion__pos_weight": fitted["pos_weight_"], "criterion__kind": estimator.loss},
+        params={**params, "criterion__pos_weight": fitted["pos_weight_"], "criterion__loss": estimator.loss},
         device=device,
     )
 

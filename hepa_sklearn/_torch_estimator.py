@@ -19,7 +19,17 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 from skorch.history import History
 
-from ._validation import NON_NEGATIVE_REAL, OPEN_UNIT, POSITIVE_INT, POSITIVE_REAL, StrOptions
+from ._validation import (
+    DEPRECATED,
+    NON_NEGATIVE_REAL,
+    OPEN_UNIT,
+    POSITIVE_INT,
+    POSITIVE_REAL,
+    StrOptions,
+    check_renamed_parameters,
+    default_parameters,
+    given,
+)
 from .training._callbacks import raise_if_interrupted, user_callbacks
 from .training._distributed import join_net, join_world
 from .training._net import TrainingConfig, completed_epochs
@@ -100,7 +110,16 @@ class TorchEstimator(BaseEstimator):
     - ``_nested_parameters``: parameters holding a fitted estimator that the
       fitted net needs (saved inside the same file), and
       ``_transient_parameters``: estimator-valued parameters only ``fit``
-      reads (not saved).
+      reads (not saved);
+    - ``_renamed_parameters``: ``{former name: (current name, release that
+      renamed it, release that removes it)}``. The former name stays in the
+      constructor with the default ``"deprecated"`` (its constraints
+      :func:`~hepa_sklearn._validation.renamed_from` its current name's);
+      ``fit`` warns where it is given and raises where both names are, and
+      the estimator reads the value through :meth:`_parameter`. Files and
+      pickles written before the renaming load under the current names,
+      and ``_former_spellings``, functions of a dict of parameters, read a
+      deprecated value there as what it stands for now.
     """
 
     _parameter_constraints = {
@@ -121,6 +140,8 @@ class TorchEstimator(BaseEstimator):
     _fitted_attributes = ("n_features_in_",)
     _nested_parameters = ()
     _transient_parameters = ("callbacks",)
+    _renamed_parameters = {}
+    _former_spellings = ()
     # rows per chunk in transform/predict_proba: memory stays bounded by the chunk; at
     # K = 150 and width 256 a chunk of event-model activations is 20 MB
     _inference_chunk = 128
@@ -200,10 +221,42 @@ class TorchEstimator(BaseEstimator):
         return plan.data, plan.targets
 
     def _check_parameters(self):
-        """Each parameter checked by ``_parameter_constraints``, then the ``_parameter_checks`` in order."""
+        """The parameters checked: ``_parameter_constraints``, former names, then ``_parameter_checks``."""
         self._validate_params()
+        check_renamed_parameters(self)
         for check in self._parameter_checks:
             check(self)
+
+    def _parameter(self, name):
+        """The value of parameter ``name``, or of its former name where that one was given."""
+        for former, (current, *_) in self._renamed_parameters.items():
+            if current == name and given(getattr(self, former)):
+                return getattr(self, former)
+        return getattr(self, name)
+
+    @classmethod
+    def _current_parameters(cls, params):
+        """``params`` under the current names: a former name given is replaced by its current one.
+
+        What :func:`hepa_sklearn.persistence.save` stores, and how the
+        parameters of a file or pickle written before a renaming are read.
+        """
+        params = dict(params)
+        for former, (current, *_) in cls._renamed_parameters.items():
+            value = params.pop(former, DEPRECATED)
+            if given(value):
+                params[current] = value
+        for spelling in cls._former_spellings:
+            params = spelling(params)
+        return params
+
+    def __setstate__(self, state):
+        # pickled before a parameter was renamed or added: each parameter under its current name, those the
+        # pickle lacks at the value the estimator was fitted with (see persistence._rebuild_torch)
+        names = [name for name in self._get_param_names() if name in state]
+        current = self._current_parameters({name: state.pop(name) for name in names})
+        earlier = getattr(self, "_parameters_before_stored", {})
+        super().__setstate__({**state, **default_parameters(type(self)), **earlier, **current})
 
     def _training_config(self):
         config = {field.name: getattr(self, field.name) for field in fields(TrainingConfig)}

@@ -5,19 +5,23 @@ Parameter constraints are declared in scikit-learn's vocabulary (``Interval``,
 imports them, so a change in scikit-learn touches one file.
 """
 
+import inspect
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 import scipy.sparse
 import torch
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
+from sklearn.utils._param_validation import HasMethods, Hidden, Interval, StrOptions, validate_params
 
 from .nn.encoder import NORM_MODES
 
 __all__ = [
+    "DEPRECATED",
     "Count",
     "HasMethods",
+    "Hidden",
     "Interval",
     "StrOptions",
     "validate_params",
@@ -37,6 +41,10 @@ __all__ = [
     "check_groups",
     "check_encoder_heads",
     "check_heads",
+    "check_renamed_parameters",
+    "default_parameters",
+    "given",
+    "renamed_from",
     "check_event_indicator",
     "real_numbers",
     "row_chunks",
@@ -89,6 +97,52 @@ def check_heads(d_model, n_heads):
 def check_encoder_heads(estimator):
     """:func:`check_heads` of an encoder estimator's parameters: one of its ``_parameter_checks``."""
     check_heads(estimator.d_model, estimator.n_heads)
+
+
+# The default of a renamed parameter's former name, kept in ``__init__`` until it is removed: not given.
+DEPRECATED = "deprecated"
+
+
+def renamed_from(constraints):
+    """The constraints of a parameter's former name: those of its current name, and the default DEPRECATED."""
+    return [*constraints, Hidden(StrOptions({DEPRECATED}))]
+
+
+def given(value):
+    """Whether a parameter's former name was given a value (its default is DEPRECATED)."""
+    return not (isinstance(value, str) and value == DEPRECATED)
+
+
+def default_parameters(cls):
+    """``{name: default}`` of the parameters of ``cls.__init__`` that have a default."""
+    signature = inspect.signature(cls.__init__)
+    return {name: p.default for name, p in signature.parameters.items() if p.default is not p.empty}
+
+
+def check_renamed_parameters(estimator):
+    """A FutureWarning for each former parameter name given; ValueError where the current name is given too.
+
+    ``estimator._renamed_parameters`` maps each former name to ``(current
+    name, release that renamed it, release that removes it)``; the current
+    name counts as given where it differs from its default. One of the
+    checks of every torch estimator's ``fit``.
+    """
+    defaults = default_parameters(type(estimator))
+    for former, (current, renamed, removed) in estimator._renamed_parameters.items():
+        value = getattr(estimator, former)
+        if not given(value):
+            continue
+        if getattr(estimator, current) != defaults[current]:
+            raise ValueError(
+                f"{former}={value!r} and {current}={getattr(estimator, current)!r} were both given: "
+                f"{former} was renamed {current} in {renamed}; pass {current} alone."
+            )
+        warnings.warn(
+            f"{former} was renamed {current} in {renamed} and will be removed in {removed}: pass "
+            f"{current}={value!r} instead.",
+            FutureWarning,
+            stacklevel=5,
+        )
 
 
 def as_three_d(X):

@@ -16,6 +16,7 @@ from scipy.special import softmax
 
 from ._docs import fill_doc
 from ._incidence import IncidenceMixin
+from ._start_weights import init_from_pretrainer
 from ._surface_estimator import (
     SURFACE_CONSTRAINTS,
     surface_inference_chunk,
@@ -82,11 +83,17 @@ class HEPAEventPredictor(IncidenceMixin, SurvivalMixin, TorchEstimator):
         them at every horizon, as the paper and releases before 0.3.0 do.
         Ignored by ``head="linear"``.
     %(surface_loss_parameters)s
-    init_from : HEPAPretrainer or None, default=None
-        Start the predictor from a fitted pretrainer's predictor (same
-        ``d_model`` and hidden width). ``sklearn.clone`` clones this parameter
-        too, which unfits it; wrap it in ``sklearn.frozen.FrozenEstimator``
-        to keep it fitted inside grid searches.
+    init_from : HEPAPretrainer, FrozenEstimator, str, path-like or None, default=None
+        Start from a fitted pretrainer's weights: the pretrainer, one in a
+        ``sklearn.frozen.FrozenEstimator`` (which ``sklearn.clone`` leaves
+        fitted, as grid searches need), or the path of one written by
+        :func:`hepa_sklearn.persistence.save`. The event predictor starts
+        from its horizon predictor, which needs ``head="mlp"``, an
+        embedding of the pretrainer's ``d_model`` columns alone
+        (``window_level=False`` there) and ``hidden`` equal to that
+        ``d_model``; Δt then enters on the pretrainer's scale (its ``K``).
+        Not stored by :func:`~hepa_sklearn.persistence.save` (the fitted
+        weights hold it).
     n_causes : int, default=None
         Causes to learn, for a ``y`` with a ``cause`` field: None learns
         causes ``1..`` the largest in ``y``; an int also covers causes that
@@ -102,7 +109,7 @@ class HEPAEventPredictor(IncidenceMixin, SurvivalMixin, TorchEstimator):
         The horizons 1..K of the surface columns.
     horizon_scale_ : float
         Δt is divided by this before entering the predictor: K, or the
-        pretrainer's ``max_horizon`` with ``init_from``.
+        pretrainer's ``K`` with ``init_from``.
     pos_weight_ : float
         The positive weight used.
     n_causes_ : int
@@ -139,7 +146,7 @@ class HEPAEventPredictor(IncidenceMixin, SurvivalMixin, TorchEstimator):
         **TorchEstimator._parameter_constraints,
         **SURFACE_CONSTRAINTS,
         "head": [StrOptions(set(EVENT_HEADS))],
-        "init_from": "no_validation",  # checked in fit, where a fitted pretrainer is needed
+        "init_from": "no_validation",  # checked in fit (init_from_pretrainer), where the source is read
         "n_causes": [None, POSITIVE_INT],
         "horizon_knots": [None, Count(2)],
     }
@@ -250,20 +257,19 @@ class HEPAEventPredictor(IncidenceMixin, SurvivalMixin, TorchEstimator):
         return FitPlan(fitted, E, packed, groups, start)
 
     def _initial_predictor(self, d_model):
-        """The pretrainer's predictor to start from, checked for compatible shapes, or None."""
+        """The predictor of the pretrainer ``init_from`` names, checked for compatible shapes, or None."""
         if self.init_from is None:
             return None
+        pretrainer = init_from_pretrainer(self.init_from)
         if self.head != "mlp":
             raise ValueError(f"init_from needs head='mlp' (the pretrained predictor), got head={self.head!r}.")
-        source = getattr(self.init_from, "predictor_", None)
-        if source is None:
-            raise ValueError("init_from must be a fitted HEPAPretrainer (it has no predictor_).")
-        if getattr(self.init_from, "level_loc_", None) is not None:
+        if pretrainer.level_loc_ is not None:
             raise ValueError(
                 "init_from needs an embedding of the pretrainer's d_model columns, which its predictor reads; a "
-                "pretrainer fitted with window_level=True (the default) appends the window level to it. Pretrain "
-                "with window_level=False to start from its predictor."
+                "pretrainer that appends the window level to it (window_level, on by default) gives another. "
+                "Pretrain with window_level=False to start from its predictor."
             )
+        source = pretrainer.predictor_
         if source.d_model != d_model or source.input.out_features != self.hidden:
             raise ValueError(
                 f"init_from's predictor has d_model={source.d_model} and hidden="
@@ -288,9 +294,9 @@ class HEPAEventPredictor(IncidenceMixin, SurvivalMixin, TorchEstimator):
             horizon_scale=fitted["horizon_scale_"],
             hidden=self.hidden,
             K=self.K,
-            kind=self.head,
+            head=self.head,
             n_causes=fitted.get("n_causes_", 1),
-            n_knots=self.horizon_knots if self.head == "mlp" else None,
+            horizon_knots=self.horizon_knots if self.head == "mlp" else None,
         )
 
     @property

@@ -52,7 +52,7 @@ Examples
 >>> from hepa_sklearn.export import export_torchscript
 >>> X = np.random.default_rng(0).normal(size=(32, 3, 64)).astype("float32")
 >>> X[:4, :, :20] = np.nan  # short histories, left-padded
->>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, regimes=None,
+>>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, K=16, regimes=None,
 ...                      window_level=False, random_state=0).fit(X)
 >>> path = Path(tempfile.mkdtemp()) / "encoder.pt"
 >>> export_torchscript(pre, path, X[:2])

@@ -33,12 +33,12 @@ class EncoderEventModel(nn.Module):
     a pretrainer's ``transform`` appends it to the embedding.
     """
 
-    def __init__(self, encoder, hidden, K, horizon_scale, kind="mlp", n_knots=None, level=None):
+    def __init__(self, encoder, hidden, K, horizon_scale, head="mlp", horizon_knots=None, level=None):
         super().__init__()
         self.encoder = encoder
         self.level = level
         width = encoder.config.d_model + (0 if level is None else len(level.loc))
-        self.event = EventModel(width, hidden, K, horizon_scale, kind=kind, n_knots=n_knots)
+        self.event = EventModel(width, hidden, K, horizon_scale, head=head, horizon_knots=horizon_knots)
 
     @property
     def reads_level(self):
@@ -119,7 +119,7 @@ class HEPAFinetuner(WindowSurfaceEstimator):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(32, 3, 64)).astype("float32")
     >>> y = make_survival_y(np.ones(32, bool), rng.integers(1, 12, 32))
-    >>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, random_state=0).fit(X)
+    >>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, K=16, random_state=0).fit(X)
     >>> model = HEPAFinetuner(pre, K=10, hidden=16, max_epochs=1, random_state=0).fit(X, y)
     >>> model.predict_proba(X).shape
     (32, 10)
@@ -233,7 +233,7 @@ class HEPAFinetuner(WindowSurfaceEstimator):
             horizon_scale=float(self.K),
             hidden=self.hidden,
             K=self.K,
-            kind=self.head,
-            n_knots=self.horizon_knots if self.head == "mlp" else None,
+            head=self.head,
+            horizon_knots=self.horizon_knots if self.head == "mlp" else None,
             level=None if statistics is None else WindowLevel(*statistics, LEVEL_SPANS),
         )

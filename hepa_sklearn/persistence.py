@@ -51,7 +51,10 @@ torch, scikit-learn, skorch and numpy (and skops when it holds skops parts).
 written by another major.minor version of hepa_sklearn or torch, whose
 code or kernels may give other outputs, and is silent otherwise (the
 other versions are recorded for inspection, see :func:`saved_versions`).
-A file of another format version is refused with a ``ValueError``.
+A file of another format version is refused with a ``ValueError``. A
+parameter renamed since a file was written loads under its current name
+(``max_horizon`` of a 0.2.0 pretrainer as ``K``, for example), and one
+added since takes the value the file's estimator was fitted with.
 
 ``init_from`` of :class:`~hepa_sklearn.HEPAEventPredictor` is not stored
 (its contribution is already in the fitted weights); the loaded estimator
@@ -65,7 +68,7 @@ Examples
 >>> from hepa_sklearn import HEPAPretrainer
 >>> from hepa_sklearn.persistence import load, save
 >>> X = np.random.default_rng(0).normal(size=(32, 3, 64)).astype("float32")
->>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16,
+>>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, K=16,
 ...                      random_state=0).fit(X)
 >>> path = Path(tempfile.mkdtemp()) / "pretrainer.pt"
 >>> save(pre, path)
@@ -188,7 +191,8 @@ def _torch_content(estimator):
     """Parameters, fitted attributes and network of a torch-backed estimator; nested ones nest."""
     state = estimator._get_persistent_state()
     params, nested = {}, {}
-    for key, value in estimator.get_params(deep=False).items():
+    # under the current names: a parameter given by its former name is stored under its new one
+    for key, value in estimator._current_parameters(estimator.get_params(deep=False)).items():
         if key in estimator._nested_parameters:
             nested[key] = _torch_content(value)
         elif key not in estimator._transient_parameters:
@@ -355,9 +359,10 @@ def _rebuild_torch(content, device, path):
     except ValueError as exc:
         raise ValueError(f"{path} holds an unknown estimator class {content['class']!r}.") from exc
     nested = {key: _rebuild_torch(value, device, path) for key, value in content["nested"].items()}
-    # a parameter added after the file was written takes the value that the file's estimator was fitted with
+    # a parameter added after the file was written takes the value that the file's estimator was fitted with,
+    # and one renamed since is read under its current name
     earlier = getattr(cls, "_parameters_before_stored", {})
-    estimator = cls(**{**earlier, **content["params"], **nested, "device": device})
+    estimator = cls(**{**earlier, **cls._current_parameters(content["params"]), **nested, "device": device})
     fitted = {
         key: value.numpy() if isinstance(value, torch.Tensor) else value for key, value in content["fitted"].items()
     }

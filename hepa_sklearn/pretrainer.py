@@ -21,19 +21,22 @@ from ._start_weights import start_from_source
 from ._stats import RECENT_STEPS, nan_mean_std, window_level
 from ._torch_estimator import FitPlan, TorchEstimator
 from ._validation import (
+    DEPRECATED,
     ENCODER_CONSTRAINTS,
     NON_NEGATIVE_INT,
     POSITIVE_INT,
     UNIT,
+    Hidden,
     StrOptions,
     check_encoder_heads,
     check_groups,
     check_windows,
+    renamed_from,
     window_transformer_tags,
 )
 from ._window_encoder import encoder_config
 from .nn.encoder import NORM_MODES, TOKEN_MODES
-from .nn.jepa import JEPA
+from .nn.jepa import JEPA, TARGET_WEIGHTS
 from .preprocessing import CHUNK, normalise_steps, window_regimes
 from .training._callbacks import CollapseMonitor, HeldOutRank, TargetEMA
 from .training._criteria import JEPACriterion
@@ -55,6 +58,8 @@ REGIME_ATTRIBUTES = ("regime_centers_", "regime_loc_", "regime_scale_")
 LEVEL_ATTRIBUTES = ("level_loc_", "level_scale_")
 # the window level's spans: the whole window (None), then its last RECENT_STEPS steps
 LEVEL_SPANS = (None, RECENT_STEPS)
+# what early stopping may watch on the held-out windows: their JEPA loss, or their embeddings' effective rank
+VALIDATION_METRICS = ("loss", "rank")
 
 # The values of norm that release 0.2.0 gave several effects, and the network normalisation each stands for
 # now; the regime standardisation and the window level are their own parameters (removed in 0.4.0).
@@ -63,6 +68,50 @@ DEPRECATED_NORM_READINGS = {
     "auto": 'norm="revin" with the defaults regimes="auto", window_level=True',
     "regime": 'norm="global", window_level=False (regimes="auto" is the default)',
 }
+
+
+def check_window_level(estimator):
+    """ValueError for ``window_level=True`` beside 0.2.0's ``norm="regime"``, which stands for no level."""
+    if estimator.norm == "regime" and estimator.window_level is True:
+        raise ValueError(
+            'window_level=True contradicts norm="regime", which stands for norm="global" with '
+            'window_level=False (deprecated since 0.3.0); pass norm="global", window_level=True to append '
+            "the window level."
+        )
+
+
+def check_validation_metric(estimator):
+    """0.2.0's ``early_stopping="loss"`` or ``"rank"``: FutureWarning, or ValueError beside another metric."""
+    given = estimator.early_stopping
+    if not isinstance(given, str):
+        return
+    metric = estimator.validation_metric
+    if metric not in ("loss", given):
+        raise ValueError(
+            f"early_stopping={given!r} and validation_metric={metric!r} name two things to watch; pass "
+            f"early_stopping=True, validation_metric={metric!r}."
+        )
+    warnings.warn(
+        f"early_stopping={given!r} is deprecated since 0.3.0 and will be removed in 0.5.0: early_stopping "
+        "is a bool and validation_metric names what it watches; pass early_stopping=True, "
+        f"validation_metric={given!r} instead.",
+        FutureWarning,
+        stacklevel=5,
+    )
+
+
+def early_stopping_as_metric(params):
+    """Saved parameters with 0.2.0's ``early_stopping="loss"``/``"rank"``: True and that validation_metric."""
+    if isinstance(params.get("early_stopping"), str):
+        params = {**params, "early_stopping": True, "validation_metric": params["early_stopping"]}
+    return params
+
+
+def regime_without_level(params):
+    """Saved parameters with 0.2.0's ``norm="regime"`` beside ``window_level=True`` (no level): "auto"."""
+    if params.get("norm") == "regime" and params.get("window_level") is True:
+        params = {**params, "window_level": "auto"}
+    return params
 
 
 def standardise_by(X, regimes):
@@ -102,7 +151,7 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
 
     ``fit(X)`` learns, without labels, to predict the representation of the
     future interval ``(t, t+Δt]`` from the representation ``h_t`` of the past,
-    for cuts ``t`` and horizons ``Δt ~ LogUniform[1, max_horizon]`` drawn
+    for cuts ``t`` and horizons ``Δt ~ LogUniform[1, K]`` drawn
     inside each window; the target comes from the same encoder run without
     causal mask plus attention pooling, and SIGReg (256 random directions,
     as in the paper) keeps the predictions from collapsing. The horizon
@@ -168,39 +217,46 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         of them (channels logged at different steps, a channel never
         observed) a ``RegimeWarning`` says so and one regime is used. It
         leaves the output width alone.
-    window_level : bool, default=True
+    window_level : bool or "auto", default="auto"
         Append the window level to the embedding: per channel, the mean
         over the window and over its last 30 steps (of the
         regime-standardised window), standardised by the training
         windows' statistics (:meth:`level_features`). RevIN takes each
         window's level out of the embedding; this passes it on beside it.
-        True widens ``transform``'s output from ``d_model`` to ``d_model +
+        It widens ``transform``'s output from ``d_model`` to ``d_model +
         2 * n_channels`` columns (:meth:`get_feature_names_out` names
         them); an event predictor fitted on it, unlike one fitted on
         ``h_t`` alone, cannot start from the pretrainer's predictor
-        (``init_from``).
-    max_horizon : int, default=150
-        Largest Δt drawn in pretraining.
-    sigreg_weight : float, default=0.1
-        α in ``(1-α)·L1 + α·regulariser`` (SIGReg by default).
+        (``init_from``). ``"auto"`` appends it with every ``norm`` but
+        the deprecated ``"regime"``, which stands for
+        ``window_level=False``; True with ``norm="regime"`` raises a
+        ValueError.
+    K : int, default=150
+        Largest Δt drawn in pretraining: the horizons are ``Δt = 1..K``,
+        the axis of the event surface of
+        :class:`~hepa_sklearn.HEPAEventPredictor` and its ``K``.
+    regularizer_weight : float, default=0.1
+        α in ``(1-α)·L1 + α·regulariser``: the weight of ``regularizer``,
+        SIGReg or VICReg.
     regularizer : {"sigreg", "vicreg"}, default="sigreg"
         Collapse regulariser on the predictions: SIGReg (the paper) or a
         VICReg-style variance + covariance term (the authors' code).
-    target : {"shared", "ema"}, default="shared"
-        Target path: the context encoder's own weights, trained by both paths
-        (the paper), or an EMA copy without gradient (momentum 0.996, as
-        I-JEPA and the paper).
+    target_weights : {"shared", "ema"}, default="shared"
+        The weights of the target path: the context encoder's own, trained
+        by both paths (the paper), or an EMA copy of them without gradient
+        (momentum 0.996, as I-JEPA and the paper).
     cuts_per_window : int, default=1
         (cut, Δt) pairs drawn from each window per epoch. With one long
         window per unit this reproduces the reference protocol's "40 random
         cuts per sequence per epoch".
-    init_from : HEPAPretrainer, str, path-like or None, default=None
-        Start the net from another fitted pretrainer's weights: the
-        pretrainer, one in a ``sklearn.frozen.FrozenEstimator`` (which
-        ``sklearn.clone`` leaves fitted), or the path of one written by
-        :func:`hepa_sklearn.persistence.save`. Its architecture
+    init_from : HEPAPretrainer, FrozenEstimator, str, path-like or None, default=None
+        Start from a fitted pretrainer's weights: the pretrainer, one in a
+        ``sklearn.frozen.FrozenEstimator`` (which ``sklearn.clone`` leaves
+        fitted, as grid searches need), or the path of one written by
+        :func:`hepa_sklearn.persistence.save`. The net starts from all of
+        its weights but the per-channel statistics. Its architecture
         (``d_model``, ``n_layers``, ``n_heads``, ``patch_size``,
-        ``tokens``, ``max_horizon``, ``target``) must be this one's, and
+        ``tokens``, ``K``, ``target_weights``) must be this one's, and
         its channel count too unless ``tokens="univariate"``. ``fit`` still
         learns this data's statistics (regimes, window level, the channel
         statistics of ``norm="global"``); with ``max_epochs=0`` the encoder
@@ -214,18 +270,35 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         initial weights that training with the same ``random_state`` starts
         from (``n_epochs_`` is 0 and ``history_`` has no epoch).
     %(training_optimiser)s
-    early_stopping : bool or {"loss", "rank"}, default=True
+    early_stopping : bool, default=True
         Hold out the last ``validation_fraction`` of the training windows
         (input order), or of the units when ``fit`` gets ``groups``, and
-        stop when what this names has not improved for
-        ``n_iter_no_change`` epochs, keeping the best weights: ``"loss"``
-        (or True), their JEPA loss ``valid_loss`` (lower is better);
-        ``"rank"``, the effective rank of their embeddings ``valid_rank``
-        (higher is better). Both are recorded in ``history_``; neither
-        needs labels. The user guide's "Does pretraining pay?" shows how
-        each tracked the event predictor on C-MAPSS FD001. False trains
-        ``max_epochs`` epochs.
+        stop when their ``validation_metric`` has not improved for
+        ``n_iter_no_change`` epochs, keeping the best weights. False
+        trains ``max_epochs`` epochs.
+
+        .. deprecated:: 0.3.0
+            ``"loss"`` and ``"rank"``, which named what is watched, are
+            ``early_stopping=True`` with that ``validation_metric``; they
+            are removed in 0.5.0.
+    validation_metric : {"loss", "rank"}, default="loss"
+        What early stopping watches on the held-out windows: ``"loss"``,
+        their JEPA loss ``valid_loss`` (lower is better); ``"rank"``, the
+        effective rank of their embeddings ``valid_rank`` (higher is
+        better). Both are recorded in ``history_``; neither needs labels.
+        The user guide's "Does pretraining pay?" shows how each tracked
+        the event predictor on C-MAPSS FD001.
     %(training_run)s
+    max_horizon : int, default="deprecated"
+        .. deprecated:: 0.3.0
+            Renamed ``K``; removed in 0.5.0.
+    sigreg_weight : float, default="deprecated"
+        .. deprecated:: 0.3.0
+            Renamed ``regularizer_weight``, as it weights VICReg too;
+            removed in 0.5.0.
+    target : {"shared", "ema"}, default="deprecated"
+        .. deprecated:: 0.3.0
+            Renamed ``target_weights``; removed in 0.5.0.
 
     Attributes
     ----------
@@ -261,7 +334,7 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
     >>> import numpy as np
     >>> from hepa_sklearn import HEPAPretrainer
     >>> X = np.random.default_rng(0).normal(size=(32, 3, 64)).astype("float32")
-    >>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, max_horizon=16,
+    >>> pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=1, K=16,
     ...                      random_state=0).fit(X)
     >>> pre.transform(X).shape  # d_model columns, then the level: 2 per channel
     (32, 22)
@@ -279,16 +352,27 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         "tokens": [StrOptions(set(TOKEN_MODES))],
         "norm": [StrOptions({*NORM_MODES, *DEPRECATED_NORMS}, deprecated=set(DEPRECATED_NORMS))],
         "regimes": [StrOptions({"auto"}), POSITIVE_INT, None],
-        "window_level": ["boolean"],
-        "max_horizon": [POSITIVE_INT],
-        "sigreg_weight": [UNIT],
+        "window_level": ["boolean", StrOptions({"auto"})],
+        "K": [POSITIVE_INT],
+        "regularizer_weight": [UNIT],
         "regularizer": [StrOptions({"sigreg", "vicreg"})],
-        "target": [StrOptions({"shared", "ema"})],
+        "target_weights": [StrOptions(set(TARGET_WEIGHTS))],
         "cuts_per_window": [POSITIVE_INT],
         "init_from": "no_validation",  # checked in fit (source_pretrainer), where the source is read
-        "early_stopping": ["boolean", StrOptions({"loss", "rank"})],
+        # 0.2.0's "loss" and "rank" named what is watched, now validation_metric (removed in 0.5.0)
+        "early_stopping": ["boolean", Hidden(StrOptions(set(VALIDATION_METRICS)))],
+        "validation_metric": [StrOptions(set(VALIDATION_METRICS))],
+        "max_horizon": renamed_from([POSITIVE_INT]),
+        "sigreg_weight": renamed_from([UNIT]),
+        "target": renamed_from([StrOptions(set(TARGET_WEIGHTS))]),
     }
-    _parameter_checks = (check_encoder_heads,)
+    _parameter_checks = (check_encoder_heads, check_window_level, check_validation_metric)
+    _renamed_parameters = {
+        "max_horizon": ("K", "0.3.0", "0.5.0"),
+        "sigreg_weight": ("regularizer_weight", "0.3.0", "0.5.0"),
+        "target": ("target_weights", "0.3.0", "0.5.0"),
+    }
+    _former_spellings = (early_stopping_as_metric, regime_without_level)
 
     def __init__(
         self,
@@ -303,12 +387,12 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         # the input: standardised by regime, normalised by the network, its level beside the embedding
         norm="revin",
         regimes="auto",
-        window_level=True,
+        window_level="auto",
         # the pretraining objective (paper §3.1)
-        max_horizon=150,
-        sigreg_weight=0.1,
+        K=150,
+        regularizer_weight=0.1,
         regularizer="sigreg",
-        target="shared",
+        target_weights="shared",
         cuts_per_window=1,
         # where the weights start: a fitted pretrainer or its file
         init_from=None,
@@ -318,6 +402,7 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         lr=3e-4,
         weight_decay=1e-2,
         early_stopping=True,
+        validation_metric="loss",
         validation_fraction=0.1,
         n_iter_no_change=10,
         device="auto",
@@ -325,6 +410,10 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         random_state=None,
         verbose=0,
         callbacks=None,
+        # former names (deprecated in 0.3.0, removed in 0.5.0)
+        max_horizon=DEPRECATED,
+        sigreg_weight=DEPRECATED,
+        target=DEPRECATED,
     ):
         self.d_model = d_model
         self.n_layers = n_layers
@@ -335,10 +424,10 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         self.norm = norm
         self.regimes = regimes
         self.window_level = window_level
-        self.max_horizon = max_horizon
-        self.sigreg_weight = sigreg_weight
+        self.K = K
+        self.regularizer_weight = regularizer_weight
         self.regularizer = regularizer
-        self.target = target
+        self.target_weights = target_weights
         self.cuts_per_window = cuts_per_window
         self.init_from = init_from
         self.max_epochs = max_epochs
@@ -346,6 +435,7 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         self.lr = lr
         self.weight_decay = weight_decay
         self.early_stopping = early_stopping
+        self.validation_metric = validation_metric
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.device = device
@@ -353,6 +443,9 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         self.random_state = random_state
         self.verbose = verbose
         self.callbacks = callbacks
+        self.max_horizon = max_horizon
+        self.sigreg_weight = sigreg_weight
+        self.target = target
 
     _fitted_attributes = (*ENCODER_ATTRIBUTES, *REGIME_ATTRIBUTES, *LEVEL_ATTRIBUTES)
     _transient_parameters = ("init_from", "callbacks")
@@ -523,9 +616,10 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         """The untrained skorch net for windows of ``fitted["n_features_in_"]`` channels."""
         scores = [f"{part}_{term}" for part in ("train", "valid") for term in ("l1", self.regularizer)]
         callbacks = [("collapse_monitor", CollapseMonitor())]
-        if self.target == "ema":
+        target_weights = self._parameter("target_weights")
+        if target_weights == "ema":
             callbacks.append(("target_ema", TargetEMA()))
-        patch, horizon = self.patch_size, self.max_horizon
+        patch, K = self.patch_size, self._parameter("K")
         return make_net(
             JEPANet,
             self.module_class,
@@ -533,20 +627,20 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
             training=self._training_config(),
             params={
                 "module__config": self._encoder_config(fitted["n_features_in_"], patch_size=patch, tokens=self.tokens),
-                "module__max_horizon": horizon,
+                "module__K": K,
                 "module__channel_loc": fitted["channel_loc_"],
                 "module__channel_scale": fitted["channel_scale_"],
-                "module__target": self.target,
-                "criterion__alpha": float(self.sigreg_weight),
+                "module__target_weights": target_weights,
+                "criterion__regularizer_weight": float(self._parameter("regularizer_weight")),
                 "criterion__regularizer": self.regularizer,
                 "cut_block": self.cut_block(),
             },
             device=device,
-            collate=(CutSampler(patch, horizon, seed), CutSampler(patch, horizon, seed, fixed=True)),
+            collate=(CutSampler(patch, K, seed), CutSampler(patch, K, seed, fixed=True)),
             extra_scores=(*scores, "train_spread"),
             callbacks=callbacks,
             scoring=[("valid_rank", HeldOutRank())],
-            monitor=("valid_rank", False) if self.early_stopping == "rank" else ("valid_loss", True),
+            monitor=("valid_rank", False) if self._validation_metric() == "rank" else ("valid_loss", True),
         )
 
     def _network_norm(self):
@@ -554,8 +648,14 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         return DEPRECATED_NORMS.get(self.norm, self.norm)
 
     def _appends_level(self):
-        """Whether ``fit`` learns the window level (``norm="regime"`` of 0.2.0 never appended one)."""
-        return bool(self.window_level) and self.norm != "regime"
+        """Whether ``fit`` learns the window level: ``window_level``; ``"auto"`` unless ``norm="regime"``."""
+        if self.window_level == "auto":
+            return self.norm != "regime"  # 0.2.0's norm="regime" never appended one
+        return bool(self.window_level)
+
+    def _validation_metric(self):
+        """What early stopping watches: ``validation_metric``, or 0.2.0's ``early_stopping="rank"``..."""
+        return self.early_stopping if isinstance(self.early_stopping, str) else self.validation_metric
 
     def _encoder_config(self, n_channels, **settings):
         """The encoder configuration for ``n_channels`` channels; ``settings`` gives the other fields
@@ -656,7 +756,7 @@ class HEPAPretrainer(TransformerMixin, TorchEstimator):
         if not isinstance(repeats, int) or isinstance(repeats, bool) or repeats < 1:
             raise ValueError(f"cuts_per_window must be an int >= 1, got {repeats!r}.")
         net, criterion = self.net_, self.net_.criterion_
-        sampler = CutSampler(self.patch_size, self.max_horizon, seed, fixed=True)
+        sampler = CutSampler(self.patch_size, self._parameter("K"), seed, fixed=True)
         dataset = WindowDataset(X, repeats)
         device = next(net.module_.parameters()).device
         net.module_.eval()

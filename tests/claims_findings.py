@@ -766,8 +766,8 @@ def _protocol_models():
     pretrainer = protocol_pretrainer(50, device="cpu", seed=0)
     config = pretrainer._encoder_config(protocol_channels(), patch_size=pretrainer.patch_size, tokens=pretrainer.tokens)
     head = protocol_event_predictor(30, device="cpu", seed=0)
-    event_model = EventModel(config.d_model, head.hidden, head.K, float(head.K), kind=head.head)
-    return JEPA(config, pretrainer.max_horizon), event_model
+    event_model = EventModel(config.d_model, head.hidden, head.K, float(head.K), head=head.head)
+    return JEPA(config, pretrainer.K), event_model
 
 
 def pretrained_parameters():

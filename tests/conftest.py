@@ -11,7 +11,7 @@ from hepa_sklearn.datasets import load_cmapss
 torch.set_num_threads(1)
 
 # Small enough that one fit takes well under a second on two CPU cores.
-TINY_PRETRAINER = dict(d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0)
+TINY_PRETRAINER = dict(d_model=16, n_heads=2, n_layers=1, K=16, max_epochs=1, batch_size=16, random_state=0)
 TINY_EVENT_PREDICTOR = dict(K=10, hidden=16, max_epochs=2, batch_size=16, random_state=0)
 
 N_WINDOWS, N_CHANNELS, N_TIMEPOINTS = 40, 3, 48

@@ -10,7 +10,7 @@ from hepa_sklearn._stats import effective_rank
 from hepa_sklearn.persistence import load, save
 from hepa_sklearn.surface import make_survival_y
 
-TINY = {"d_model": 16, "n_heads": 2, "max_horizon": 16}
+TINY = {"d_model": 16, "n_heads": 2, "K": 16}
 
 
 def windows(n=24, seed=0):
@@ -106,12 +106,12 @@ def test_rank_stopping_keeps_the_weights_of_the_epoch_with_the_highest_held_out_
     ranks = by_loss.history_[:, "valid_rank"]
     assert len(ranks) == 3 and all(1.0 <= r <= 4.0 for r in ranks)  # 4 held-out windows
     by_rank = HEPAPretrainer(
-        **TINY, max_epochs=3, random_state=0, early_stopping="rank", callbacks=[("copies", WeightCopies())]
+        **TINY, max_epochs=3, random_state=0, validation_metric="rank", callbacks=[("copies", WeightCopies())]
     ).fit(X)
     np.testing.assert_allclose(by_rank.history_[:, "valid_rank"], ranks)  # same run, other monitor
     states = dict(by_rank.net_.callbacks_)["copies"].states_
     kept = by_rank.net_.module_.state_dict()
     best = int(np.argmax(ranks)) + 1
     assert all(torch.equal(kept[k].cpu(), states[best][k]) for k in kept)
-    with pytest.raises(ValueError, match="early_stopping"):
-        HEPAPretrainer(**TINY, max_epochs=1, early_stopping="spread").fit(X)
+    with pytest.raises(ValueError, match="validation_metric"):
+        HEPAPretrainer(**TINY, max_epochs=1, validation_metric="spread").fit(X)

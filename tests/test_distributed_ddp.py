@@ -58,7 +58,7 @@ def pretrainer(**params):
             "d_model": 16,
             "n_heads": 2,
             "patch_size": 8,
-            "max_horizon": 16,
+            "K": 16,
             "dropout": 0.0,
             "norm": "global",
             "cuts_per_window": 2,

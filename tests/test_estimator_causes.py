@@ -124,7 +124,7 @@ def test_event_model_outputs_the_hazard_then_the_cause_logits():
     assert single(x).shape == (4, K) and several(x).shape == (4, 4, K)
     # the cause head is built last: the hazard part starts from the same weights
     torch.testing.assert_close(several(x)[:, 0], single(x))
-    assert EventModel(D, 16, K, float(K), kind="linear", n_causes=2)(x).shape == (4, 3, K)
+    assert EventModel(D, 16, K, float(K), head="linear", n_causes=2)(x).shape == (4, 3, K)
 
 
 def test_cause_cross_entropy_reads_the_cause_at_the_event_step():

@@ -218,5 +218,5 @@ def test_init_from_unfitted_pretrainer_raises(pretrained, tiny_event_params, tin
 def test_init_from_a_pretrainer_that_appends_the_level_says_so(windows, tiny_pretrainer_params, tiny_event_params):
     pre = HEPAPretrainer(**tiny_pretrainer_params).fit(windows)  # window_level=True, the default
     y = make_survival_y(np.ones(len(windows), bool), 1 + np.arange(len(windows)) % 15)
-    with pytest.raises(ValueError, match=r"fitted with window_level=True \(the default\) appends the window level"):
+    with pytest.raises(ValueError, match=r"appends the window level to it \(window_level, on by default\)"):
         HEPAEventPredictor(**tiny_event_params, init_from=pre).fit(pre.transform(windows), y)

@@ -118,7 +118,7 @@ def reference_shared_context_state(model, x, owner, cut):
 @pytest.mark.parametrize("training", [False, True])
 def test_shared_context_state_equals_the_padded_reference(training):
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(**CONFIG), max_horizon=20).train(training)
+    model = JEPA(EncoderConfig(**CONFIG), K=20).train(training)
     X = gapped_windows()
     owner = torch.as_tensor(np.random.default_rng(1).integers(0, 12, size=40))
     cut = 64 - 4 * torch.as_tensor(np.random.default_rng(2).integers(1, 8, size=40))
@@ -138,7 +138,7 @@ def test_shared_context_state_equals_the_padded_reference(training):
 
 def test_interval_tokens_equal_the_tokens_of_the_interval_grid():
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(**CONFIG), max_horizon=20)
+    model = JEPA(EncoderConfig(**CONFIG), K=20)
     X = gapped_windows(B=40, L=64)
     rng = np.random.default_rng(3)
     cut = torch.as_tensor(64 - 4 * rng.integers(1, 12, size=40))
@@ -159,7 +159,7 @@ def test_interval_tokens_equal_the_tokens_of_the_interval_grid():
 @pytest.mark.parametrize("training", [False, True])
 def test_target_state_equals_pooling_the_interval_grid(training):
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(**CONFIG), max_horizon=20).train(training)
+    model = JEPA(EncoderConfig(**CONFIG), K=20).train(training)
     X = gapped_windows(B=40, L=64)
     rng = np.random.default_rng(4)
     cut = torch.as_tensor(64 - 4 * rng.integers(1, 12, size=40))
@@ -259,7 +259,7 @@ def test_cut_sampler_on_fetched_batches_equals_item_by_item(fixed):
 
 def test_fused_adamw_takes_the_steps_of_the_loop_implementation():
     torch.manual_seed(0)
-    loop, fused = JEPA(EncoderConfig(**CONFIG), max_horizon=20), JEPA(EncoderConfig(**CONFIG), max_horizon=20)
+    loop, fused = JEPA(EncoderConfig(**CONFIG), K=20), JEPA(EncoderConfig(**CONFIG), K=20)
     fused.load_state_dict(loop.state_dict())
     optimisers = [
         torch.optim.AdamW(loop.parameters(), lr=1e-2, weight_decay=1e-2, foreach=False),
@@ -279,14 +279,7 @@ def test_fused_adamw_takes_the_steps_of_the_loop_implementation():
 def test_nets_use_the_fused_optimiser_on_the_cpu():
     X = gapped_windows(B=16).numpy()
     pre = HEPAPretrainer(
-        d_model=16,
-        n_heads=2,
-        patch_size=4,
-        max_horizon=8,
-        max_epochs=1,
-        device="cpu",
-        early_stopping=False,
-        random_state=0,
+        d_model=16, n_heads=2, patch_size=4, K=8, max_epochs=1, device="cpu", early_stopping=False, random_state=0
     ).fit(X)
     assert pre.net_.optimizer_.defaults["fused"] is True
 
@@ -334,7 +327,7 @@ def scenario():
             d_model=16,
             n_heads=2,
             patch_size=8,
-            max_horizon=24,
+            K=24,
             norm=norm,
             regimes=None,
             window_level=False,

@@ -35,9 +35,7 @@ needs_onnx = pytest.mark.skipif(
 def models():
     """A pretrainer with global statistics, an event model on its embeddings, a revin pipeline, a finetuner and the
     headline pipeline with the defaults (regimes, RevIN, the window level beside the embedding)."""
-    tiny = dict(
-        d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=1, batch_size=16, random_state=0, device="cpu"
-    )
+    tiny = dict(d_model=16, n_heads=2, n_layers=1, K=16, max_epochs=1, batch_size=16, random_state=0, device="cpu")
     event = dict(K=10, hidden=16, max_epochs=1, batch_size=16, random_state=0, device="cpu")
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*no \\(cut, horizon\\) pair")

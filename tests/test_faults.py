@@ -131,7 +131,7 @@ if sys.argv[1:] == ["term"]:
 
     signal.signal(signal.SIGTERM, stop)
 X = np.random.default_rng(0).normal(size=(64, 2, 48)).astype("float32")
-model = HEPAPretrainer(d_model=16, n_heads=2, n_layers=1, max_horizon=16, max_epochs=100000, batch_size=16,
+model = HEPAPretrainer(d_model=16, n_heads=2, n_layers=1, K=16, max_epochs=100000, batch_size=16,
                        early_stopping=False, random_state=0, callbacks=[Tell()])
 try:
     model.fit(X)

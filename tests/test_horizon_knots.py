@@ -33,9 +33,9 @@ def test_interpolation_matrix_by_hand():
 
 
 @settings(max_examples=60, deadline=None)
-@given(K=st.integers(2, 200), n_knots=st.integers(2, 220), slope=st.floats(-3, 3), offset=st.floats(-3, 3))
-def test_interpolation_reproduces_straight_lines(K, n_knots, slope, offset):
-    knots = knot_horizons(K, n_knots)
+@given(K=st.integers(2, 200), horizon_knots=st.integers(2, 220), slope=st.floats(-3, 3), offset=st.floats(-3, 3))
+def test_interpolation_reproduces_straight_lines(K, horizon_knots, slope, offset):
+    knots = knot_horizons(K, horizon_knots)
     matrix = interpolation_matrix(knots, K)
     assert matrix.shape == (len(knots), K)
     assert (matrix >= 0).all() and ((matrix > 0).sum(axis=0) <= 2).all()
@@ -46,7 +46,7 @@ def test_interpolation_reproduces_straight_lines(K, n_knots, slope, offset):
 
 def test_event_model_runs_the_head_at_the_knots_and_interpolates_between():
     torch.manual_seed(0)
-    model = EventModel(d_model=8, hidden=16, K=10, horizon_scale=10.0, n_knots=4)
+    model = EventModel(d_model=8, hidden=16, K=10, horizon_scale=10.0, horizon_knots=4)
     X = torch.randn(5, 8)
     logits = model(X)
     at_knots = model.head(model.predictor.grid(X, torch.tensor([1.0, 4.0, 7.0, 10.0])))

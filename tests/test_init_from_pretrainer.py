@@ -13,7 +13,7 @@ from sklearn.frozen import FrozenEstimator
 from hepa_sklearn import HEPAPretrainer
 from hepa_sklearn.persistence import load, save
 
-TINY = {"d_model": 16, "n_heads": 2, "max_horizon": 16, "regimes": None, "window_level": False}
+TINY = {"d_model": 16, "n_heads": 2, "K": 16, "regimes": None, "window_level": False}
 UNIVARIATE = {**TINY, "tokens": "univariate"}
 
 

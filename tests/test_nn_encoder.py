@@ -59,7 +59,7 @@ def test_changing_the_future_never_changes_earlier_states(cut_patch):
 @pytest.mark.parametrize("norm", ["revin", "global", "none"])
 def test_context_state_ignores_steps_after_the_cut(norm):
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm=norm, **TINY), max_horizon=8).eval()
+    model = JEPA(EncoderConfig(norm=norm, **TINY), K=8).eval()
     x = windows()
     cut = torch.full((x.shape[0],), 16)
     changed = x.clone()
@@ -144,7 +144,7 @@ def _cuts_and_horizons(X, owner, rng, patch, max_horizon):
 @pytest.mark.parametrize("norm", ["global", "none"])
 def test_shared_context_pass_equals_one_masked_pass_per_cut(norm):
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm=norm, **TINY), max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm=norm, **TINY), K=20).eval()
     rng = np.random.default_rng(0)
     X = windows(B=10, L=64)
     for i in range(10):
@@ -163,7 +163,7 @@ def test_grouped_target_pass_equals_single_pass(monkeypatch):
     import hepa_sklearn.nn.encoder as encoder_module
 
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm="global", **TINY), K=20).eval()
     rng = np.random.default_rng(1)
     X = windows(B=40, L=64)
     owner = torch.arange(40)
@@ -196,7 +196,7 @@ def _targets_with_gaps(seed, B=60, L=64):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_packed_target_pass_equals_padded_groups(seed):
     torch.manual_seed(seed)
-    model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm="global", **TINY), K=20).eval()
     X, cut, dt = _targets_with_gaps(seed)
     loc, scale = model.encoder.statistics(X, None)
     future = model.future(X, cut, dt)
@@ -210,7 +210,7 @@ def test_packed_target_pass_equals_padded_groups(seed):
 
 def test_packed_target_pass_gradients_match_padded():
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm="global", **TINY), K=20).eval()
     X, cut, dt = _targets_with_gaps(3, B=30)
     loc, scale = model.encoder.statistics(X, None)
     grads = []
@@ -272,7 +272,7 @@ def test_packed_layout_takes_lengths_or_present_columns():
 
 def test_channel_tokens_pool_their_targets_in_padded_groups():
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm="global", tokens="channel", **TINY), max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm="global", tokens="channel", **TINY), K=20).eval()
     X, cut, dt = _targets_with_gaps(4, B=40)
     loc, scale = model.encoder.statistics(X, None)
     with torch.no_grad():
@@ -285,7 +285,7 @@ def test_channel_tokens_pool_their_targets_in_padded_groups():
 
 def test_jepa_forward_gives_predictions_targets_and_weights():
     torch.manual_seed(0)
-    model = JEPA(EncoderConfig(norm="global", **TINY), max_horizon=20).eval()
+    model = JEPA(EncoderConfig(norm="global", **TINY), K=20).eval()
     X, cut, dt = _targets_with_gaps(5, B=12)
     owner = torch.arange(12)
     with torch.no_grad():

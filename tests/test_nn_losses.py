@@ -30,7 +30,7 @@ def test_jepa_loss_is_l1_on_normalised_vectors_plus_weighted_sigreg():
     predicted = torch.tensor([[3.0, 4.0], [1.0, 0.0]])
     target = torch.tensor([[6.0, 8.0], [0.0, 2.0]])
     # first pair identical after normalisation; second: |1-0| + |0-1| over 2 entries = 1
-    loss, l1 = jepa_loss(predicted, target, torch.tensor(2.0), alpha=0.1)
+    loss, l1 = jepa_loss(predicted, target, torch.tensor(2.0), regularizer_weight=0.1)
     assert math.isclose(l1.item(), 0.5, rel_tol=1e-6)
     assert math.isclose(loss.item(), 0.9 * 0.5 + 0.1 * 2.0, rel_tol=1e-6)
     _, weighted = jepa_loss(predicted, target, torch.tensor(0.0), weight=torch.tensor([1.0, 0.0]))

@@ -73,7 +73,7 @@ def test_pretrainer_round_trip_gives_identical_embeddings(pretrainer, tmp_path):
 
 
 def test_ema_target_pretrainer_round_trip(tmp_path):
-    pre = HEPAPretrainer(**{**TINY_PRETRAINER, "target": "ema", "early_stopping": False}).fit(X)
+    pre = HEPAPretrainer(**{**TINY_PRETRAINER, "target_weights": "ema", "early_stopping": False}).fit(X)
     save(pre, tmp_path / "pre.pt")
     loaded = load(tmp_path / "pre.pt")
     np.testing.assert_array_equal(loaded.transform(X), pre.transform(X))
@@ -99,11 +99,11 @@ def test_event_predictor_from_init_from_keeps_its_horizon_scale(pretrainer, tmp_
     E = pretrainer.transform(X)
     params = {**TINY_EVENT_PREDICTOR, "hidden": TINY_PRETRAINER["d_model"], "init_from": pretrainer}
     model = HEPAEventPredictor(**params).fit(E, Y)
-    assert model.net_.module_.predictor.horizon_scale == TINY_PRETRAINER["max_horizon"] != model.K
+    assert model.net_.module_.predictor.horizon_scale == TINY_PRETRAINER["K"] != model.K
     save(model, tmp_path / "event.pt")
     loaded = load(tmp_path / "event.pt")
     assert loaded.init_from is None
-    assert loaded.net_.module_.predictor.horizon_scale == TINY_PRETRAINER["max_horizon"]
+    assert loaded.net_.module_.predictor.horizon_scale == TINY_PRETRAINER["K"]
     np.testing.assert_array_equal(loaded.predict_proba(E), model.predict_proba(E))
 
 

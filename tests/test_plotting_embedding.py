@@ -38,7 +38,7 @@ def test_rho_is_nan_without_two_observed_events(plt):
 def test_from_estimator_embeds_the_windows_first(plt):
     rng = np.random.default_rng(2)
     X = rng.normal(size=(20, 2, 32)).astype(np.float32)
-    pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=0, max_horizon=8, random_state=0).fit(X)
+    pre = HEPAPretrainer(d_model=16, n_heads=2, max_epochs=0, K=8, random_state=0).fit(X)
     y = make_survival_y(np.ones(20, bool), np.arange(1, 21))
     display = EmbeddingPCADisplay.from_estimator(pre, X, y)
     assert display.components.shape == (20, 2)

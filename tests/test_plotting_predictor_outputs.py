@@ -73,7 +73,7 @@ def test_a_pipeline_embeds_the_windows_first(plt):
     X = rng.normal(size=(24, 2, 32)).astype(np.float32)
     y = make_survival_y(np.ones(24, bool), rng.integers(1, 8, 24))
     pipe = make_pipeline(
-        HEPAPretrainer(d_model=16, n_heads=2, max_epochs=0, max_horizon=8, random_state=0),
+        HEPAPretrainer(d_model=16, n_heads=2, max_epochs=0, K=8, random_state=0),
         HEPAEventPredictor(K=8, hidden=16, max_epochs=1, random_state=0),
     ).fit(X, y)
     display = PredictorOutputsDisplay.from_estimator(pipe, X, horizons=[1, 8])

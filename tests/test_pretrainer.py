@@ -240,10 +240,10 @@ PARAMETERS = [
     "norm",
     "regimes",
     "window_level",
-    "max_horizon",
-    "sigreg_weight",
+    "K",
+    "regularizer_weight",
     "regularizer",
-    "target",
+    "target_weights",
     "cuts_per_window",
     "init_from",
     "max_epochs",
@@ -251,6 +251,7 @@ PARAMETERS = [
     "lr",
     "weight_decay",
     "early_stopping",
+    "validation_metric",
     "validation_fraction",
     "n_iter_no_change",
     "device",
@@ -258,6 +259,10 @@ PARAMETERS = [
     "random_state",
     "verbose",
     "callbacks",
+    # former names, deprecated in 0.3.0
+    "max_horizon",
+    "sigreg_weight",
+    "target",
 ]
 
 
@@ -327,14 +332,14 @@ def test_a_subclass_changes_the_batch_layout_through_the_hooks(windows, tiny_pre
     assert np.isfinite(other.transform(windows)).all() and not np.allclose(other.transform(windows), packed)
 
 
-@pytest.mark.parametrize("value, monitor", [(True, "valid_loss"), ("loss", "valid_loss"), ("rank", "valid_rank")])
-def test_early_stopping_names_what_it_watches(windows, tiny_pretrainer_params, value, monitor):
+@pytest.mark.parametrize("metric, monitor", [("loss", "valid_loss"), ("rank", "valid_rank")])
+def test_validation_metric_names_what_early_stopping_watches(windows, tiny_pretrainer_params, metric, monitor):
     params = {**tiny_pretrainer_params, "max_epochs": 2, "validation_fraction": 0.25}
-    pre = HEPAPretrainer(**params, early_stopping=value).fit(windows)
+    pre = HEPAPretrainer(**params, validation_metric=metric).fit(windows)
     stopping = dict(pre.net_.callbacks_)["early_stopping"]
     assert stopping.monitor == monitor and stopping.lower_is_better == (monitor == "valid_loss")
     assert {"valid_loss", "valid_rank"} <= set(pre.history_[-1])
-    if value == "loss":  # the same run as True
+    if metric == "loss":  # the default
         same = HEPAPretrainer(**params).fit(windows)
         np.testing.assert_array_equal(pre.transform(windows), same.transform(windows))
 

@@ -18,7 +18,7 @@ from hepa_sklearn.persistence import load, save
 from hepa_sklearn.preprocessing import RegimeWarning, choose_n_regimes, window_regimes
 from hepa_sklearn.surface import make_survival_y
 
-TINY = dict(d_model=16, n_heads=2, max_epochs=1, max_horizon=16, device="cpu", random_state=0)
+TINY = dict(d_model=16, n_heads=2, max_epochs=1, K=16, device="cpu", random_state=0)
 # release 0.2.0's norm="regime": regimes, then the global z-score, no window level
 BY_REGIME = dict(norm="global", regimes="auto", window_level=False)
 GLOBAL = dict(norm="global", regimes=None, window_level=False)

@@ -30,7 +30,7 @@ def test_cuts_are_patch_boundaries_after_history_and_targets_inside_window():
     history = rng.integers(1, 64, size=50)
     for i, h in enumerate(history):
         X[i, :, : 64 - h] = np.nan
-    sampler = CutSampler(patch_size=16, max_horizon=40, seed=0)
+    sampler = CutSampler(patch_size=16, K=40, seed=0)
     for _ in range(20):
         inputs, _ = sampler(batch_of(X, range(50)))
         cut, dt, usable = inputs["cut"].numpy(), inputs["dt"].numpy(), inputs["usable"].numpy()
@@ -45,7 +45,7 @@ def test_cuts_are_patch_boundaries_after_history_and_targets_inside_window():
 
 def test_horizons_are_log_uniform():
     X = np.zeros((1, 1, 4096), dtype="float32")
-    sampler = CutSampler(patch_size=16, max_horizon=1000, seed=0)
+    sampler = CutSampler(patch_size=16, K=1000, seed=0)
     draws = np.array([sampler(batch_of(X, [0]))[0]["dt"].item() for _ in range(3000)])
     draws = draws[draws <= 1000]
     # LogUniform[1, 1000]: about a third of the draws in each decade

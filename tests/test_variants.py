@@ -20,7 +20,7 @@ def test_vicreg_regulariser_is_recorded_under_its_name(windows, tiny_pretrainer_
 
 def test_ema_target_follows_the_context_encoder_without_gradient(windows, tiny_pretrainer_params):
     params = dict(tiny_pretrainer_params, max_epochs=2)
-    pre = HEPAPretrainer(**params, target="ema").fit(windows)
+    pre = HEPAPretrainer(**params, target_weights="ema").fit(windows)
     assert dict(pre.net_.callbacks_)["target_ema"].momentum == 0.996  # I-JEPA's and the paper's
     module = pre.net_.module_
     assert all(not p.requires_grad for p in module.target_encoder.parameters())
@@ -28,7 +28,7 @@ def test_ema_target_follows_the_context_encoder_without_gradient(windows, tiny_p
     moved = [name for name, p in module.target_encoder.named_parameters() if not (p == online[name]).all()]
     assert moved  # the copy lags behind: it is a moving average, not the same weights
     # the copy started from the encoder's initial weights (those of max_epochs=0) and moved away from them
-    initial = HEPAPretrainer(**{**params, "max_epochs": 0}, target="ema").fit(windows).net_.module_
+    initial = HEPAPretrainer(**{**params, "max_epochs": 0}, target_weights="ema").fit(windows).net_.module_
     assert not any(
         torch.equal(p, q)
         for p, q in zip(module.target_encoder.parameters(), initial.target_encoder.parameters(), strict=True)
@@ -37,7 +37,7 @@ def test_ema_target_follows_the_context_encoder_without_gradient(windows, tiny_p
 
 def test_ema_step_moves_the_target_by_one_minus_the_momentum():
     torch.manual_seed(0)
-    module = JEPA(EncoderConfig(n_channels=2, d_model=8, n_layers=1, n_heads=2, patch_size=4), 8, target="ema")
+    module = JEPA(EncoderConfig(n_channels=2, d_model=8, n_layers=1, n_heads=2, patch_size=4), 8, target_weights="ema")
     with torch.no_grad():
         for p in module.encoder.parameters():
             p.add_(1.0)
@@ -62,8 +62,9 @@ def test_shared_target_has_no_copy(windows, tiny_pretrainer_params):
     "params, match",
     [
         ({"regularizer": "barlow"}, "'regularizer' parameter of HEPAPretrainer must be a str among"),
-        ({"target": "momentum"}, "'target' parameter of HEPAPretrainer must be a str among"),
+        ({"target_weights": "momentum"}, "'target_weights' parameter of HEPAPretrainer must be a str among"),
         ({"early_stopping": "spread"}, "'early_stopping' parameter of HEPAPretrainer must be"),
+        ({"validation_metric": "spread"}, "'validation_metric' parameter of HEPAPretrainer must be a str among"),
     ],
 )
 def test_bad_variant_parameters(windows, tiny_pretrainer_params, params, match):

@@ -154,7 +154,7 @@ class BenchmarkEntry:
                 "norm": self.norm,
                 "regimes": None,
                 "window_level": False,
-                "max_horizon": self.K,
+                "K": self.K,
                 "max_epochs": epochs,
                 "early_stopping": True,
                 "n_iter_no_change": PATIENCE,

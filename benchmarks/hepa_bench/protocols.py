@@ -103,10 +103,10 @@ PINNED_PRETRAINER = dict(
     norm="revin",
     regimes=None,
     window_level=False,
-    max_horizon=150,
-    sigreg_weight=0.1,
+    K=150,
+    regularizer_weight=0.1,
     regularizer="sigreg",
-    target="shared",
+    target_weights="shared",
     cuts_per_window=1,
     init_from=None,  # from scratch, as every release before 0.3.0 (which added init_from)
     max_epochs=100,
@@ -114,6 +114,7 @@ PINNED_PRETRAINER = dict(
     lr=3e-4,
     weight_decay=1e-2,
     early_stopping=True,
+    validation_metric="loss",
     validation_fraction=0.1,
     n_iter_no_change=10,
     precision="auto",
@@ -230,7 +231,7 @@ class _Surface:
         return self.head.predict_proba(self.encoder.transform(X))
 
 
-# the frozen multi-horizon probe reads the predictor at this many horizons, evenly spaced up to max_horizon
+# the frozen multi-horizon probe reads the predictor at this many horizons, evenly spaced up to its K
 PROBE_HORIZONS = 16
 
 
@@ -239,7 +240,7 @@ class PredictorFeatures:
 
     def __init__(self, pretrainer):
         self.pretrainer = pretrainer
-        self.horizons = torch.arange(1, PROBE_HORIZONS + 1) * (pretrainer.max_horizon / PROBE_HORIZONS)
+        self.horizons = torch.arange(1, PROBE_HORIZONS + 1) * (pretrainer.K / PROBE_HORIZONS)
 
     def predictions(self, X):
         """(n_windows, PROBE_HORIZONS, d_model) float32."""

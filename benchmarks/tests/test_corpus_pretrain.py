@@ -16,7 +16,7 @@ from skorch.callbacks import Callback
 
 from hepa_sklearn.persistence import load
 
-TINY = ["--d-model", "16", "--n-heads", "2", "--n-layers", "1", "--max-horizon", "16", "--batch-size", "32"]
+TINY = ["--d-model", "16", "--n-heads", "2", "--n-layers", "1", "--K", "16", "--batch-size", "32"]
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +90,7 @@ def test_families_left_out_and_the_encoder_reads_every_shard(corpus, tmp_path):
         d_model=16,
         n_heads=2,
         n_layers=1,
-        max_horizon=16,
+        K=16,
         log=lambda message: None,
     )
     assert state["families"] == ["vix"] and state["exclude"] == ["simulated"]
@@ -202,7 +202,7 @@ class Collapsing(Callback):
 
 def test_a_collapse_is_reported_once_per_corpus_epoch(corpus, tmp_path):
     """Every piece is one partial_fit; its collapse warning gives way to one per corpus epoch."""
-    tiny = dict(d_model=16, n_heads=2, n_layers=1, max_horizon=16, batch_size=32)
+    tiny = dict(d_model=16, n_heads=2, n_layers=1, K=16, batch_size=32)
     with pytest.warns(RuntimeWarning, match="representation collapse") as caught:
         pretrain_corpus(
             corpus,

@@ -167,9 +167,9 @@ def windows(n=24, seed=0):
 @pytest.mark.parametrize(
     "name, param, value",
     [
-        ("hepa-sigreg-high", "sigreg_weight", 1.0),
-        ("hepa-sigreg-low", "sigreg_weight", 0.01),
-        ("hepa-sigreg-mid", "sigreg_weight", 0.5),
+        ("hepa-sigreg-high", "regularizer_weight", 1.0),
+        ("hepa-sigreg-low", "regularizer_weight", 0.01),
+        ("hepa-sigreg-mid", "regularizer_weight", 0.5),
         ("hepa-lowlr", "lr", 3e-5),
         ("hepa-revin", "norm", "revin"),
     ],
@@ -179,9 +179,7 @@ def test_hypothesis_methods_change_one_parameter_of_the_packed_layout(name, para
     assert spec.family == "hepa" and not spec.regime and spec.finetune == {} and spec.encoder is pretrained_hepa
     assert {k: v for k, v in spec.pretrain.items() if k != param} == METHODS["hepa-packed"].pretrain
     assert spec.encoder_key != METHODS["hepa-packed"].encoder_key
-    pretrainer = BENCHMARKS["FD001"].make_pretrainer(
-        1, device="cpu", seed=0, max_horizon=16, **tiny["encoder"], **spec.pretrain
-    )
+    pretrainer = BENCHMARKS["FD001"].make_pretrainer(1, device="cpu", seed=0, K=16, **tiny["encoder"], **spec.pretrain)
     assert type(pretrainer) is HEPAPretrainer  # the packed layout is the library's estimator
     assert pretrainer.get_params()[param] == value and pretrainer.max_epochs == 1
     assert (pretrainer.norm, pretrainer.early_stopping) == ("revin" if param == "norm" else "global", False)
@@ -189,13 +187,13 @@ def test_hypothesis_methods_change_one_parameter_of_the_packed_layout(name, para
     group = pretrainer.net_.optimizer_.param_groups[0]
     assert group.get("initial_lr", group["lr"]) == (value if param == "lr" else 3e-4)
     terms = pretrainer.pretraining_loss(windows(8, seed=1))
-    alpha = pretrainer.sigreg_weight  # the objective is (1 - alpha) * L1 + alpha * SIGReg
+    alpha = pretrainer.regularizer_weight  # the objective is (1 - alpha) * L1 + alpha * SIGReg
     assert terms["loss"] == pytest.approx((1 - alpha) * terms["l1"] + alpha * terms["sigreg"], rel=1e-5)
 
 
 def test_the_rank_stopped_variant_holds_out_a_fifth_of_the_units():
     pretrainer = BENCHMARKS["FD001"].make_pretrainer(3, device="cpu", seed=0, **METHODS["hepa-rankstop"].pretrain)
-    assert (pretrainer.early_stopping, pretrainer.validation_fraction) == ("rank", 0.2)
+    assert (pretrainer.validation_metric, pretrainer.validation_fraction) == ("rank", 0.2)
     assert type(pretrainer) is HEPAPretrainer
 
 
@@ -288,8 +286,8 @@ OLD_DEFAULTS = {"regimes": None, "window_level": False, "max_epochs": 100}
     "method, changed",
     [
         ("hepa-default", OLD_DEFAULTS),
-        ("hepa-default-rank", {**OLD_DEFAULTS, "early_stopping": "rank"}),
-        ("hepa-default-auto0", {}),
+        ("hepa-default-rank", {**OLD_DEFAULTS, "validation_metric": "rank"}),
+        ("hepa-default-auto0", {"window_level": True}),  # pinned; the default "auto" appends the level alike
     ],
 )
 def test_default_pipeline_cell_is_the_plain_pipeline_fitted_on_the_labelled_windows_alone(
@@ -419,7 +417,7 @@ def test_the_predictor_init_variant_starts_from_the_pretrained_predictor(data_ho
     mask, _ = data.train_mask(1.0)
     model, info = predictor_init(entry, data, mask, epochs=1, device="cpu", seed=0, encoder=encoder, hidden=16)
     # started from the pretrainer (init_from): the head reads Δt on the pretrainer's horizon scale
-    assert model.head.horizon_scale_ == encoder.max_horizon and info["finetune_epochs_run"] == model.head.n_epochs_
+    assert model.head.horizon_scale_ == encoder.K and info["finetune_epochs_run"] == model.head.n_epochs_
     P = model.predict_proba(data.X_test)
     assert P.shape == (len(data.X_test), entry.K) and (np.diff(P, axis=1) >= -1e-7).all()
 
@@ -433,11 +431,11 @@ def test_the_frozen_multi_horizon_probe_reads_the_predictor_at_16_horizons(data_
     features = PredictorFeatures(encoder)
     X = data.X_valid[:5]
     F = features.transform(X)
-    assert F.shape == (5, PROBE_HORIZONS * 16) and features.horizons[-1] == encoder.max_horizon
-    # block k is the predictor at horizon k * max_horizon / 16, one window at a time
+    assert F.shape == (5, PROBE_HORIZONS * 16) and features.horizons[-1] == encoder.K
+    # block k is the predictor at horizon k * K / 16, one window at a time
     h = torch.as_tensor(encoder.transform(X[:1]))
     with torch.no_grad():
-        at_third = encoder.predictor_(h, torch.tensor([3 * encoder.max_horizon / PROBE_HORIZONS])).numpy()
+        at_third = encoder.predictor_(h, torch.tensor([3 * encoder.K / PROBE_HORIZONS])).numpy()
     np.testing.assert_allclose(F[0, 2 * 16 : 3 * 16], at_third[0], rtol=1e-5, atol=1e-6)
     mask, _ = data.train_mask(1.0)
     model, info = multi_horizon_probe(entry, data, mask, epochs=1, device="cpu", seed=0, encoder=encoder)

@@ -55,9 +55,9 @@ def test_a_protocol_run_fits_the_pretrainer_of_its_layout(layout, monkeypatch):
 
 def test_kept_epoch_and_a_copy_with_other_weights(tiny):
     X = np.cumsum(np.random.default_rng(0).normal(size=(24, 3, 64)), axis=2).astype("float32")
-    stopped = HEPAPretrainer(**tiny["encoder"], max_horizon=16, max_epochs=2, random_state=0).fit(X)
+    stopped = HEPAPretrainer(**tiny["encoder"], K=16, max_epochs=2, random_state=0).fit(X)
     assert kept_epoch(stopped) == dict(stopped.net_.callbacks_)["early_stopping"].best_epoch_
-    fixed = HEPAPretrainer(**tiny["encoder"], max_horizon=16, max_epochs=2, early_stopping=False, random_state=0).fit(X)
+    fixed = HEPAPretrainer(**tiny["encoder"], K=16, max_epochs=2, early_stopping=False, random_state=0).fit(X)
     assert kept_epoch(fixed) == 2  # no stopping rule: the last epoch
     state = {k: torch.zeros_like(v) for k, v in fixed.net_.module_.state_dict().items()}
     copy = with_state(fixed, state)
@@ -81,7 +81,8 @@ def test_the_pinned_defaults_are_complete_and_are_the_librarys_today():
     from hepa_sklearn import HEPAEventPredictor, HEPAPretrainer
 
     run_only = {"random_state", "device", "verbose", "callbacks"}
-    assert set(PINNED_PRETRAINER) == set(HEPAPretrainer().get_params()) - run_only
+    former = {"max_horizon", "sigreg_weight", "target"}  # 0.3.0: K, regularizer_weight, target_weights
+    assert set(PINNED_PRETRAINER) == set(HEPAPretrainer().get_params()) - run_only - former
     assert set(PINNED_PREDICTOR) == set(HEPAEventPredictor().get_params()) - run_only - {"K"}
     # release 0.2.0 changed two, norm="auto" and max_epochs=0, and norm="auto" is three parameters today:
     # hepa-default-auto0, the headline line since, sets them as the library does
@@ -94,7 +95,7 @@ def test_the_pinned_defaults_are_complete_and_are_the_librarys_today():
     assert {k: today[k] for k in ("norm", "regimes", "window_level", "max_epochs")} == {
         "norm": "revin",
         "regimes": "auto",
-        "window_level": True,
+        "window_level": "auto",
         "max_epochs": 0,
     }
     # release 0.3.0 changed one of the predictor's, horizon_knots=12; the pins keep every horizon

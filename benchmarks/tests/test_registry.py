@@ -109,7 +109,7 @@ def test_event_entries_pretrain_and_finetune_with_early_stopping():
     assert type(pretrainer) is HEPAPretrainer
     assert (
         pretrainer.norm,
-        pretrainer.max_horizon,
+        pretrainer.K,
         pretrainer.max_epochs,
         pretrainer.early_stopping,
         pretrainer.n_iter_no_change,

@@ -334,7 +334,7 @@ def test_validation_only_and_scored_records_never_share_a_file(run_small, tmp_pa
 
 
 def test_records_name_the_pretraining_epoch_a_stopping_rule_kept(run_small, data_home, small_registry, tiny):
-    rank_stopped = {"early_stopping": "rank", "validation_fraction": 0.2}
+    rank_stopped = {"validation_metric": "rank", "validation_fraction": 0.2}
     table = {
         "rank": Method("rank-stopped", encoder=tiny["encoder_fn"], head=tiny["head_fn"], pretrain=rank_stopped),
         "fixed": Method(

@@ -28,7 +28,7 @@ def windows(n=24, seed=0):
 def test_snapshots_hold_the_weights_of_their_epoch(small):
     X = windows()
     pretrainer, states = pretrain_with_snapshots(
-        X, epochs=[0, 1], pretrain_epochs=2, device="cpu", seed=0, max_horizon=16, **small
+        X, epochs=[0, 1], pretrain_epochs=2, device="cpu", seed=0, K=16, **small
     )
     assert sorted(states) == [0, 1, 2]
     final = pretrainer.net_.module_.state_dict()
@@ -42,9 +42,7 @@ def test_snapshots_hold_the_weights_of_their_epoch(small):
 
 def test_pretraining_lowers_the_training_loss_measured_at_fixed_draws(small):
     X = windows(48)
-    pretrainer, states = pretrain_with_snapshots(
-        X, epochs=[0], pretrain_epochs=8, device="cpu", seed=0, max_horizon=16, **small
-    )
+    pretrainer, states = pretrain_with_snapshots(X, epochs=[0], pretrain_epochs=8, device="cpu", seed=0, K=16, **small)
     untrained = with_state(pretrainer, states[0])
     assert pretrainer.pretraining_loss(X)["loss"] < untrained.pretraining_loss(X)["loss"]
 

@@ -11,9 +11,11 @@ from .channel import make_encoder
 from .encoder import future_intervals, last_valid_state, similar_groups
 from .predictor import HorizonPredictor
 
-# Momentum of the EMA target encoder (``target="ema"``): the paper's value,
+# Momentum of the EMA target encoder (``target_weights="ema"``): the paper's value,
 # the one I-JEPA (Assran et al. 2023) starts its momentum schedule from.
 EMA_MOMENTUM = 0.996
+# the weights of the target path: the context encoder's own, or an EMA copy of them
+TARGET_WEIGHTS = ("shared", "ema")
 
 
 class AttentionPooling(nn.Module):
@@ -74,11 +76,11 @@ class JEPA(nn.Module):
     ----------
     config : EncoderConfig
         The encoder; the predictor MLP's hidden layers are ``d_model`` wide too.
-    max_horizon : int
-        Largest Δt sampled in pretraining; also the predictor's ``horizon_scale``.
+    K : int
+        Largest Δt sampled in pretraining (Δt = 1..K); also the predictor's ``horizon_scale``.
     channel_loc, channel_scale : array-like of shape (n_channels,) or None
         Statistics of ``norm="global"``.
-    target : {"shared", "ema"}, default="shared"
+    target_weights : {"shared", "ema"}, default="shared"
         ``"shared"``: the target path runs the context encoder's own weights
         and both paths get gradients (the paper). ``"ema"``: the target path
         runs a copy of the encoder that gets no gradient and follows the
@@ -86,31 +88,37 @@ class JEPA(nn.Module):
         (:meth:`update_target` after each optimiser step).
     """
 
-    def __init__(self, config, max_horizon, channel_loc=None, channel_scale=None, target="shared"):
+    def __init__(self, config, K, channel_loc=None, channel_scale=None, target_weights="shared"):
         super().__init__()
         self.encoder = make_encoder(config)
         if channel_loc is not None:
             self.encoder.channel_loc.copy_(torch.as_tensor(channel_loc, dtype=torch.float32))
             self.encoder.channel_scale.copy_(torch.as_tensor(channel_scale, dtype=torch.float32))
-        self.target = target
-        if target == "ema":
+        if target_weights not in TARGET_WEIGHTS:
+            raise ValueError(f"target_weights must be 'shared' or 'ema', got {target_weights!r}.")
+        self.target_weights = target_weights
+        if target_weights == "ema":
             self.target_encoder = copy.deepcopy(self.encoder).requires_grad_(False)
-        elif target != "shared":
-            raise ValueError(f"target must be 'shared' or 'ema', got {target!r}.")
         self.target_pooling = AttentionPooling(config.d_model, config.n_heads)
-        self.predictor = HorizonPredictor(config.d_model, config.d_model, horizon_scale=max_horizon)
+        self.predictor = HorizonPredictor(config.d_model, config.d_model, horizon_scale=K)
         P = config.patch_size
-        self.target_length = math.ceil(max_horizon / P) * P
+        self.target_length = math.ceil(K / P) * P
+
+    def __setstate__(self, state):
+        # pickled before 0.3.0, which named target_weights ``target``
+        if "target" in state:
+            state["target_weights"] = state.pop("target")
+        super().__setstate__(state)
 
     @property
     def target_path(self):
         """The encoder of the target path: the context encoder itself, or its EMA copy."""
-        return self.encoder if self.target == "shared" else self.target_encoder
+        return self.encoder if self.target_weights == "shared" else self.target_encoder
 
     @torch.no_grad()
     def update_target(self, momentum=EMA_MOMENTUM):
         """EMA step of the target encoder: θ_target <- m θ_target + (1 - m) θ_context."""
-        if self.target != "ema":
+        if self.target_weights != "ema":
             return
         for target, online in zip(self.target_encoder.parameters(), self.encoder.parameters(), strict=True):
             target.lerp_(online, 1 - momentum)

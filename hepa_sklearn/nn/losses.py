@@ -9,12 +9,13 @@ import torch.nn.functional as F
 from .predictor import log_survival
 
 
-def jepa_loss(predicted, target, sigreg, *, alpha=0.1, weight=None):
-    """(1 - α) · L1(normalize(ĥ), normalize(h*)) + α · SIGReg(ĥ)   (paper §3.1, α = 0.1).
+def jepa_loss(predicted, target, regularizer, *, regularizer_weight=0.1, weight=None):
+    """(1 - α) · L1(normalize(ĥ), normalize(h*)) + α · R(ĥ)   (paper §3.1: R = SIGReg, α = 0.1).
 
     The L1 term is averaged over vector entries and over samples with
     positive ``weight`` (samples whose target interval holds no observation
-    get weight 0). ``sigreg`` is the already computed regulariser value.
+    get weight 0). ``regularizer`` is the already computed value of the
+    regulariser R (SIGReg or VICReg), ``regularizer_weight`` is α.
 
     Returns the loss and its L1 term.
     """
@@ -23,7 +24,7 @@ def jepa_loss(predicted, target, sigreg, *, alpha=0.1, weight=None):
         prediction = distance.mean()
     else:
         prediction = (distance * weight).sum() / weight.sum().clamp(min=1)
-    return (1 - alpha) * prediction + alpha * sigreg, prediction
+    return (1 - regularizer_weight) * prediction + regularizer_weight * regularizer, prediction
 
 
 def _log_one_minus_exp(log_survival_value):

@@ -84,18 +84,18 @@ class CauseHead(nn.Module):
         return self.linear(self.norm(z))  # (..., n_causes)
 
 
-def knot_horizons(K, n_knots):
-    """The horizons at which the predictor runs: ``n_knots`` spread evenly over ``1..K``, both ends included.
+def knot_horizons(K, horizon_knots):
+    """The horizons at which the predictor runs: ``horizon_knots`` spread evenly over ``1..K``, both ends in.
 
     ``None``, or at least ``K`` knots, gives every horizon ``1..K``. The
-    knots are whole horizons, so fewer than ``n_knots`` remain when
+    knots are whole horizons, so fewer than ``horizon_knots`` remain when
     rounding makes two of them equal.
     """
-    if n_knots is None or n_knots >= K:
+    if horizon_knots is None or horizon_knots >= K:
         return np.arange(1, K + 1)
-    if n_knots < 2:
-        raise ValueError(f"n_knots must be at least 2 (the first and last horizon), got {n_knots}.")
-    return np.unique(np.rint(np.linspace(1, K, n_knots)).astype(int))
+    if horizon_knots < 2:
+        raise ValueError(f"horizon_knots must be at least 2 (both ends of 1..K), got {horizon_knots}.")
+    return np.unique(np.rint(np.linspace(1, K, horizon_knots)).astype(int))
 
 
 def interpolation_matrix(knots, K):
@@ -118,8 +118,8 @@ def interpolation_matrix(knots, K):
 class EventModel(nn.Module):
     """Hazard logits at horizons 1..K from embeddings (B, d), and with several causes each cause's share.
 
-    ``kind="mlp"``: the horizon predictor + hazard head (pred-FT).
-    ``kind="linear"``: a linear probe, one ``Linear(d, K)`` map from ``h_t``
+    ``head="mlp"``: the horizon predictor + hazard head (pred-FT).
+    ``head="linear"``: a linear probe, one ``Linear(d, K)`` map from ``h_t``
     to the K hazard logits.
 
     With ``n_causes=1`` the output is the hazard logits (B, K). With more,
@@ -130,44 +130,52 @@ class EventModel(nn.Module):
     linear map (``"linear"``). The cause parts are built after the others,
     so a model of one cause starts from the same weights as without them.
 
-    With ``n_knots`` (``"mlp"`` only), the predictor and the heads run at
-    the horizons of :func:`knot_horizons` alone, and the logits of the
-    horizons between two knots are interpolated linearly from theirs: the
-    cost of the predictor falls by about ``K / n_knots``. The hazard stays
-    a sigmoid of a logit at every horizon, so the surface stays
-    non-decreasing.
+    With ``horizon_knots`` (``"mlp"`` only), the predictor and the heads
+    run at the horizons of :func:`knot_horizons` alone, and the logits of
+    the horizons between two knots are interpolated linearly from theirs:
+    the cost of the predictor falls by about ``K / horizon_knots``. The
+    hazard stays a sigmoid of a logit at every horizon, so the surface
+    stays non-decreasing.
+
+    The parameters are those of :class:`~hepa_sklearn.HEPAEventPredictor`
+    of the same names; ``head`` chooses the modules (the submodule
+    ``head`` is the :class:`HazardHead` of ``"mlp"``).
     """
 
-    def __init__(self, d_model, hidden, K, horizon_scale, kind="mlp", n_causes=1, n_knots=None):
+    def __init__(self, d_model, hidden, K, horizon_scale, head="mlp", n_causes=1, horizon_knots=None):
         super().__init__()
-        self.kind = kind
+        if head not in ("mlp", "linear"):
+            raise ValueError(f"head must be 'mlp' or 'linear', got {head!r}.")
         self.n_causes = n_causes
-        self.register_buffer("interpolation", None)  # (n_knots, K) when the predictor runs at knots
-        if kind == "mlp":
+        self.register_buffer("interpolation", None)  # (horizon_knots, K) when the predictor runs at knots
+        if head == "mlp":
             self.predictor = HorizonPredictor(d_model, hidden, horizon_scale)
             self.head = HazardHead(d_model)
-            knots = knot_horizons(K, n_knots)
+            knots = knot_horizons(K, horizon_knots)
             self.register_buffer("horizons", torch.as_tensor(knots, dtype=torch.float32))
             if len(knots) < K:
                 matrix = interpolation_matrix(knots, K)
                 self.register_buffer("interpolation", torch.as_tensor(matrix, dtype=torch.float32))
-        elif kind == "linear":
-            self.probe = nn.Linear(d_model, K)
         else:
-            raise ValueError(f"kind must be 'mlp' or 'linear', got {kind!r}.")
+            self.probe = nn.Linear(d_model, K)
         if n_causes > 1:
-            self.causes = CauseHead(d_model, n_causes) if kind == "mlp" else nn.Linear(d_model, n_causes * K)
+            self.causes = CauseHead(d_model, n_causes) if head == "mlp" else nn.Linear(d_model, n_causes * K)
+
+    @property
+    def linear_probe(self):
+        """Whether this is ``head="linear"``: read from the modules, which a pickle of 0.2.0 holds too."""
+        return "probe" in self._modules
 
     def forward(self, X):
-        if self.kind == "linear":
+        if self.linear_probe:
             hazard = self.probe(X)  # (B, K)
             if self.n_causes == 1:
                 return hazard
             shares = self.causes(X).view(X.shape[0], self.n_causes, -1)  # (B, n_causes, K)
         else:
-            z = self.predictor.grid(X, self.horizons)  # (B, K, d), or (B, n_knots, d) with knots
-            hazard = self.head(z)  # (B, K) or (B, n_knots)
-            shares = self.causes(z).transpose(1, 2) if self.n_causes > 1 else None  # (B, n_causes, K or n_knots)
+            z = self.predictor.grid(X, self.horizons)  # (B, K, d), or (B, knots, d) with horizon_knots
+            hazard = self.head(z)  # (B, K) or (B, knots)
+            shares = self.causes(z).transpose(1, 2) if self.n_causes > 1 else None  # (B, n_causes, K|knots)
             if self.interpolation is not None:  # from the knots to every horizon
                 hazard = hazard @ self.interpolation
                 shares = None if shares is None else shares @ self.interpolation

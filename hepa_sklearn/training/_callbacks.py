@@ -79,7 +79,7 @@ class CollapseMonitor(Callback):
             warnings.warn(
                 f"representation collapse at epoch {len(net.history)}: the predictions' spread is "
                 f"{spread:.3g} (about 1 when healthy, below {self.threshold} counts as collapse). "
-                "Raise sigreg_weight or lower lr. This warning is given once per fit; "
+                "Raise regularizer_weight or lower lr. This warning is given once per fit; "
                 "history_[:, 'collapse'] flags every collapsed epoch.",
                 RuntimeWarning,
                 stacklevel=2,

@@ -14,13 +14,14 @@ class JEPACriterion(nn.Module):
 
     ``regularizer`` is ``"sigreg"`` (the paper) or ``"vicreg"`` (variance +
     covariance, the reference code's choice); it acts on the predictions ĥ
-    of the usable pairs, and its value is recorded under its own name next
-    to the L1 term.
+    of the usable pairs, weighted by ``regularizer_weight`` (α in
+    ``(1-α)·L1 + α·regulariser``), and its value is recorded under its own
+    name next to the L1 term.
     """
 
-    def __init__(self, alpha=0.1, regularizer="sigreg"):
+    def __init__(self, regularizer_weight=0.1, regularizer="sigreg"):
         super().__init__()
-        self.alpha = alpha
+        self.regularizer_weight = regularizer_weight
         self.regularizer = regularizer
         self.regulariser = SIGReg() if regularizer == "sigreg" else VarianceCovariance()
         self.last_terms = {}
@@ -32,11 +33,19 @@ class JEPACriterion(nn.Module):
             regulariser = self.regulariser(predicted[usable])
         else:
             regulariser = predicted.new_zeros(())
-        loss, prediction = jepa_loss(predicted, target, regulariser, alpha=self.alpha, weight=weight)
+        loss, prediction = jepa_loss(
+            predicted, target, regulariser, regularizer_weight=self.regularizer_weight, weight=weight
+        )
         self.last_terms = {"l1": prediction.item(), self.regularizer: regulariser.item()}
         if usable.sum() > 1:
             self.last_terms["spread"] = prediction_spread(predicted[usable].detach())
         return loss
+
+    def __setstate__(self, state):
+        # pickled before 0.3.0, which named regularizer_weight ``alpha``
+        if "alpha" in state:
+            state["regularizer_weight"] = state.pop("alpha")
+        super().__setstate__(state)
 
 
 def prediction_spread(predicted):
@@ -57,14 +66,20 @@ class SurfaceLoss(nn.Module):
     any-event hazard plus :func:`~hepa_sklearn.nn.losses.cause_cross_entropy`.
     """
 
-    def __init__(self, pos_weight=1.0, kind="bce"):
+    def __init__(self, pos_weight=1.0, loss="bce"):
         super().__init__()
         self.pos_weight = pos_weight
-        self.kind = kind
+        self.loss = loss
+
+    def __setstate__(self, state):
+        # pickled before 0.3.0, which named loss ``kind``
+        if "kind" in state:
+            state["loss"] = state.pop("kind")
+        super().__setstate__(state)
 
     def forward(self, output, packed):
         hazard_logits = output[:, 0] if output.dim() == 3 else output
-        if self.kind == "nll":
+        if self.loss == "nll":
             loss = survival_nll(hazard_logits, packed[:, 0], packed[:, 1])
         else:
             loss = surface_bce(hazard_logits, packed[:, 0], packed[:, 1], self.pos_weight)

@@ -157,16 +157,16 @@ class CutSampler:
     """Collate function drawing one (cut t, horizon Δt) per window.
 
     The cut is a patch boundary counted back from the window's last step,
-    with at least one observed step before it; Δt ~ LogUniform[1, max_horizon]
+    with at least one observed step before it; Δt ~ LogUniform[1, K]
     (the paper), restricted so that the target ``[t, t + Δt)`` lies inside
     the window.
     With ``fixed=True`` each window's draw depends only on ``(seed, index)``
     (a stable validation set); otherwise draws continue one stream.
     """
 
-    def __init__(self, patch_size, max_horizon, seed, fixed=False):
+    def __init__(self, patch_size, K, seed, fixed=False):
         self.patch_size = patch_size
-        self.max_horizon = max_horizon
+        self.K = K
         self.seed = seed
         self.fixed = fixed
         self.rng = np.random.default_rng(seed)
@@ -178,9 +178,15 @@ class CutSampler:
             return length - P if length > P else length, 1, 0.0
         k = int(rng.integers(1, n_cuts + 1))
         cut = length - k * P
-        max_dt = min(self.max_horizon, length - cut)
+        max_dt = min(self.K, length - cut)
         dt = int(np.floor(np.exp(rng.uniform(0.0, np.log(max_dt + 1)))))
         return cut, min(max(dt, 1), max_dt), 1.0
+
+    def __setstate__(self, state):
+        # pickled before 0.3.0, which named K ``max_horizon``
+        if "max_horizon" in state:
+            state["K"] = state.pop("max_horizon")
+        self.__dict__.update(state)
 
     def __call__(self, batch):
         windows, items, ids = item_batch(batch)

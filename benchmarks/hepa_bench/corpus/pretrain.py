@@ -249,7 +249,7 @@ def _train_epoch(pretrainer, shards, epoch, seed, windows_per_piece, n_channels,
         warnings.warn(
             f"representation collapse in corpus epoch {epoch + 1}: {len(collapsed)} of {len(pieces)} pieces "
             f"collapsed, the first at piece {first + 1}, the predictions' spread down to {lowest:.3g} (about 1 "
-            "when healthy). Raise --sigreg-weight or lower --lr.",
+            "when healthy). Raise --regularizer-weight or lower --lr.",
             RuntimeWarning,
             stacklevel=2,
         )
@@ -332,7 +332,7 @@ def pretrain_corpus(
     # every parameter as the estimator resolves it, so that a default given or omitted is the same run
     resolved = HEPAPretrainer(**params).get_params()
     resolved = {k: v for k, v in resolved.items() if k not in (*FIXED, "max_epochs", "random_state", "device")}
-    resolved = {k: v for k, v in resolved.items() if k not in ("callbacks", "verbose")}
+    resolved = {k: v for k, v in resolved.items() if k not in ("callbacks", "verbose") and v != "deprecated"}
     identity = _identity(
         manifest, included, excluded, max_epochs, seed, windows_per_piece, max_channels, resolved, window_share
     )

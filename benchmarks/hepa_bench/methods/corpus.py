@@ -50,15 +50,8 @@ CORPUS_DESIGNS = {
     # u128 on a seeded half of each shard's windows for 20 corpus epochs, as many steps as u128's 10
     # (`corpus pretrain --window-share 0.5 --max-epochs 20`): the corpus's size halved, its training length kept
     "u128-half": {"tokens": "univariate", "d_model": 128, "n_heads": 4, "n_layers": 2, "patch_size": 16},
-    # u128 pretrained with JEPA horizons drawn from 1..50 instead of 1..150 (`corpus pretrain --max-horizon 50`)
-    "u128-h50": {
-        "tokens": "univariate",
-        "d_model": 128,
-        "n_heads": 4,
-        "n_layers": 2,
-        "patch_size": 16,
-        "max_horizon": 50,
-    },
+    # u128 pretrained with JEPA horizons drawn from 1..50 instead of 1..150 (`corpus pretrain --K 50`)
+    "u128-h50": {"tokens": "univariate", "d_model": 128, "n_heads": 4, "n_layers": 2, "patch_size": 16, "K": 50},
 }
 
 
@@ -193,8 +186,7 @@ CORPUS_METHODS = {
         "u128", "hepa-corpus-u64 with the u128 encoder (width 128) pretrained on the corpus without the family"
     ),
     "hepa-corpus-u128-h50": _corpus(
-        "u128-h50",
-        "hepa-corpus-u128 with the encoder pretrained on JEPA horizons 1..50 instead of 1..150 (max_horizon=50)",
+        "u128-h50", "hepa-corpus-u128 with the encoder pretrained on JEPA horizons 1..50 instead of 1..150 (K=50)"
     ),
     "hepa-corpus-u128-half": _corpus(
         "u128-half", "hepa-corpus-u128 with the encoder pretrained on half the corpus's windows for twice the epochs"

@@ -23,10 +23,10 @@ DEFAULT_METHODS = {
         surface=plain_pipeline,
     ),
     "hepa-default-rank": Method(
-        'candidate default: hepa-default with HEPAPretrainer(early_stopping="rank"), pretraining stopped on the '
-        "effective rank of the held-out windows' embeddings",
+        'candidate default: hepa-default with HEPAPretrainer(validation_metric="rank"), pretraining stopped '
+        "on the effective rank of the held-out windows' embeddings",
         family="candidate",
-        surface=functools.partial(plain_pipeline, early_stopping="rank"),
+        surface=functools.partial(plain_pipeline, validation_metric="rank"),
     ),
     "hepa-default-untrained": Method(
         "candidate default: hepa-default with the encoder never pretrained (max_epochs=0), RevIN as the default",

@@ -61,15 +61,15 @@ HEPA_METHODS = {
     **{f"hepa-packed-knots12-cuts{cuts}": _fewer_cuts(cuts) for cuts in (30, 36, 20)},
     "hepa-sigreg-high": _hepa(
         "variant: hepa-packed, SIGReg weight α = 1 (the loss (1 - α)·L1 + α·SIGReg is SIGReg alone)",
-        pretrain={**_PACKED, "sigreg_weight": 1.0},
+        pretrain={**_PACKED, "regularizer_weight": 1.0},
     ),
     "hepa-sigreg-low": _hepa(
         "variant: hepa-packed with SIGReg weight α = 0.01 instead of 0.1 (SIGReg:L1 about 1:99, not 1:9)",
-        pretrain={**_PACKED, "sigreg_weight": 0.01},
+        pretrain={**_PACKED, "regularizer_weight": 0.01},
     ),
     "hepa-sigreg-mid": _hepa(
         "variant: hepa-packed with SIGReg weight α = 0.5 (SIGReg:L1 1:1, nine times the paper's 1:9)",
-        pretrain={**_PACKED, "sigreg_weight": 0.5},
+        pretrain={**_PACKED, "regularizer_weight": 0.5},
     ),
     "hepa-revin": _hepa(
         "variant: hepa-packed normalising each context by its own statistics (RevIN) instead of the global "
@@ -79,7 +79,7 @@ HEPA_METHODS = {
     "hepa-rankstop": _hepa(
         "variant: hepa-packed stopped by the label-free rank rule: a fifth of the pretraining units held out, the "
         "weights of the epoch whose held-out embeddings have the highest effective rank",
-        pretrain={**_PACKED, "early_stopping": "rank", "validation_fraction": 0.2},
+        pretrain={**_PACKED, "validation_metric": "rank", "validation_fraction": 0.2},
     ),
     "hepa-within": _retired(
         "variant: hepa-packed with SIGReg also on h_t centred within each unit's cuts, so that "
@@ -109,7 +109,7 @@ HEPA_METHODS = {
         pretrain={"regularizer": "vicreg"},
         ablation=True,
     ),
-    "hepa-ema": _hepa("ablation: EMA target encoder", pretrain={"target": "ema"}, ablation=True),
+    "hepa-ema": _hepa("ablation: EMA target encoder", pretrain={"target_weights": "ema"}, ablation=True),
     "hepa-linear": _hepa("ablation: linear probe on h_t", finetune={"head": "linear"}, ablation=True),
     "hepa-e2e": _hepa("ablation: end-to-end finetuning of encoder and head", surface=end_to_end, ablation=True),
     "hepa-nll": _hepa(
